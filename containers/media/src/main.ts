@@ -1,0 +1,17 @@
+/**
+ * @module containers/media/main
+ * Starts the media service on PORT (default 8788).
+ */
+import { serve } from '@hono/node-server';
+import { createMediaApp } from './server.js';
+
+const port = Number(process.env.PORT ?? process.env.CONTAINER_PORT ?? 8788);
+const hostname = process.env.HOST ?? '0.0.0.0';
+const server = serve({ fetch: createMediaApp().fetch, port, hostname }, (info) => {
+  console.log(`media container listening on http://${hostname}:${info.port}`);
+});
+// Long renders: do not cut requests off mid-stream.
+(server as unknown as { requestTimeout: number }).requestTimeout = 0;
+const stop = () => server.close(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,57 @@
+/**
+ * @module containers/media/routes
+ * The container's own routes: health, probe and audio extraction.
+ */
+import { Readable } from 'node:stream';
+import { Hono } from 'hono';
+import { FfmpegError, FFPROBE_BIN, parseProbe, runToText, spawnFfmpeg } from './ffmpeg.js';
+import { hintsFrom, rawPcmInputArgs, receiveToTempFile } from './input.js';
+
+export const PCM_SAMPLE_RATE_HZ = 16_000;
+
+export const coreRoutes = new Hono()
+  .get('/health', (c) => c.json({ ok: true }))
+  .get('/ping', (c) => c.text('ok'))
+  .post('/probe', async function probe(c) {
+    await using input = await receiveToTempFile(c.req.raw.body);
+    if (input.bytes === 0) return c.json({ error: { code: 'empty_input', message: 'the file is empty' } }, 400);
+    const hints = hintsFrom(c.req.raw.headers);
+    const raw = rawPcmInputArgs(hints);
+    try {
+      const json = await runToText(FFPROBE_BIN, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...raw, input.path]);
+      const result = parseProbe(JSON.parse(json));
+      if (!result.video && !result.audio) {
+        return c.json({ error: { code: 'no_streams', message: 'the file has no audio or video stream' } }, 422);
+      }
+      return c.json(result);
+    } catch (err) {
+      if (err instanceof FfmpegError) {
+        return c.json({ error: { code: 'unreadable_media', message: `the file is not a readable audio or video file (${err.message.replace(/^\S+ exited with code \d+: /, '').replace(input.path, 'input')})` } }, 422);
+      }
+      throw err;
+    }
+  })
+  .post('/audio', async function extractAudio(c) {
+    const input = await receiveToTempFile(c.req.raw.body);
+    const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
+    const proc = spawnFfmpeg([...raw, '-i', input.path, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', String(PCM_SAMPLE_RATE_HZ), '-f', 's16le', 'pipe:1']);
+    proc.child.stdin.end();
+    const cleanup = () => {
+      proc.dispose();
+      void input[Symbol.asyncDispose]();
+    };
+    proc.done.then(cleanup, cleanup);
+    // Wait for the first bytes or the failure, so errors still become a JSON status.
+    const first = await new Promise<Buffer | null>((resolve) => {
+      proc.child.stdout.once('readable', () => resolve(null));
+      proc.done.catch(() => resolve(null));
+    });
+    void first;
+    if (proc.child.exitCode !== null && proc.child.exitCode !== 0) {
+      const err = await proc.done.catch((e: FfmpegError) => e);
+      return c.json({ error: { code: 'audio_unreadable', message: `could not extract audio: ${(err as Error).message}` } }, 422);
+    }
+    return new Response(Readable.toWeb(proc.child.stdout) as ReadableStream, {
+      headers: { 'content-type': `audio/L16; rate=${PCM_SAMPLE_RATE_HZ}; channels=1` },
+    });
+  });

@@ -1,0 +1,50 @@
+// `npm start`: installs what is missing, then runs the media container service (Node) and the
+// API Worker (wrangler dev, with R2, Durable Objects and Queues emulated locally).
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { devConfig } from './dev-config.mjs';
+import { projectEnv, ROOT, setup } from './setup.mjs';
+
+setup();
+const port = Number(process.env.PORT ?? 8787);
+const containerPort = Number(process.env.CONTAINER_PORT ?? 8788);
+const persistTo = process.env.PERSIST_DIR ?? join(ROOT, '.wrangler', 'state');
+const config = devConfig();
+const containerUrl = `http://127.0.0.1:${containerPort}`;
+
+const children = [];
+function run(name, cmd, args, env) {
+  const child = spawn(cmd, args, { cwd: ROOT, env: projectEnv(env), stdio: ['ignore', 'inherit', 'inherit'] });
+  child.on('exit', (code, signal) => {
+    console.log(`[start] ${name} exited (${signal ?? code}); stopping`);
+    shutdown(code ?? 1);
+  });
+  children.push(child);
+  return child;
+}
+let stopping = false;
+function shutdown(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 1500).unref();
+}
+process.on('SIGINT', () => shutdown(0));
+process.on('SIGTERM', () => shutdown(0));
+
+console.log(`[start] media container → ${containerUrl}`);
+run('media container', 'tsx', ['containers/media/src/main.ts'], { PORT: String(containerPort), HOST: '127.0.0.1' });
+
+const vars = { CONTAINER_URL: containerUrl, DEV_API_KEY: config.DEV_API_KEY, ...(process.env.STORAGE_URL ? { STORAGE_URL: process.env.STORAGE_URL } : {}) };
+const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
+run('wrangler', 'wrangler', ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo, '--inspector-port', String(port + 1442), '--show-interactive-dev-session=false', ...varArgs], {
+  WRANGLER_SEND_METRICS: 'false',
+});
+
+const keys = config.DEV_API_KEY.split(',').map((k) => k.trim()).filter(Boolean);
+console.log(`
+[start] API      http://127.0.0.1:${port}
+[start] API key  ${keys.join('  ')}   (send as X-API-Key, or ?api_key=)
+[start] admin    ADMIN_TOKEN is in .dev.vars (npm run keys -- list)
+[start] try:     curl -H "X-API-Key: ${keys[0]}" -F file=@video.mp4 http://127.0.0.1:${port}/api/analyze-video
+`);

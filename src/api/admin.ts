@@ -1,0 +1,33 @@
+/**
+ * @module api/admin
+ * Key management behind the `ADMIN_TOKEN` secret (Authorization: Bearer ...):
+ * POST /admin/keys {name} → the new key (shown once); GET /admin/keys; DELETE /admin/keys/{key_id}.
+ */
+import { Hono } from 'hono';
+import { createKey, digestsEqual, listKeys, revokeKey, sha256Hex } from '../auth/keys.js';
+import { ApiError } from '../contract/errors.js';
+import type { AppEnv } from './middleware.js';
+
+export const adminRoutes = new Hono<AppEnv>()
+  .use('/admin/*', async function adminAuth(c, next) {
+    const expected = c.env.ADMIN_TOKEN;
+    if (!expected) throw new ApiError('not_configured', 'the admin API is disabled: set the ADMIN_TOKEN secret');
+    const presented = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
+    if (!digestsEqual(await sha256Hex(presented), await sha256Hex(expected))) {
+      throw new ApiError('unauthorized', 'a valid admin token is required (Authorization: Bearer ...)');
+    }
+    await next();
+  })
+  .post('/admin/keys', async (c) => {
+    const body = await c.req.json<{ name?: unknown }>().catch(() => ({}) as { name?: unknown });
+    const name = typeof body.name === 'string' ? body.name.trim() : '';
+    if (!name || name.length > 100) throw new ApiError('invalid_field', '"name" is required (1–100 characters)', { field: 'name' });
+    const { key, record } = await createKey(c.env, name);
+    return c.json({ ...record, key }, 201);
+  })
+  .get('/admin/keys', async (c) => c.json({ keys: await listKeys(c.env) }))
+  .delete('/admin/keys/:key_id', async (c) => {
+    const record = await revokeKey(c.env, c.req.param('key_id'));
+    if (!record) throw new ApiError('not_found', 'no such key');
+    return c.json(record);
+  });

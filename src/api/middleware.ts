@@ -1,0 +1,66 @@
+/**
+ * @module api/middleware
+ * Request id, authentication and the one error handler that shapes every error body.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { authenticate, type Tenant } from '../auth/keys.js';
+import { ApiError, type ErrorBody, type ErrorCode } from '../contract/errors.js';
+import type { Env } from '../env.js';
+import { base64url } from '../jobs/ids.js';
+
+export type AppEnv = { Bindings: Env; Variables: { requestId: string; tenant: Tenant } };
+
+/** Takes a sane incoming `X-Request-Id` or makes one; echoes it on the response. */
+export const requestId = (): MiddlewareHandler<AppEnv> =>
+  async function requestIdMiddleware(c, next) {
+    const incoming = c.req.header('x-request-id');
+    const id = incoming && /^[A-Za-z0-9._-]{8,128}$/.test(incoming) ? incoming : `req_${base64url(crypto.getRandomValues(new Uint8Array(12)))}`;
+    c.set('requestId', id);
+    await next();
+    c.res.headers.set('X-Request-Id', id);
+  };
+
+/** `X-API-Key` header or `api_key` query parameter; 401 otherwise. */
+export const requireApiKey = (): MiddlewareHandler<AppEnv> =>
+  async function apiKeyMiddleware(c, next) {
+    const presented = c.req.header('x-api-key') ?? c.req.query('api_key');
+    if (!presented) throw new ApiError('unauthorized', 'an API key is required: send it in the X-API-Key header or the api_key query parameter');
+    const tenant = await authenticate(c.env, presented);
+    if (!tenant) throw new ApiError('unauthorized', 'the API key is not valid or has been revoked');
+    c.set('tenant', tenant);
+    await next();
+  };
+
+export function errorBody(c: Context<AppEnv>, code: ErrorCode, message: string, details: Record<string, unknown> = {}): ErrorBody {
+  return { error: { code, message, ...details }, request_id: c.get('requestId') ?? 'unknown' };
+}
+
+/** Maps every thrown error to the spec's body; 5xx details stay in the log, not the response. */
+export function onError(err: Error, c: Context<AppEnv>): Response {
+  if (err instanceof ApiError) {
+    return c.json(errorBody(c, err.code, err.message, err.details), err.status as 400);
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    const code: ErrorCode = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'invalid_request';
+    return c.json(errorBody(c, code, err.message || 'invalid request'), status);
+  }
+  console.error(JSON.stringify({ level: 'error', request_id: c.get('requestId'), path: c.req.path, error: String(err?.stack ?? err) }));
+  return c.json(errorBody(c, 'internal_error', 'an internal error occurred; quote the request_id when reporting it'), 500);
+}
+
+export function notFound(c: Context<AppEnv>): Response {
+  return c.json(errorBody(c, 'not_found', `no route for ${c.req.method} ${c.req.path}`), 404);
+}
+
+/** Logs one line per request, never the api_key query parameter nor any header value. */
+export const accessLog = (): MiddlewareHandler<AppEnv> =>
+  async function accessLogMiddleware(c, next) {
+    const started = Date.now();
+    await next();
+    const url = new URL(c.req.url);
+    url.searchParams.delete('api_key');
+    url.searchParams.delete('token');
+    console.log(JSON.stringify({ request_id: c.get('requestId'), method: c.req.method, path: url.pathname + url.search, status: c.res.status, ms: Date.now() - started }));
+  };

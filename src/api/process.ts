@@ -1,0 +1,99 @@
+/**
+ * @module api/process
+ * POST /api/process-video — creates a processing job (SPEC rules 1–8).
+ */
+import { Hono } from 'hono';
+import { ApiError, invalidField } from '../contract/errors.js';
+import { LIP_SYNC_MODELS, VOICE_GENERATORS, type ProcessOptions } from '../contract/jobs.js';
+import { numberVar } from '../env.js';
+import { isAvatarId, newVideoId } from '../jobs/ids.js';
+import { submitJob } from '../jobs/submit.js';
+import { findAvatar } from '../storage/avatars.js';
+import { readUploadForm } from '../storage/form.js';
+import { r2Keys } from '../storage/keys.js';
+import { DEFAULT_MAX_UPLOAD_BYTES } from './analyze.js';
+import { optionalText, parseBoolean, parseChoice } from './form-values.js';
+import type { AppEnv } from './middleware.js';
+
+export const MAX_DESCRIPTION_CHARS = 5_000;
+
+const TEXT_FIELDS = [
+  'description',
+  'blur_background',
+  'voice_generator',
+  'voice_id',
+  'credential_voice_generator',
+  'lip_sync_correction',
+  'lip_sync_correction_model',
+  'eye_contact_correction',
+  'video_id',
+] as const;
+
+/** Pure: validates the text fields into options (rules 2–8). `hasAudio` tells whether `audio` was sent. */
+export function processOptions(fields: Record<string, string>, hasAudio: boolean): ProcessOptions {
+  const voice_generator = parseChoice(fields, 'voice_generator', VOICE_GENERATORS, '0');
+  const options = {
+    blur_background: parseBoolean(fields, 'blur_background', true),
+    lip_sync_correction: parseBoolean(fields, 'lip_sync_correction', false),
+    lip_sync_correction_model: parseChoice(fields, 'lip_sync_correction_model', LIP_SYNC_MODELS, 'lipsync2'),
+    eye_contact_correction: parseBoolean(fields, 'eye_contact_correction', false),
+  };
+  const description = optionalText(fields, 'description', MAX_DESCRIPTION_CHARS);
+  // Rule 5: audio only with voice_generator 2.
+  if (hasAudio && voice_generator !== '2') {
+    throw invalidField('audio', `"audio" is allowed only when voice_generator is 2 (got ${voice_generator})`);
+  }
+  // Our decision for the case the spec leaves open: 2 means "use the supplied audio", so it needs one.
+  if (voice_generator === '2' && !hasAudio) {
+    throw invalidField('audio', 'voice_generator 2 uses a supplied audio file: send it in the "audio" field');
+  }
+  // Rules 6 and 7: voice_id and credential apply only with 1; otherwise accepted and ignored.
+  const isProvider = voice_generator === '1';
+  return {
+    ...options,
+    voice_generator,
+    // Rule 4: with audio, description is not used.
+    description: voice_generator === '2' ? null : description,
+    voice_id: isProvider ? optionalText(fields, 'voice_id', 200) : null,
+    credential_voice_generator: isProvider ? optionalText(fields, 'credential_voice_generator', 1000) : null,
+    speech: voice_generator === '2' ? 'supplied' : description ? 'synthesized' : 'original',
+  };
+}
+
+export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async (c) => {
+  const tenant = c.get('tenant').id;
+  const videoId = newVideoId();
+  const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
+    files: { file: r2Keys.upload(videoId), audio: r2Keys.uploadAudio(videoId) },
+    fields: TEXT_FIELDS,
+    maxFileBytes: numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
+  });
+  const written = Object.values(form.files).map((f) => f.key);
+  try {
+    const options = processOptions(form.fields, form.files.audio !== undefined);
+    const avatarId = optionalText(form.fields, 'video_id', 100);
+    let source = form.files.file ?? null;
+    if (avatarId !== null) {
+      const avatar = isAvatarId(avatarId) ? await findAvatar(c.env.MEDIA, tenant, avatarId) : null;
+      if (!avatar) {
+        throw new ApiError('avatar_not_found', `no registered avatar "${avatarId}" for this API key`, { field: 'video_id' });
+      }
+      // Rule 1: the registered video wins; an uploaded file is ignored (and not kept).
+      if (form.files.file) await c.env.MEDIA.delete(form.files.file.key);
+      source = avatar.source;
+    }
+    if (!source) throw new ApiError('missing_file', 'send the video in "file" or a registered avatar id in "video_id"', { field: 'file' });
+    await submitJob(c.env, {
+      video_id: videoId,
+      kind: 'processing',
+      tenant,
+      source,
+      audio: form.files.audio ?? null,
+      options,
+    });
+  } catch (err) {
+    await Promise.all(written.map((key) => c.env.MEDIA.delete(key)));
+    throw err;
+  }
+  return c.json({ video_id: videoId, status: 'pending' as const });
+});

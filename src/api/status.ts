@@ -1,0 +1,75 @@
+/**
+ * @module api/status
+ * GET /api/status/{video_id} (and the alias /status/{video_id}).
+ * An unknown id, or one that belongs to another key, answers 200 with status "not_found".
+ */
+import { Hono, type Context } from 'hono';
+import type { StatusResponse } from '../contract/jobs.js';
+import { numberVar } from '../env.js';
+import { isWellFormedId } from '../jobs/ids.js';
+import { findJob } from '../jobs/submit.js';
+import { signDownloadUrl } from '../storage/signed-url.js';
+import type { AppEnv } from './middleware.js';
+import { signingSecret, storageOrigin } from './storage-config.js';
+
+export const DEFAULT_DOWNLOAD_TTL_SEC = 86_400;
+
+const NOT_FOUND: StatusResponse = { status: 'not_found', progress: 0, download_url: null, result: null, error_message: null };
+
+async function statusHandler(c: Context<AppEnv>): Promise<Response> {
+  c.header('Cache-Control', 'private, no-store');
+  const videoId = c.req.param('video_id') ?? '';
+  const job = isWellFormedId(videoId) ? await findJob(c.env, videoId, c.get('tenant').id) : null;
+  if (!job) return c.json(NOT_FOUND);
+
+  const body: StatusResponse = {
+    status: job.status,
+    progress: job.progress,
+    download_url: null,
+    result: null,
+    error_message: job.status === 'failed' ? job.error_message : null,
+  };
+  if (job.status === 'completed' && job.kind === 'processing' && job.output_key) {
+    const ttl = numberVar(c.env.DOWNLOAD_URL_TTL_SEC, DEFAULT_DOWNLOAD_TTL_SEC);
+    body.download_url = await signDownloadUrl(storageOrigin(c), signingSecret(c.env), job.output_key, ttl);
+  }
+  if (job.status === 'completed' && job.kind === 'analysis' && job.result_key) {
+    const stored = await c.env.MEDIA.get(job.result_key);
+    if (stored) return streamWithResult(body, stored.body);
+    body.status = 'failed';
+    body.progress = job.progress;
+    body.error_message = 'the analysis result is no longer stored';
+  }
+  return c.json(body);
+}
+
+/** Splices the stored result JSON into the response without parsing it (results may be many MB). */
+function streamWithResult(body: StatusResponse, result: ReadableStream<Uint8Array>): Response {
+  const json = JSON.stringify({ ...body, result: '\u0000' });
+  const [before, after] = json.split('"\\u0000"');
+  const encoder = new TextEncoder();
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  (async () => {
+    const writer = writable.getWriter();
+    try {
+      await writer.write(encoder.encode(before));
+      const reader = result.getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        await writer.write(value);
+      }
+      await writer.write(encoder.encode(after));
+      await writer.close();
+    } catch (err) {
+      await writer.abort(err);
+    }
+  })();
+  return new Response(readable, {
+    headers: { 'Content-Type': 'application/json; charset=UTF-8', 'Cache-Control': 'private, no-store' },
+  });
+}
+
+export const statusRoutes = new Hono<AppEnv>()
+  .get('/api/status/:video_id', statusHandler)
+  .get('/status/:video_id', statusHandler);

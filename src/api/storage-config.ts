@@ -1,0 +1,16 @@
+/**
+ * @module api/storage-config
+ * Where download links point and how they are signed.
+ */
+import type { Context } from 'hono';
+import { ApiError } from '../contract/errors.js';
+import type { Env } from '../env.js';
+import type { AppEnv } from './middleware.js';
+
+/** `STORAGE_URL`, or the Worker's own origin when unset. */
+export const storageOrigin = (c: Context<AppEnv>) => c.env.STORAGE_URL || new URL(c.req.url).origin;
+
+export function signingSecret(env: Env): string {
+  if (!env.SIGNING_SECRET) throw new ApiError('not_configured', 'download links are not configured: set the SIGNING_SECRET secret');
+  return env.SIGNING_SECRET;
+}

@@ -1,0 +1,54 @@
+/**
+ * @module contract/errors
+ * Every error code the API returns, its HTTP status, and the one error class that carries it.
+ * The body of every 4xx/5xx is `{ "error": { code, message, field?, ... }, "request_id": "..." }`.
+ */
+
+export const ERROR_CODES = {
+  unauthorized: 401,
+  forbidden: 403,
+  invalid_signature: 403,
+  link_expired: 403,
+  not_found: 404,
+  avatar_not_found: 404,
+  method_not_allowed: 405,
+  invalid_request: 400,
+  invalid_field: 400,
+  missing_file: 400,
+  empty_file: 400,
+  conflicting_fields: 400,
+  invalid_multipart: 400,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  rate_limited: 429,
+  internal_error: 500,
+  storage_error: 503,
+  not_configured: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; field?: string; [extra: string]: unknown };
+  request_id: string;
+}
+
+/** A failure the client caused or can act on; `onError` turns it into the spec's error body. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: { field?: string; [extra: string]: unknown } = {},
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ApiError';
+    this.status = ERROR_CODES[code];
+  }
+}
+
+/** 400 naming the form field at fault. */
+export const invalidField = (field: string, message: string) =>
+  new ApiError('invalid_field', message, { field });

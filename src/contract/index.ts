@@ -1,0 +1,4 @@
+export * from './errors.js';
+export * from './jobs.js';
+export * from './media.js';
+export * from './result.js';

@@ -1,0 +1,73 @@
+/**
+ * @module contract/media
+ * Plain data exchanged between the pipeline, the media container and the pure analytics.
+ * Times are seconds from the start of the media; images are in pixels of the sampled frame.
+ */
+
+/** What the container learns from `ffprobe` about an input. */
+export interface ProbeResult {
+  format: string;
+  duration_sec: number;
+  size_bytes: number | null;
+  video: { codec: string; width: number; height: number; fps: number; rotation: number } | null;
+  audio: { codec: string; sample_rate: number; channels: number } | null;
+}
+
+/** A recognised word with its time span and the engine's confidence (0..1). */
+export interface TimedWord {
+  word: string;
+  start: number;
+  end: number;
+  confidence: number;
+}
+
+/** A stretch of time (speech from VAD, silence, an event). */
+export interface TimeSegment {
+  start: number;
+  end: number;
+}
+
+/** Pitch and energy tracks of the speech, one value per frame of `frame_sec`. */
+export interface ProsodyTrack {
+  frame_sec: number;
+  /** Fundamental frequency in Hz, null where unvoiced. */
+  pitch_hz: Array<number | null>;
+  /** Frame energy in dBFS. */
+  energy_db: number[];
+}
+
+/** What the speech-recognition step returns. */
+export interface AsrOutput {
+  engine: string;
+  words: TimedWord[];
+  /** Silences the engine itself reported (pocketsphinx `<sil>`), when it has them. */
+  silences?: TimeSegment[];
+}
+
+/** A 2-D/3-D point in pixels of the sampled frame (z relative, engine units). */
+export type Point = [x: number, y: number, z?: number];
+
+export interface Keypoint {
+  x: number;
+  y: number;
+  score: number;
+}
+
+/** One sampled frame as the vision engines saw it. Left/right are the person's own. */
+export interface FrameObservation {
+  time: number;
+  width: number;
+  height: number;
+  /** Body keypoints by MoveNet/COCO name (nose, left_shoulder, right_wrist, left_hip...). */
+  pose: { score: number; keypoints: Record<string, Keypoint> } | null;
+  hands: Array<{ side: 'left' | 'right' | 'unknown'; score: number; landmarks: Point[] }>;
+  face: {
+    score: number;
+    box: [x: number, y: number, w: number, h: number];
+    /** MediaPipe face-mesh points (468, or 478 with iris), in frame pixels. */
+    mesh: Point[];
+    /** Head pose in radians as the engine reports it. */
+    rotation: { roll: number; yaw: number; pitch: number } | null;
+    emotion: Array<{ emotion: string; score: number }>;
+  } | null;
+}

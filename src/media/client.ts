@@ -1,0 +1,161 @@
+/**
+ * @module media/client
+ * The typed client of the media container's internal HTTP API. Bodies stream both ways;
+ * nothing here holds a whole media file.
+ */
+import type { AsrOutput, FrameObservation, ProbeResult, TimeSegment } from '../contract/media.js';
+import { TransientError, UnrecoverableError } from './errors.js';
+import type { MediaTransport } from './transport.js';
+
+export interface SourceHints {
+  filename: string | null;
+  content_type: string | null;
+}
+
+export interface RenderOptions {
+  blur_background: boolean;
+  eye_contact_correction: boolean;
+  lip_sync_correction: boolean;
+  lip_sync_correction_model: string;
+  captions?: string | null;
+}
+
+export interface TtsRequest {
+  generator: 0 | 1;
+  text: string;
+  voice_id?: string | null;
+  credential?: string | null;
+}
+
+const hintHeaders = (hints: SourceHints): Record<string, string> => ({
+  ...(hints.filename ? { 'x-source-filename': encodeURIComponent(hints.filename) } : {}),
+  ...(hints.content_type ? { 'x-source-content-type': hints.content_type } : {}),
+});
+
+export class MediaClient {
+  constructor(private readonly transport: MediaTransport) {}
+
+  /** Calls the container; maps its errors to Unrecoverable (4xx) or Transient (5xx, network). */
+  private async call(path: string, init: RequestInit, what: string): Promise<Response> {
+    let res: Response;
+    try {
+      res = await this.transport.fetch(path, init);
+    } catch (err) {
+      throw new TransientError(`the media service could not be reached for ${what}: ${(err as Error).message}`, { cause: err });
+    }
+    if (res.ok) return res;
+    const text = await res.text().catch(() => '');
+    let message = text.slice(0, 500);
+    try {
+      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+    } catch {
+      /* plain text body */
+    }
+    const detail = `${what} failed: ${message || `HTTP ${res.status}`}`;
+    if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) throw new UnrecoverableError(detail);
+    throw new TransientError(detail);
+  }
+
+  async probe(body: ReadableStream, hints: SourceHints): Promise<ProbeResult> {
+    const res = await this.call('/probe', { method: 'POST', body, headers: hintHeaders(hints) }, 'reading the media');
+    return res.json<ProbeResult>();
+  }
+
+  /** 16 kHz mono s16le PCM of the input's first audio stream. */
+  async extractAudio(body: ReadableStream, hints: SourceHints): Promise<ReadableStream<Uint8Array>> {
+    const res = await this.call('/audio', { method: 'POST', body, headers: hintHeaders(hints) }, 'extracting the audio');
+    return res.body!;
+  }
+
+  async transcribe(pcm: ReadableStream | Uint8Array, speechSegments: TimeSegment[]): Promise<AsrOutput> {
+    const res = await this.call(
+      '/asr',
+      { method: 'POST', body: pcm, headers: { 'content-type': 'audio/L16; rate=16000; channels=1', 'x-speech-segments': JSON.stringify(speechSegments) } },
+      'speech recognition',
+    );
+    return res.json<AsrOutput>();
+  }
+
+  /** Streams one FrameObservation per sampled frame. */
+  async *observeFrames(body: ReadableStream, hints: SourceHints, fps?: number): AsyncGenerator<FrameObservation> {
+    const query = fps ? `?fps=${fps}` : '';
+    const res = await this.call(`/vision${query}`, { method: 'POST', body, headers: hintHeaders(hints) }, 'visual analysis');
+    for await (const line of ndjsonLines(res.body!)) {
+      const value = JSON.parse(line) as FrameObservation | { done: true } | { error: { message: string } };
+      if ('error' in value) throw new UnrecoverableError(`visual analysis failed: ${value.error.message}`);
+      if ('done' in value) return;
+      yield value;
+    }
+    throw new TransientError('visual analysis ended early');
+  }
+
+  async synthesize(request: TtsRequest): Promise<Response> {
+    return this.call('/tts', { method: 'POST', body: JSON.stringify(request), headers: { 'content-type': 'application/json' } }, 'speech synthesis');
+  }
+
+  /** The rendered MP4 as a stream (Content-Length set by the container). */
+  async render(source: ReadableStream, speech: ReadableStream | null, options: RenderOptions, hints: SourceHints): Promise<Response> {
+    const form = multipartStream([
+      { name: 'options', value: JSON.stringify(options) },
+      { name: 'source', filename: hints.filename ?? 'source', contentType: hints.content_type ?? 'application/octet-stream', stream: source },
+      ...(speech ? [{ name: 'speech', filename: 'speech', contentType: 'application/octet-stream', stream: speech }] : []),
+    ]);
+    return this.call('/render', { method: 'POST', body: form.body, headers: { 'content-type': form.contentType } }, 'rendering the video');
+  }
+}
+
+async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  let pending = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    pending += decoder.decode(value, { stream: true });
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) !== -1) {
+      const line = pending.slice(0, nl).trim();
+      pending = pending.slice(nl + 1);
+      if (line) yield line;
+    }
+  }
+  if (pending.trim()) yield pending.trim();
+}
+
+type FormPart =
+  | { name: string; value: string }
+  | { name: string; filename: string; contentType: string; stream: ReadableStream<Uint8Array> };
+
+/** Builds a multipart/form-data body that streams its file parts instead of buffering them. */
+export function multipartStream(parts: FormPart[]): { body: ReadableStream<Uint8Array>; contentType: string } {
+  const boundary = `----media${crypto.randomUUID().replace(/-/g, '')}`;
+  const encoder = new TextEncoder();
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+  (async () => {
+    const writer = writable.getWriter();
+    try {
+      for (const part of parts) {
+        const disposition = 'stream' in part
+          ? `form-data; name="${part.name}"; filename="${part.filename.replace(/"/g, '')}"\r\nContent-Type: ${part.contentType}`
+          : `form-data; name="${part.name}"`;
+        await writer.write(encoder.encode(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`));
+        if ('stream' in part) {
+          const reader = part.stream.getReader();
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            await writer.write(value);
+          }
+        } else {
+          await writer.write(encoder.encode(part.value));
+        }
+        await writer.write(encoder.encode('\r\n'));
+      }
+      await writer.write(encoder.encode(`--${boundary}--\r\n`));
+      await writer.close();
+    } catch (err) {
+      await writer.abort(err).catch(() => {});
+    }
+  })();
+  return { body: readable, contentType: `multipart/form-data; boundary=${boundary}` };
+}

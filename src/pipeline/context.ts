@@ -1,0 +1,73 @@
+/**
+ * @module pipeline/context
+ * What a step sees: the job, the media client, the bucket, and helpers that make steps
+ * idempotent (outputs keyed by job and step in R2) and report progress under the job's lease.
+ */
+import type { Env } from '../env.js';
+import type { JobObject } from '../jobs/job-object.js';
+import type { JobRecord } from '../jobs/state.js';
+import { MediaClient, type SourceHints } from '../media/client.js';
+import { mediaTransport } from '../media/transport.js';
+import { r2Keys } from '../storage/keys.js';
+
+export const HEARTBEAT_INTERVAL_MS = 20_000;
+
+export interface StepContext {
+  env: Env;
+  job: JobRecord;
+  media: MediaClient;
+  bucket: R2Bucket;
+  /** Reports the current step's own progress, 0..1. */
+  report(fraction: number): Promise<void>;
+  /** Reads the job's source as a stream. */
+  source(): Promise<{ body: ReadableStream; size: number; hints: SourceHints }>;
+  /** Returns the JSON a previous run of this step stored, or computes and stores it. */
+  memo<T>(step: string, compute: () => Promise<T>): Promise<T>;
+  workKey(step: string): string;
+}
+
+export interface Step {
+  name: string;
+  /** Share of the job's progress bar. */
+  weight: number;
+  /** Skips the step when false. */
+  when?: (job: JobRecord) => boolean;
+  run(ctx: StepContext): Promise<void>;
+}
+
+export function createContext(env: Env, job: JobRecord, stub: DurableObjectStub<JobObject>, onFraction: (f: number) => Promise<void>): StepContext {
+  const bucket = env.MEDIA;
+  return {
+    env,
+    job,
+    bucket,
+    media: new MediaClient(mediaTransport(env, job.video_id)),
+    report: onFraction,
+    workKey: (step) => r2Keys.work(job.video_id, step),
+    async source() {
+      const obj = await bucket.get(job.source.key);
+      if (!obj) throw new Error('the uploaded video is no longer stored');
+      return { body: obj.body, size: obj.size, hints: { filename: job.source.filename, content_type: job.source.content_type } };
+    },
+    async memo<T>(step: string, compute: () => Promise<T>): Promise<T> {
+      const key = r2Keys.work(job.video_id, `${step}.json`);
+      const stored = await bucket.get(key);
+      if (stored) return stored.json<T>();
+      const value = await compute();
+      await bucket.put(key, JSON.stringify(value), { httpMetadata: { contentType: 'application/json' } });
+      return value;
+    },
+  };
+}
+
+/** Calls `fn` while sending heartbeats, so the watchdog knows the consumer is alive. */
+export async function withHeartbeat<T>(beat: () => Promise<void>, fn: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => {
+    beat().catch(() => {});
+  }, HEARTBEAT_INTERVAL_MS);
+  try {
+    return await fn();
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * @module pipeline/steps/processing
+ * The processing plan: probe → speech (synthesized or supplied) → one render in the container
+ * (one decode, one encode) streamed into R2 as the output MP4.
+ */
+import type { ProcessOptions } from '../../contract/jobs.js';
+import { UnrecoverableError } from '../../media/errors.js';
+import { r2Keys } from '../../storage/keys.js';
+import { iterate, streamToR2 } from '../../storage/r2-upload.js';
+import type { Step, StepContext } from '../context.js';
+import type { Plan } from '../plans.js';
+import { probeSource, probeStep } from './probe.js';
+
+const options = (ctx: StepContext) => ctx.job.options as ProcessOptions;
+
+/** Synthesized speech is stored once per job, so a retried render reuses it. */
+const speechStep: Step = {
+  name: 'speech',
+  weight: 10,
+  when: (job) => (job.options as ProcessOptions).speech === 'synthesized',
+  async run(ctx) {
+    const key = ctx.workKey('speech.wav');
+    if (await ctx.bucket.head(key)) return;
+    const o = options(ctx);
+    const res = await ctx.media.synthesize({
+      generator: o.voice_generator === '1' ? 1 : 0,
+      text: o.description ?? '',
+      voice_id: o.voice_id,
+      credential: o.credential_voice_generator,
+    });
+    await streamToR2(ctx.bucket, key, iterate(res.body!), { contentType: res.headers.get('content-type') });
+  },
+};
+
+async function speechStream(ctx: StepContext): Promise<ReadableStream | null> {
+  const o = options(ctx);
+  const key = o.speech === 'synthesized' ? ctx.workKey('speech.wav') : o.speech === 'supplied' ? ctx.job.audio?.key : null;
+  if (!key) return null;
+  const obj = await ctx.bucket.get(key);
+  if (!obj) throw new Error('the speech audio for this job is missing from storage');
+  return obj.body;
+}
+
+const renderStep: Step = {
+  name: 'render',
+  weight: 85,
+  async run(ctx) {
+    const probe = await probeSource(ctx);
+    if (!probe.video) throw new UnrecoverableError('the file has no video stream to process');
+    const o = options(ctx);
+    const { body, hints } = await ctx.source();
+    const speech = await speechStream(ctx);
+    const res = await ctx.media.render(
+      body,
+      speech,
+      {
+        blur_background: o.blur_background,
+        eye_contact_correction: o.eye_contact_correction,
+        lip_sync_correction: o.lip_sync_correction,
+        lip_sync_correction_model: o.lip_sync_correction_model,
+        captions: o.speech === 'synthesized' ? o.description : null,
+      },
+      hints,
+    );
+    await streamToR2(ctx.bucket, r2Keys.output(ctx.job.video_id), iterate(res.body!), { contentType: 'video/mp4' });
+  },
+};
+
+export const processingPlan: Plan = {
+  steps: [probeStep, speechStep, renderStep],
+  finish: async (ctx) => ({ output_key: r2Keys.output(ctx.job.video_id) }),
+};

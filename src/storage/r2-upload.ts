@@ -1,0 +1,101 @@
+/**
+ * @module storage/r2-upload
+ * Writes an async stream of bytes into R2 as it arrives, with R2's multipart-upload API.
+ * Memory is one part buffer (R2 wants equal-sized parts except the last), never the file.
+ */
+import { ApiError } from '../contract/errors.js';
+
+/** R2 parts must be ≥ 5 MiB (except the last) and all the same size. */
+export const UPLOAD_PART_BYTES = 8 * 1024 * 1024;
+
+export interface StreamToR2Options {
+  /** Bytes beyond this fail with 413 `payload_too_large` and nothing is kept. */
+  maxBytes?: number;
+  contentType?: string | null;
+  customMetadata?: Record<string, string>;
+  partBytes?: number;
+}
+
+export interface StoredObject {
+  key: string;
+  size: number;
+  /** The first bytes of the object, for sniffing its type. */
+  head: Uint8Array;
+}
+
+const HEAD_BYTES = 512;
+
+/**
+ * Streams `chunks` into `bucket/key`. On any failure the multipart upload is aborted, so no
+ * partial object and no orphaned upload remain.
+ */
+export async function streamToR2(
+  bucket: R2Bucket,
+  key: string,
+  chunks: AsyncIterable<Uint8Array>,
+  { maxBytes = Number.POSITIVE_INFINITY, contentType, customMetadata, partBytes = UPLOAD_PART_BYTES }: StreamToR2Options = {},
+): Promise<StoredObject> {
+  const httpMetadata = contentType ? { contentType } : undefined;
+  let part = new Uint8Array(partBytes);
+  let filled = 0;
+  let size = 0;
+  let head = new Uint8Array(0);
+  let upload: R2MultipartUpload | null = null;
+  const uploaded: R2UploadedPart[] = [];
+
+  const flush = async () => {
+    upload ??= await bucket.createMultipartUpload(key, { httpMetadata, customMetadata });
+    uploaded.push(await upload.uploadPart(uploaded.length + 1, part.subarray(0, filled)));
+    // A fresh buffer: the runtime may still hold the previous one.
+    part = new Uint8Array(partBytes);
+    filled = 0;
+  };
+
+  try {
+    for await (const chunk of chunks) {
+      size += chunk.length;
+      if (size > maxBytes) throw new ApiError('payload_too_large', `file is larger than the limit of ${maxBytes} bytes`, { limit_bytes: maxBytes });
+      if (head.length < HEAD_BYTES) head = concatHead(head, chunk);
+      let offset = 0;
+      while (offset < chunk.length) {
+        const n = Math.min(partBytes - filled, chunk.length - offset);
+        part.set(chunk.subarray(offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled === partBytes) await flush();
+      }
+    }
+    if (upload === null) {
+      await bucket.put(key, part.subarray(0, filled), { httpMetadata, customMetadata });
+    } else {
+      if (filled > 0) await flush();
+      await (upload as R2MultipartUpload).complete(uploaded);
+    }
+    return { key, size, head };
+  } catch (err) {
+    if (upload !== null) await (upload as R2MultipartUpload).abort().catch(() => {});
+    throw err;
+  }
+}
+
+function concatHead(head: Uint8Array, chunk: Uint8Array): Uint8Array {
+  const take = chunk.subarray(0, HEAD_BYTES - head.length);
+  const out = new Uint8Array(head.length + take.length);
+  out.set(head);
+  out.set(take, head.length);
+  return out;
+}
+
+/** Adapts a Web ReadableStream to an async iterable (workerd streams are async-iterable, types lag). */
+export async function* iterate(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

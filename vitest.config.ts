@@ -1,0 +1,36 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Four suites, one command (`npm test`):
+ * - unit: pure code in Node;
+ * - container: the media service's engines on real ffmpeg and real media, in Node;
+ * - worker: the Worker inside workerd with real (emulated) R2, Durable Objects and Queues;
+ * - e2e: the real `npm start` stack over HTTP.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'container',
+          include: ['test/container/**/*.test.ts', 'containers/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+      './test/worker/vitest.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
