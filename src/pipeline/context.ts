@@ -7,6 +7,7 @@ import type { Env } from '../env.js';
 import type { JobObject } from '../jobs/job-object.js';
 import type { JobRecord } from '../jobs/state.js';
 import { MediaClient, type SourceHints } from '../media/client.js';
+import { UnrecoverableError } from '../media/errors.js';
 import { mediaTransport } from '../media/transport.js';
 import { r2Keys } from '../storage/keys.js';
 
@@ -46,7 +47,7 @@ export function createContext(env: Env, job: JobRecord, stub: DurableObjectStub<
     workKey: (step) => r2Keys.work(job.video_id, step),
     async source() {
       const obj = await bucket.get(job.source.key);
-      if (!obj) throw new Error('the uploaded video is no longer stored');
+      if (!obj) throw new UnrecoverableError('the uploaded video is no longer stored');
       return { body: obj.body, size: obj.size, hints: { filename: job.source.filename, content_type: job.source.content_type } };
     },
     async memo<T>(step: string, compute: () => Promise<T>): Promise<T> {

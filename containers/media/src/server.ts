@@ -1,8 +1,13 @@
 /**
  * @module containers/media/server
  * The media container's HTTP service (Hono on Node): the internal API the pipeline calls.
+ * Each engine family contributes its routes; this file only mounts them.
  */
 import { Hono } from 'hono';
+import { asrRoutes } from '../engines/asr/routes.js';
+import { renderRoutes } from '../engines/render/routes.js';
+import { ttsRoutes } from '../engines/tts/routes.js';
+import { visionRoutes } from '../engines/vision/routes.js';
 import { coreRoutes } from './routes.js';
 
 export function createMediaApp(): Hono {
@@ -13,5 +18,9 @@ export function createMediaApp(): Hono {
   });
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
   app.route('/', coreRoutes);
+  app.route('/', asrRoutes);
+  app.route('/', visionRoutes);
+  app.route('/', ttsRoutes);
+  app.route('/', renderRoutes);
   return app;
 }

@@ -1,0 +1,117 @@
+/**
+ * @module analytics/speech/analyze
+ * Assembles the contract's speech section from words, VAD segments and (optionally) prosody.
+ */
+import { AUDIO_SECTION_MARKER, type SpeechSection } from '../../contract/result';
+import { classifyEmotion } from './emotion';
+import { detectFillers, FILLER_BOUNDARY_SEC } from './fillers';
+import { DIVERSITY_WINDOW, lexicalDiversity } from './lexical';
+import { computePace } from './pace';
+import { detectPauses, LONG_PAUSE_SEC, MIN_PAUSE_SEC } from './pauses';
+import { buildPos, tagTokens } from './pos';
+import { summarizeProsody } from './prosody';
+import { fleschKincaidGrade } from './readability';
+import { round, roundTime } from './round';
+import { MAX_SENTENCE_WORDS, splitSentences } from './sentences';
+import { overallValence, sentimentWords } from './sentiment';
+import { classifyStyle, MIN_STYLE_SEC, MIN_STYLE_WORDS } from './style';
+import { buildTokens } from './tokens';
+import type { SpeechInput, SpeechOptions } from './types';
+
+/**
+ * The speech section of an analysis result. Pure and deterministic; safe in workerd and Node.
+ * With no words every count is 0, the transcript is empty and every `pos` key holds `[]`.
+ *
+ * @param options thresholds; defaults: `minPauseSec` 0.25, `longPauseSec` 1.0,
+ *   `fillerBoundarySec` 0.15, `maxSentenceWords` 20, `diversityWindow` 50 (see DEFINITIONS.md)
+ * @example
+ * const section = analyzeSpeech({ words, speech_segments: vad, duration_sec: 62.4, prosody });
+ * SpeechSection.parse(section); // always passes
+ */
+export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): SpeechSection {
+  const {
+    minPauseSec = MIN_PAUSE_SEC,
+    longPauseSec = LONG_PAUSE_SEC,
+    fillerBoundarySec = FILLER_BOUNDARY_SEC,
+    maxSentenceWords = MAX_SENTENCE_WORDS,
+    diversityWindow = DIVERSITY_WINDOW,
+  } = options;
+
+  const tokens = buildTokens(input.words ?? []);
+  const tags = tagTokens(tokens);
+  const fillers = detectFillers(tokens, tags, { boundarySec: fillerBoundarySec });
+  const fillerTokens = new Set(fillers.flatMap((f) => f.tokens));
+  // Single-word discourse fillers ("like" used as a filler) are interjections in UD terms.
+  const interjections = new Set(fillers.filter((f) => f.tokens.length === 1).map((f) => f.tokens[0]));
+
+  const pauses = detectPauses(tokens, input.speech_segments ?? [], { minPauseSec, longPauseSec });
+  const pace = computePace(tokens, pauses, minPauseSec);
+  const sentences = splitSentences(tokens, pauses, { maxSentenceWords, longPauseSec });
+  const grade = fleschKincaidGrade(sentences);
+  const diversity = lexicalDiversity(tokens, diversityWindow);
+  const prosody = input.prosody ? summarizeProsody(input.prosody) : null;
+  const enoughSpeech = pace.word_count >= MIN_STYLE_WORDS && pace.speaking_time_sec >= MIN_STYLE_SEC;
+
+  const style = classifyStyle({
+    wordCount: pace.word_count,
+    speakingTimeSec: pace.speaking_time_sec,
+    wordsPerMinute: pace.words_per_minute,
+    pauses: pauses.length,
+    longPauses: pauses.filter((p) => p.is_long).length,
+    pauseTimeSec: pace.pause_time_sec,
+    pitchStdSt: prosody?.pitch_std_st ?? null,
+    readabilityGrade: grade,
+  });
+  const emotion =
+    tokens.length === 0
+      ? 'neutral'
+      : classifyEmotion({
+          valence: overallValence(sentences, fillerTokens),
+          pitchStdSt: prosody?.pitch_std_st ?? null,
+          energyStdDb: prosody?.energy_std_db ?? null,
+          wordsPerMinute: enoughSpeech ? pace.words_per_minute : null,
+        });
+
+  const instances = fillers.map((f) => ({
+    word: f.word,
+    start: roundTime(f.start),
+    end: roundTime(f.end),
+    confidence: round(f.confidence, 3),
+  }));
+  const timeSeries = pauses.map((p) => ({
+    start: roundTime(p.start),
+    end: roundTime(p.end),
+    duration: roundTime(p.duration),
+    is_long: p.is_long,
+  }));
+
+  return {
+    'Audio Section': AUDIO_SECTION_MARKER,
+    transcript: tokens.map((t) => t.text).join(' '),
+    summary: {
+      duration_sec: roundTime(Math.max(0, input.duration_sec)),
+      filler_word_count: instances.length,
+      words_per_minute: round(pace.words_per_minute, 1),
+      avg_word_duration: roundTime(pace.avg_word_duration),
+      speech_to_pause_ratio: round(pace.speech_to_pause_ratio, 2),
+      emotion,
+      speaking_style: {
+        style,
+        readability_grade: round(grade, 2),
+        lexical_diversity: round(diversity, 3),
+      },
+    },
+    filler_words: { count: instances.length, instances },
+    pauses: {
+      total: timeSeries.length,
+      long_pauses: timeSeries.filter((p) => p.is_long).length,
+      time_series: timeSeries,
+    },
+    sentiment_words: sentimentWords(tokens, tags, fillerTokens).map((s) => ({
+      time: roundTime(s.time),
+      word: s.word,
+      compound: round(s.compound, 4),
+    })),
+    pos: buildPos(tokens, tags, interjections),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Generated media fixtures (ffmpeg lavfi + espeak-ng), for tests that must not depend on
+ * ../shared/media being present.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './services.js';
+
+export const GENERATED = join(ROOT, 'test/.tmp/generated');
+
+const ff = (args: string[]) => execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
+
+/** Makes the small fixtures once; returns their directory. */
+export function generateFixtures(): string {
+  mkdirSync(GENERATED, { recursive: true });
+  const out = (name: string) => join(GENERATED, name);
+  if (!existsSync(out('tone-3s.mp4'))) {
+    ff(['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', out('tone-3s.mp4')]);
+  }
+  if (!existsSync(out('silent-2s.webm'))) {
+    ff(['-f', 'lavfi', '-i', 'color=c=blue:size=160x120:rate=10:duration=2', '-c:v', 'libvpx', '-b:v', '100k', out('silent-2s.webm')]);
+  }
+  if (!existsSync(out('speech.wav'))) {
+    execFileSync('espeak-ng', ['-v', 'en-us', '-w', out('speech.wav'), 'Hello there. This is a short test of the analysis service.']);
+  }
+  if (!existsSync(out('not-media.mp4'))) {
+    writeFileSync(out('not-media.mp4'), 'This is a plain text file pretending to be a video.\n'.repeat(20));
+  }
+  if (!existsSync(out('binary-junk.mp4'))) {
+    const junk = Buffer.alloc(4096);
+    for (let i = 0; i < junk.length; i++) junk[i] = (i * 7919 + 13) % 256;
+    writeFileSync(out('binary-junk.mp4'), junk);
+  }
+  return GENERATED;
+}
