@@ -35,7 +35,10 @@ process.on('SIGTERM', () => shutdown(0));
 console.log(`[start] media container → ${containerUrl}`);
 run('media container', 'tsx', ['containers/media/src/main.ts'], { PORT: String(containerPort), HOST: '127.0.0.1' });
 
-const vars = { CONTAINER_URL: containerUrl, DEV_API_KEY: config.DEV_API_KEY, ...(process.env.STORAGE_URL ? { STORAGE_URL: process.env.STORAGE_URL } : {}) };
+// Settings from wrangler.toml [vars] that the environment may override for this run.
+const OVERRIDABLE = /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+)$/;
+const overrides = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => OVERRIDABLE.test(k) && v !== ''));
+const vars = { ...overrides, CONTAINER_URL: containerUrl, DEV_API_KEY: config.DEV_API_KEY };
 const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
 run('wrangler', 'wrangler', ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo, '--inspector-port', String(port + 1442), '--show-interactive-dev-session=false', ...varArgs], {
   WRANGLER_SEND_METRICS: 'false',

@@ -11,7 +11,9 @@ import { UnrecoverableError } from '../media/errors.js';
 import { mediaTransport } from '../media/transport.js';
 import { r2Keys } from '../storage/keys.js';
 
-export const HEARTBEAT_INTERVAL_MS = 20_000;
+/** Heartbeats come several times per stall window, so one late beat never looks like death. */
+export const MAX_HEARTBEAT_INTERVAL_MS = 20_000;
+export const heartbeatIntervalMs = (stallMs: number) => Math.max(250, Math.min(MAX_HEARTBEAT_INTERVAL_MS, stallMs / 4));
 
 export interface StepContext {
   env: Env;
@@ -62,10 +64,10 @@ export function createContext(env: Env, job: JobRecord, stub: DurableObjectStub<
 }
 
 /** Calls `fn` while sending heartbeats, so the watchdog knows the consumer is alive. */
-export async function withHeartbeat<T>(beat: () => Promise<void>, fn: () => Promise<T>): Promise<T> {
+export async function withHeartbeat<T>(intervalMs: number, beat: () => Promise<void>, fn: () => Promise<T>): Promise<T> {
   const timer = setInterval(() => {
     beat().catch(() => {});
-  }, HEARTBEAT_INTERVAL_MS);
+  }, intervalMs);
   try {
     return await fn();
   } finally {

@@ -7,7 +7,8 @@ import type { Env } from '../env.js';
 import type { JobRecord } from '../jobs/state.js';
 import { jobStub } from '../jobs/submit.js';
 import { r2Keys } from '../storage/keys.js';
-import { createContext, withHeartbeat, type StepContext } from './context.js';
+import { watchdogLimits } from '../jobs/limits.js';
+import { createContext, heartbeatIntervalMs, withHeartbeat, type StepContext } from './context.js';
 import { planFor } from './plans.js';
 
 /** This consumer lost the job (re-dispatched elsewhere or ended): stop quietly. */
@@ -31,6 +32,7 @@ export async function runJob(env: Env, videoId: string): Promise<RunOutcome> {
   const total = steps.reduce((sum, s) => sum + s.weight, 0) || 1;
   let done = 0;
   let current = steps[0]?.name ?? null;
+  const beatEvery = heartbeatIntervalMs(watchdogLimits(env).stallMs);
 
   const setProgress = async (percent: number) => {
     if (!(await stub.progress(lease, percent, current))) throw new LeaseLost(videoId);
@@ -44,6 +46,7 @@ export async function runJob(env: Env, videoId: string): Promise<RunOutcome> {
     current = step.name;
     await setProgress((done / total) * 100);
     await withHeartbeat(
+      beatEvery,
       async () => {
         if (!(await stub.heartbeat(lease))) throw new LeaseLost(videoId);
       },

@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createMediaApp } from '../../containers/media/src/server.js';
+import { generateFixtures } from '../support/fixtures.js';
+import { SHARED_MEDIA } from '../support/services.js';
+
+const app = createMediaApp();
+const probe = (bytes: Uint8Array, filename: string) =>
+  app.request('/probe', { method: 'POST', body: bytes, headers: { 'x-source-filename': encodeURIComponent(filename) } });
+
+const sharedClips = ['containers', 'talking_head']
+  .filter((d) => existsSync(join(SHARED_MEDIA, d)))
+  .flatMap((d) => readdirSync(join(SHARED_MEDIA, d)).map((f) => join(d, f)));
+
+describe('probe on real media', () => {
+  it.each(sharedClips)('should probe %s', async (clip) => {
+    const res = await probe(readFileSync(join(SHARED_MEDIA, clip)), clip);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.duration_sec).toBeGreaterThan(2);
+    expect(body.audio).not.toBeNull();
+    if (/\.(mp4|webm|mkv|mov|avi)$/.test(clip)) expect(body.video.width).toBeGreaterThan(100);
+  });
+
+  it('should probe generated clips and refuse non-media with 422', async () => {
+    const dir = generateFixtures();
+    const ok = await (await probe(readFileSync(join(dir, 'silent-2s.webm')), 'a.webm')).json();
+    expect(ok).toMatchObject({ audio: null, video: { codec: 'vp8', width: 160, height: 120 } });
+    const bad = await probe(readFileSync(join(dir, 'binary-junk.mp4')), 'junk.mp4');
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).error.message).toMatch(/not a readable audio or video file/);
+    const empty = await probe(new Uint8Array(0), 'x.mp4');
+    expect(empty.status).toBe(400);
+  });
+
+  it('should extract 16 kHz mono PCM', async () => {
+    const dir = generateFixtures();
+    const res = await app.request('/audio', { method: 'POST', body: readFileSync(join(dir, 'tone-3s.mp4')) });
+    expect(res.status).toBe(200);
+    const pcm = new Int16Array(await res.arrayBuffer());
+    expect(pcm.length).toBeGreaterThan(16_000 * 2.9);
+    expect(pcm.length).toBeLessThan(16_000 * 3.1);
+    expect(Math.max(...pcm.slice(8000, 9000))).toBeGreaterThan(1000);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * End to end: the real `npm start` stack (wrangler dev + media container process) over HTTP,
+ * driven the way a client would: upload → poll → download, and a restart in the middle of a job.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateFixtures } from '../support/fixtures.js';
+import { ROOT, waitFor } from '../support/services.js';
+
+const PORT = 18887;
+const BASE = `http://127.0.0.1:${PORT}`;
+const KEY = 'e2e-key-one';
+const persist = mkdtempSync(join(tmpdir(), 'e2e-state-'));
+let stack: ChildProcess | null = null;
+
+async function startStack() {
+  stack = spawn('node', ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(PORT), CONTAINER_PORT: String(PORT + 1), PERSIST_DIR: persist, DEV_API_KEY: `${KEY},e2e-key-two`, JOB_STALL_TIMEOUT_MS: '8000', JOB_PENDING_REDISPATCH_MS: '8000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  stack.stdout!.on('data', () => {});
+  stack.stderr!.on('data', () => {});
+  await waitFor(`${BASE}/healthz`, 120_000);
+}
+
+async function stopStack() {
+  if (!stack?.pid) return;
+  const exited = new Promise((r) => stack!.once('exit', r));
+  process.kill(-stack.pid, 'SIGKILL'); // the whole group: wrangler, workerd, the media service
+  await exited;
+  stack = null;
+  await new Promise((r) => setTimeout(r, 1000));
+}
+
+async function upload(path: string, file: string, fields: Record<string, string> = {}) {
+  const fd = new FormData();
+  fd.append('file', new Blob([readFileSync(file)]), file.split('/').pop());
+  for (const [k, v] of Object.entries(fields)) fd.append(k, v);
+  const res = await fetch(`${BASE}${path}`, { method: 'POST', body: fd, headers: { 'X-API-Key': KEY } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { video_id: string };
+}
+
+async function status(id: string) {
+  const res = await fetch(`${BASE}/api/status/${id}`, { headers: { 'X-API-Key': KEY } });
+  return (await res.json()) as { status: string; progress: number };
+}
+
+async function poll(id: string, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(`${BASE}/status/${id}?api_key=${KEY}`);
+    const body = (await res.json()) as { status: string; download_url: string | null; error_message: string | null; progress: number };
+    if (body.status === 'completed' || body.status === 'failed') return body;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${body.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+beforeAll(startStack, 180_000);
+afterAll(stopStack);
+
+describe('npm start, end to end', () => {
+  it('should process a video and serve the output to a plain GET', async () => {
+    const clip = join(generateFixtures(), 'tone-3s.mp4');
+    const { video_id } = await upload('/api/process-video', clip, { blur_background: 'false' });
+    const done = await poll(video_id);
+    expect(done).toMatchObject({ status: 'completed', progress: 100, error_message: null });
+    const file = await fetch(done.download_url!);
+    expect(file.status).toBe(200);
+    const out = join(persist, 'out.mp4');
+    writeFileSync(out, new Uint8Array(await file.arrayBuffer()));
+    const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', out]).toString());
+    expect(probe.streams.map((s: { codec_name: string }) => s.codec_name).sort()).toEqual(['aac', 'h264']);
+    expect(Number(probe.format.duration)).toBeGreaterThan(2.8);
+  });
+
+  it('should finish a job interrupted by a restart of the whole stack', async () => {
+    // Long enough to be caught mid-way: blur over a real talking-head clip when present.
+    const shared = join(ROOT, '../shared/media/talking_head/sadtalker_wda_katiehill.mp4');
+    const clip = existsSync(shared) ? shared : join(generateFixtures(), 'tone-3s.mp4');
+    const { video_id } = await upload('/api/process-video', clip, { blur_background: 'true' });
+    const deadline = Date.now() + 30_000;
+    while ((await status(video_id)).status === 'pending' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    const before = await status(video_id);
+    await stopStack(); // kills the consumer mid-job; the local queue loses the in-flight message
+    await startStack();
+    const done = await poll(video_id, 120_000);
+    console.log(`restart test: ${before.status} at ${before.progress}% before the kill → ${done.status} ${done.error_message ?? ''}`);
+    expect(['completed', 'failed']).toContain(done.status);
+    if (done.status === 'failed') expect(done.error_message).toBeTruthy();
+  });
+});
