@@ -26,7 +26,8 @@ export function mouthBaseline(mouths: ReadonlyArray<{ width: number; lift: numbe
  * @param events speech event spans; empty lists give `{}` summaries.
  * @param options see {@link VisualOptions}; all optional.
  * @example
- * const visual = analyzeVisual(frames, { fillers: [{ start: 1.2, end: 1.5 }], pauses: [], positive: [], negative: [] });
+ * const events = { fillers: [{ start: 1.2, end: 1.5 }], pauses: [], positive: [], negative: [] };
+ * const visual = analyzeVisual(frames, events);
  * visual.posture_summary.raised_hand; // whole seconds with a raised hand
  */
 export function analyzeVisual(

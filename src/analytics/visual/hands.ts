@@ -14,7 +14,7 @@ export const DEFAULT_MIN_HAND_SCORE = 0.5;
 export const HAND_LANDMARK_COUNT = 21;
 /** A hand belongs to a pose wrist when its landmark 0 is within this many shoulder widths of it. */
 export const HAND_TO_WRIST_MAX_SW = 0.6;
-/** Palm length (wrist → middle-finger MCP) in shoulder widths at the shoulders' distance (≈ 10 cm / 35 cm). */
+/** Palm length (wrist → middle MCP) in shoulder widths, at the shoulders' distance (≈ 10 cm / 35 cm). */
 export const PALM_PER_SHOULDER_WIDTH = 0.28;
 /** Palm width (index MCP → pinky MCP) over palm length; lets a palm seen edge-on still give its size. */
 export const PALM_WIDTH_PER_LENGTH = 0.8;

@@ -8,7 +8,16 @@
  * const section = analyzeVisual(frames, { fillers, pauses, positive, negative });
  */
 export { analyzeVisual, mouthBaseline } from './analyze.js';
-export type { SpeechEvents, VisualOptions, HandSide, HandLevel, GestureLabel, GazeX, GazeY, PostureUnit } from './types.js';
+export type {
+  SpeechEvents,
+  VisualOptions,
+  HandSide,
+  HandLevel,
+  GestureLabel,
+  GazeX,
+  GazeY,
+  PostureUnit,
+} from './types.js';
 export {
   bodyFrame,
   handLevel,
@@ -21,7 +30,14 @@ export {
 export { assignHands, handDepth, isHandForward, palmSize, type SideHands } from './hands.js';
 export { classifyGesture, fingerExtension, isPinch, type Fingers } from './gesture.js';
 export { eyeAspectRatio, normaliseEyeOpenness } from './eyes.js';
-export { gazeAngles, irisAngles, gazeDirection, gazeDirectionX, gazeDirectionY, type GazeAngles } from './gaze.js';
+export {
+  gazeAngles,
+  irisAngles,
+  gazeDirection,
+  gazeDirectionX,
+  gazeDirectionY,
+  type GazeAngles,
+} from './gaze.js';
 export { mouthMetrics, smileRatio, type MouthMetrics, type MouthBaseline } from './mouth.js';
 export { topEmotion } from './emotion.js';
 export { frameFeatures, toVisualSample, type FrameFeatures } from './timeline.js';

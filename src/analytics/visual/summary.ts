@@ -59,7 +59,8 @@ export function postureSummary(
   unit: PostureUnit = 'seconds',
 ): VisualSection['posture_summary'] {
   const durations = unit === 'seconds' ? frameDurations(features.map((f) => f.time)) : features.map(() => 1);
-  const totals = Object.fromEntries(POSTURE_KEYS.map((k) => [k, 0])) as Record<(typeof POSTURE_KEYS)[number], number>;
+  type Key = (typeof POSTURE_KEYS)[number];
+  const totals = Object.fromEntries(POSTURE_KEYS.map((k) => [k, 0])) as Record<Key, number>;
   features.forEach((f, i) => {
     for (const k of POSTURE_KEYS) if (f[k]) totals[k] += durations[i];
   });

@@ -8,7 +8,13 @@ import type { FrameObservation } from '../../contract/media.js';
 import type { VisualSample } from '../../contract/result.js';
 import { eyeAspectRatio } from './eyes.js';
 import { classifyGesture } from './gesture.js';
-import { DEFAULT_GAZE_CENTER_DEG, gazeAngles, gazeDirection, gazeDirectionX, gazeDirectionY } from './gaze.js';
+import {
+  DEFAULT_GAZE_CENTER_DEG,
+  gazeAngles,
+  gazeDirection,
+  gazeDirectionX,
+  gazeDirectionY,
+} from './gaze.js';
 import { DEFAULT_MIN_HAND_SCORE, assignHands, handDepth, isHandForward } from './hands.js';
 import { finite } from './math.js';
 import { type MouthBaseline, type MouthMetrics, mouthMetrics, smileRatio } from './mouth.js';
@@ -100,8 +106,12 @@ export function frameFeatures(frame: FrameObservation, options: VisualOptions = 
   };
 }
 
-/** Builds the output element from a frame's features, its normalised eye openness and the mouth baseline. */
-export function toVisualSample(f: FrameFeatures, eyeOpenness: number, mouthBaseline: MouthBaseline): VisualSample {
+/** The output element from a frame's features, its normalised eye openness and the mouth baseline. */
+export function toVisualSample(
+  f: FrameFeatures,
+  eyeOpenness: number,
+  mouthBaseline: MouthBaseline,
+): VisualSample {
   return {
     time: finite(f.time, 3),
     pose_detected: f.pose_detected,
