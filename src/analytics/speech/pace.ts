@@ -40,7 +40,8 @@ export function computePace(tokens: readonly Token[], pauses: readonly Pause[], 
   if (tokens.length === 0) {
     return { words_per_minute: 0, avg_word_duration: 0, speech_to_pause_ratio: 0, speaking_time_sec: 0, pause_time_sec: 0, word_count: 0 };
   }
-  const speaking = Math.max(0, Math.max(...tokens.map((t) => t.end)) - tokens[0].start);
+  const lastEnd = tokens.reduce((m, t) => Math.max(m, t.end), -Infinity);
+  const speaking = Math.max(0, lastEnd - tokens[0].start);
   const pauseTime = pauses.reduce((s, p) => s + p.duration, 0);
   const speech = Math.max(0, speaking - pauseTime);
   const wpm = speaking > 0 ? (lexical.length / speaking) * 60 : 0;

@@ -82,7 +82,7 @@ export function detectPauses(
 ): Pause[] {
   if (tokens.length === 0) return [];
   const from = tokens[0].start;
-  const to = Math.max(...tokens.map((t) => t.end));
+  const to = tokens.reduce((m, t) => Math.max(m, t.end), -Infinity);
 
   // Word gaps: time covered by no word at all.
   const silence: TimeSegment[] = subtract([{ start: from, end: to }], tokens);
