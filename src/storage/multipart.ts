@@ -9,6 +9,7 @@
  */
 
 const CRLF = new Uint8Array([13, 10]);
+const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -90,6 +91,17 @@ class ByteReader {
     }
     this.buf = concat(this.buf, value);
     return true;
+  }
+  /** The buffered bytes if any, else the next chunk as it came (no copy); null at the end. */
+  async nextChunk(): Promise<Uint8Array | null> {
+    if (this.buf.length > 0) return this.take(this.buf.length);
+    if (this.done) return null;
+    const { value, done } = await this.reader.read();
+    if (done) {
+      this.done = true;
+      return null;
+    }
+    return value;
   }
   take(n: number): Uint8Array {
     const out = this.buf.subarray(0, n);
@@ -205,23 +217,38 @@ export async function* parseMultipart(
       const body = async function* (): AsyncGenerator<Uint8Array> {
         if (consumed) throw new Error('part body already read');
         consumed = true;
+        // Chunks are yielded as views, never copied: only a tail shorter than the delimiter is
+        // carried over, and a delimiter split across two chunks is found in a small window.
+        let carry = pending;
+        pending = EMPTY;
         for (;;) {
-          const end = indexOfBytes(pending, delimiter);
+          const end = indexOfBytes(carry, delimiter);
           if (end !== -1) {
-            if (end > 0) yield pending.subarray(0, end);
-            pending = pending.subarray(end + delimiter.length);
+            if (end > 0) yield carry.subarray(0, end);
+            pending = carry.subarray(end + delimiter.length);
             bodyDone = true;
             return;
           }
-          // Everything except a possible delimiter prefix at the tail is body.
-          const safe = pending.length - delimiter.length + 1;
-          if (safe > 0) {
-            const chunk = pending.subarray(0, safe);
-            pending = pending.subarray(safe);
-            yield chunk;
+          const keep = Math.min(carry.length, delimiter.length - 1);
+          if (carry.length > keep) yield carry.subarray(0, carry.length - keep);
+          const tail = carry.subarray(carry.length - keep);
+          const next = await input.nextChunk();
+          if (next === null) throw new MultipartError(`body ended inside part "${name}"`);
+          if (next.length < delimiter.length) {
+            // Tiny chunk: a delimiter may span several of them; joining is cheap here.
+            carry = concat(tail, next);
+            continue;
           }
-          if (!(await input.fill())) throw new MultipartError(`body ended inside part "${name}"`);
-          pending = concat(pending, input.take(input.buffered.length));
+          const window = concat(tail, next.subarray(0, delimiter.length - 1));
+          const split = indexOfBytes(window, delimiter);
+          if (split !== -1 && split < tail.length) {
+            if (split > 0) yield tail.subarray(0, split);
+            pending = next.subarray(split + delimiter.length - tail.length);
+            bodyDone = true;
+            return;
+          }
+          if (tail.length > 0) yield tail;
+          carry = next;
         }
       };
       const iterable = body();

@@ -36,7 +36,7 @@ export async function streamToR2(
   { maxBytes = Number.POSITIVE_INFINITY, contentType, customMetadata, partBytes = UPLOAD_PART_BYTES }: StreamToR2Options = {},
 ): Promise<StoredObject> {
   const httpMetadata = contentType ? { contentType } : undefined;
-  let part = new Uint8Array(partBytes);
+  const part = new Uint8Array(partBytes);
   let filled = 0;
   let size = 0;
   let head = new Uint8Array(0);
@@ -45,9 +45,8 @@ export async function streamToR2(
 
   const flush = async () => {
     upload ??= await bucket.createMultipartUpload(key, { httpMetadata, customMetadata });
+    // The part is fully sent once uploadPart resolves, so the one buffer is reused.
     uploaded.push(await upload.uploadPart(uploaded.length + 1, part.subarray(0, filled)));
-    // A fresh buffer: the runtime may still hold the previous one.
-    part = new Uint8Array(partBytes);
     filled = 0;
   };
 
