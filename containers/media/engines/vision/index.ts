@@ -1,0 +1,12 @@
+/**
+ * @module containers/media/engines/vision
+ * Vision engines of the media container: ports, the embedded Human/tfjs-wasm default, frame
+ * sampling, the worker pool and the `/vision` route.
+ */
+export type { FaceEngine, HandEngine, ModelTimings, PoseEngine, RgbFrame, VisionEngine } from './engines.js';
+export { combineEngines } from './engines.js';
+export { createHumanEngine, HUMAN_ENGINE_NAME, type HumanEngine } from './human/engine.js';
+export { decodeFrames, PpmStreamParser, DEFAULT_FRAME_WIDTH_PX } from './frames.js';
+export { VisionPool, sharedVisionPool, disposeSharedVisionPool, defaultThreadCount } from './pool.js';
+export { analyzeVideo, defaultVisionFps, DEFAULT_VISION_FPS, type VisionRunStats, type AnalyzeVideoOptions } from './analyze.js';
+export { visionRoutes, VisionRouteError } from './routes.js';

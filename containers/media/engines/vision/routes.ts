@@ -1,0 +1,122 @@
+/**
+ * @module containers/media/engines/vision/routes
+ * `POST /vision?fps=N`: the request body is the media file; the response is NDJSON, one
+ * `FrameObservation` per line as frames finish, then `{"done":true,"frames":N,"ms_per_frame":{…}}`.
+ * The body is spooled to a temp file first: MP4s with the `moov` box at the end need a seekable
+ * input, and probing before answering lets unreadable media fail with a 4xx instead of a
+ * broken 200 stream.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Hono } from 'hono';
+import { FfmpegError, probeFile } from '../../src/ffmpeg.js';
+import { analyzeVideo, defaultVisionFps, type VisionRunStats } from './analyze.js';
+
+/** Sampling rates accepted from the query string. */
+const MAX_FPS = 30;
+
+export type VisionErrorCode = 'invalid_request' | 'unsupported_media' | 'no_video_stream' | 'vision_failed';
+
+/** A failure with the status and code the route answers with. */
+export class VisionRouteError extends Error {
+  constructor(
+    readonly status: 400 | 415 | 422 | 500,
+    readonly code: VisionErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'VisionRouteError';
+  }
+}
+
+const errorBody = (code: string, message: string) => ({ error: { code, message } });
+
+/** Parses `?fps=`: absent → the default; otherwise 0 < fps ≤ 30. */
+export function parseFps(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return defaultVisionFps();
+  const fps = Number(raw);
+  if (!Number.isFinite(fps) || fps <= 0 || fps > MAX_FPS) {
+    throw new VisionRouteError(400, 'invalid_request', `fps must be a number in (0, ${MAX_FPS}], got "${raw}"`);
+  }
+  return fps;
+}
+
+/** A temp directory that removes itself; `dispose()` is idempotent. */
+async function tempDir(): Promise<{ dir: string; dispose(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'vision-'));
+  let removed: Promise<void> | null = null;
+  return { dir, dispose: () => (removed ??= rm(dir, { recursive: true, force: true })) };
+}
+
+export const visionRoutes = new Hono();
+
+visionRoutes.onError((err, c) => {
+  if (err instanceof VisionRouteError) return c.json(errorBody(err.code, err.message), err.status);
+  return c.json(errorBody('vision_failed', (err as Error).message), 500);
+});
+
+visionRoutes.post('/vision', async function postVision(c) {
+  const fps = parseFps(c.req.query('fps'));
+  const body = c.req.raw.body;
+  if (!body) throw new VisionRouteError(400, 'invalid_request', 'the request body must be the media file');
+
+  const tmp = await tempDir();
+  const file = path.join(tmp.dir, 'input');
+  try {
+    await pipeline(Readable.fromWeb(body as unknown as WebReadableStream<Uint8Array>), createWriteStream(file));
+    let probe;
+    try {
+      probe = await probeFile(file, c.req.raw.signal);
+    } catch (err) {
+      if (err instanceof FfmpegError) {
+        throw new VisionRouteError(415, 'unsupported_media', `the body is not readable media: ${err.message}`, { cause: err });
+      }
+      throw err;
+    }
+    if (!probe.video) throw new VisionRouteError(422, 'no_video_stream', 'the media has no video stream');
+  } catch (err) {
+    await tmp.dispose();
+    throw err;
+  }
+
+  const abort = new AbortController();
+  const run = analyzeVideo(file, { fps, signal: abort.signal });
+  const encoder = new TextEncoder();
+  const line = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`);
+  const finish = async () => {
+    abort.abort();
+    await run.return(undefined as never).catch(() => {});
+    await tmp.dispose();
+  };
+
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await run.next();
+        if (next.done) {
+          const stats: VisionRunStats = next.value;
+          controller.enqueue(line({ done: true, fps, ...stats }));
+          controller.close();
+          await finish();
+        } else {
+          controller.enqueue(line(next.value));
+        }
+      } catch (err) {
+        // Headers are gone already: the error becomes the last line of the stream.
+        controller.enqueue(line(errorBody('vision_failed', (err as Error).message)));
+        controller.close();
+        await finish();
+      }
+    },
+    async cancel() {
+      await finish();
+    },
+  });
+  return c.body(stream, 200, { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store' });
+});

@@ -1,0 +1,48 @@
+/**
+ * @module containers/media/engines/vision/worker
+ * Worker-thread entry: owns one Human instance (its own wasm heap and models) and answers
+ * frame requests one at a time. Started by `VisionPool`; never imported by other modules.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { HumanConfigOptions } from './human/config.js';
+import { createHumanEngine } from './human/engine.js';
+import type { WorkerReply, WorkerRequest } from './protocol.js';
+
+/** Size of the blank warm-up frame: the default sampling width at 16:9. */
+const WARMUP_WIDTH_PX = 640;
+const WARMUP_HEIGHT_PX = 360;
+
+const port = parentPort;
+if (!port) throw new Error('vision worker must run in a worker thread');
+
+const options = (workerData ?? {}) as HumanConfigOptions;
+
+try {
+  const engine = await createHumanEngine(options);
+  // The first inference is several times slower (wasm tier-up, buffer allocation); pay it at
+  // start-up, not in the first job's first frame.
+  await engine.observe({ time: 0, width: WARMUP_WIDTH_PX, height: WARMUP_HEIGHT_PX, data: new Uint8Array(WARMUP_WIDTH_PX * WARMUP_HEIGHT_PX * 3).fill(128) });
+  // Requests are handled strictly in order: tfjs-wasm is single-threaded here, and a queue
+  // inside the worker keeps the pool's bookkeeping simple.
+  let chain: Promise<void> = Promise.resolve();
+  port.on('message', (msg: WorkerRequest) => {
+    if (msg.type === 'close') {
+      chain.finally(() => {
+        engine.dispose();
+        port.close();
+      });
+      return;
+    }
+    chain = chain.then(async () => {
+      try {
+        const { observation, timings } = await engine.observe(msg.frame);
+        port.postMessage({ type: 'result', id: msg.id, observation, timings } satisfies WorkerReply);
+      } catch (err) {
+        port.postMessage({ type: 'error', id: msg.id, message: (err as Error).message } satisfies WorkerReply);
+      }
+    });
+  });
+  port.postMessage({ type: 'ready' } satisfies WorkerReply);
+} catch (err) {
+  port.postMessage({ type: 'fatal', message: (err as Error).stack ?? String(err) } satisfies WorkerReply);
+}

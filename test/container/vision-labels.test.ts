@@ -1,0 +1,55 @@
+/**
+ * Derived labels (src/analytics/visual) on real vision output, against test/fixtures/visual/labels.json.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analyzeVisual } from '../../src/analytics/visual/index.js';
+import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
+import { mediaPath, readLabels, runVision } from '../fixtures/visual/run-vision.js';
+
+const labels = readLabels();
+const NO_SPEECH = { fillers: [], pauses: [], positive: [], negative: [] };
+const S13 = 'gesture/liveportrait_s13_arms.mp4';
+
+async function samples(media: string, fps = 2) {
+  const { frames } = await runVision(mediaPath(labels, media)!, { fps });
+  return analyzeVisual(frames, NO_SPEECH).merged_visual_time_series;
+}
+
+beforeAll(async () => {
+  await sharedVisionPool().ready();
+});
+afterAll(() => disposeSharedVisionPool());
+
+describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled media', () => {
+  it.each([
+    ['gesture/hagrid_crop_raised_palm.jpg', 'gesture_left', 'open_hand'],
+    ['gesture/hagrid_crop_L_pointing.jpg', 'gesture_left', 'pinch_or_point'],
+    ['gesture/hagrid_crop_ok_raised_hand.jpg', 'gesture_right', 'pinch_or_point'],
+  ] as const)('should label %s with %s = %s', async (media, field, expected) => {
+    const [sample] = await samples(media, 1);
+    expect(sample[field]).toBe(expected);
+  });
+
+  it('should mark raised_hand in the s13 frames with hands above the head, and not with arms down', async () => {
+    const series = await samples(S13);
+    const item = labels.items.find((i) => i.media === S13)!;
+    for (const label of item.frames!) {
+      if (label.wrist_above_nose === true) {
+        const s = series.find((x) => Math.abs(x.time - label.time) < 0.01)!;
+        expect(s.raised_hand, `raised_hand at ${label.time}s`).toBe(true);
+      }
+      if (label.raised_hand === false) {
+        const s = series.find((x) => Math.abs(x.time - label.time) < 0.01)!;
+        expect(s.raised_hand, `raised_hand at ${label.time}s`).toBe(false);
+      }
+    }
+  });
+
+  it('should find gaze_direction_x center in most frames of talking heads looking at the camera', async () => {
+    for (const media of ['talking_head/retalking_face1.mp4', 'talking_head/retalking_face2.mp4']) {
+      const series = await samples(media);
+      const center = series.filter((s) => s.gaze_direction_x === 'center').length;
+      expect(center / series.length, media).toBeGreaterThanOrEqual(0.7);
+    }
+  });
+});
