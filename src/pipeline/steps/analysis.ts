@@ -1,31 +1,60 @@
 /**
  * @module pipeline/steps/analysis
- * The analysis plan: probe → (speech and visual steps) → the result JSON in R2.
+ * The analysis plan: probe → audio → VAD → ASR → prosody → (vision) → result JSON in R2.
+ * Every number of the result comes from the pure functions of src/analytics.
  */
-import { AUDIO_SECTION_MARKER } from '../../contract/result.js';
+import { analyzeSpeech } from '../../analytics/speech/index.js';
+import { analyzeVisual } from '../../analytics/visual/index.js';
+import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
 import { r2Keys } from '../../storage/keys.js';
 import type { Step, StepContext } from '../context.js';
 import type { Plan } from '../plans.js';
+import { audioStep } from './audio.js';
 import { probeSource, probeStep } from './probe.js';
+import { asrStep, prosody, prosodyStep, speechSegments, transcript, vadStep } from './speech.js';
+import { frameObservations, visionStep } from './visual.js';
+import { speechEvents } from './events.js';
+
+export async function buildResult(ctx: StepContext): Promise<AnalysisResult> {
+  const probe = await probeSource(ctx);
+  const warnings: string[] = [];
+  let speech: SpeechSection;
+  if (probe.audio) {
+    const asr = await transcript(ctx);
+    speech = analyzeSpeech({
+      words: asr.words,
+      speech_segments: await speechSegments(ctx),
+      duration_sec: probe.duration_sec,
+      prosody: await prosody(ctx),
+    });
+    if (asr.words.length === 0) warnings.push('no speech was recognised in the audio');
+  } else {
+    speech = analyzeSpeech({ words: [], speech_segments: [], duration_sec: probe.duration_sec });
+    warnings.push('the file has no audio stream: speech analytics are empty');
+  }
+  let result: AnalysisResult = { ...speech };
+  const frames = await frameObservations(ctx);
+  if (frames) {
+    result = { ...result, ...analyzeVisual(frames, speechEvents(speech)) };
+    if (frames.length > 0 && frames.every((f) => !f.pose && !f.face)) warnings.push('no person was detected in the video');
+  } else if ((ctx.job.options as { visual_analytics?: boolean }).visual_analytics) {
+    warnings.push('the file has no video stream: visual analytics were skipped');
+  }
+  return warnings.length ? { ...result, warnings } : result;
+}
 
 const resultStep: Step = {
   name: 'result',
   weight: 5,
   async run(ctx) {
-    const probe = await probeSource(ctx);
-    const result = {
-      'Audio Section': AUDIO_SECTION_MARKER,
-      summary: { duration_sec: round3(probe.duration_sec) },
-    };
+    const result = await buildResult(ctx);
     await ctx.bucket.put(r2Keys.result(ctx.job.video_id), JSON.stringify(result), {
       httpMetadata: { contentType: 'application/json' },
     });
   },
 };
 
-const round3 = (n: number) => Math.round(n * 1000) / 1000;
-
 export const analysisPlan: Plan = {
-  steps: [probeStep, resultStep],
+  steps: [probeStep, audioStep, vadStep, asrStep, prosodyStep, visionStep, resultStep],
   finish: async (ctx: StepContext) => ({ result_key: r2Keys.result(ctx.job.video_id) }),
 };

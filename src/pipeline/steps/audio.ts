@@ -1,0 +1,65 @@
+/**
+ * @module pipeline/steps/audio
+ * Audio extraction to 16 kHz mono s16le PCM, stored once per job at `work/{id}/audio.pcm`.
+ * Inputs within the edge budget are decoded in the Worker with ffmpeg.wasm; larger ones (or
+ * anything ffmpeg.wasm cannot read) by native ffmpeg in the media container.
+ */
+import { EDGE_AUDIO_MAX_BYTES, extractPcm16k } from '../../../wasm/index.js';
+import { numberVar } from '../../env.js';
+import { iterate, streamToR2 } from '../../storage/r2-upload.js';
+import type { Step, StepContext } from '../context.js';
+import { probeSource } from './probe.js';
+
+export const PCM_RATE_HZ = 16_000;
+export const PCM_BYTES_PER_SEC = PCM_RATE_HZ * 2;
+export const audioKey = (ctx: StepContext) => ctx.workKey('audio.pcm');
+
+/** Where the audio was decoded, for the job's log. */
+export type AudioPath = 'edge' | 'container';
+
+export async function extractAudio(ctx: StepContext): Promise<AudioPath> {
+  const budget = numberVar(ctx.env.EDGE_AUDIO_MAX_BYTES, EDGE_AUDIO_MAX_BYTES);
+  const { body, size, hints } = await ctx.source();
+  if (size <= budget && !isRawPcm(hints.filename, hints.content_type)) {
+    const bytes = new Uint8Array(await new Response(body).arrayBuffer());
+    try {
+      const { pcm } = await extractPcm16k(bytes, { maxBytes: budget });
+      await ctx.bucket.put(audioKey(ctx), new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+      return 'edge';
+    } catch (err) {
+      // ffmpeg.wasm lacks a few demuxers/decoders that native ffmpeg has: fall through.
+      console.warn(JSON.stringify({ level: 'warn', video_id: ctx.job.video_id, edge_audio_failed: String(err) }));
+    }
+  }
+  const again = size <= budget ? await ctx.source() : { body, hints };
+  const pcm = await ctx.media.extractAudio(again.body, again.hints);
+  await streamToR2(ctx.bucket, audioKey(ctx), iterate(pcm));
+  return 'container';
+}
+
+const isRawPcm = (filename: string | null, type: string | null) =>
+  /\.(raw|pcm|s16le)$/i.test(filename ?? '') || /^audio\/(l16|pcm)\b/i.test(type ?? '');
+
+export const audioStep: Step = {
+  name: 'audio',
+  weight: 10,
+  async run(ctx) {
+    const probe = await probeSource(ctx);
+    if (!probe.audio) return;
+    if (await ctx.bucket.head(audioKey(ctx))) return;
+    await extractAudio(ctx);
+  },
+};
+
+/** Reads the stored PCM in windows of `windowSec`, as Int16 samples (bounded memory). */
+export async function* pcmWindows(ctx: StepContext, windowSec: number): AsyncGenerator<{ offsetSec: number; samples: Int16Array }> {
+  const head = await ctx.bucket.head(audioKey(ctx));
+  if (!head) return;
+  const windowBytes = Math.round(windowSec * PCM_RATE_HZ) * 2;
+  for (let offset = 0; offset < head.size; offset += windowBytes) {
+    const obj = await ctx.bucket.get(audioKey(ctx), { range: { offset, length: Math.min(windowBytes, head.size - offset) } });
+    if (!obj) return;
+    const buf = await obj.arrayBuffer();
+    yield { offsetSec: offset / PCM_BYTES_PER_SEC, samples: new Int16Array(buf, 0, Math.floor(buf.byteLength / 2)) };
+  }
+}

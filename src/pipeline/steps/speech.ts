@@ -1,0 +1,88 @@
+/**
+ * @module pipeline/steps/speech
+ * Voice activity (Silero VAD in the Worker), speech recognition (the container's AsrEngine) and
+ * prosody (pitch/energy, pure TS). PCM is read from R2 in windows so memory stays bounded.
+ */
+import { detectSpeech } from '../../../wasm/index.js';
+import { computeProsody } from '../../analytics/speech/index.js';
+import type { AsrOutput, ProsodyTrack, TimeSegment } from '../../contract/media.js';
+import type { Step, StepContext } from '../context.js';
+import { audioKey, pcmWindows } from './audio.js';
+import { probeSource } from './probe.js';
+
+/** VAD and prosody run over windows of this length; segments touching a seam are joined. */
+export const ANALYSIS_WINDOW_SEC = 60;
+const SEAM_JOIN_SEC = 0.05;
+
+const hasAudio = async (ctx: StepContext) => (await probeSource(ctx)).audio !== null;
+
+export const vadStep: Step = {
+  name: 'vad',
+  weight: 5,
+  async run(ctx) {
+    if (!(await hasAudio(ctx))) return;
+    await speechSegments(ctx);
+  },
+};
+
+export async function speechSegments(ctx: StepContext): Promise<TimeSegment[]> {
+  return ctx.memo('vad', async () => {
+    const all: TimeSegment[] = [];
+    for await (const { offsetSec, samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC)) {
+      const found = await detectSpeech(samples);
+      for (const s of found) appendJoined(all, { start: s.start + offsetSec, end: s.end + offsetSec });
+    }
+    return all;
+  });
+}
+
+/** Appends a segment, joining it to the last one when they meet at a window seam. */
+export function appendJoined(list: TimeSegment[], seg: TimeSegment): void {
+  const last = list.at(-1);
+  if (last && seg.start - last.end <= SEAM_JOIN_SEC) last.end = Math.max(last.end, seg.end);
+  else list.push({ ...seg });
+}
+
+export const asrStep: Step = {
+  name: 'asr',
+  weight: 40,
+  async run(ctx) {
+    if (!(await hasAudio(ctx))) return;
+    await transcript(ctx);
+  },
+};
+
+export async function transcript(ctx: StepContext): Promise<AsrOutput> {
+  const segments = await speechSegments(ctx);
+  return ctx.memo('asr', async () => {
+    const pcm = await ctx.bucket.get(audioKey(ctx));
+    if (!pcm) return { engine: 'none', words: [] };
+    return ctx.media.transcribe(pcm.body, segments);
+  });
+}
+
+export const prosodyStep: Step = {
+  name: 'prosody',
+  weight: 5,
+  async run(ctx) {
+    if (!(await hasAudio(ctx))) return;
+    await prosody(ctx);
+  },
+};
+
+export async function prosody(ctx: StepContext): Promise<ProsodyTrack | undefined> {
+  if (!(await hasAudio(ctx))) return undefined;
+  return ctx.memo('prosody', async () => {
+    let track: ProsodyTrack | null = null;
+    for await (const { samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC)) {
+      const floats = Float32Array.from(samples, (v) => v / 32_768);
+      const part = computeProsody(floats, 16_000);
+      if (!track) track = part;
+      else {
+        track.pitch_hz.push(...part.pitch_hz);
+        track.energy_db.push(...part.energy_db);
+      }
+    }
+    return track ?? { frame_sec: 0.01, pitch_hz: [], energy_db: [] };
+  });
+}
