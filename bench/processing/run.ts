@@ -1,0 +1,84 @@
+/**
+ * @module bench/processing/run
+ * Processing benchmark: wall time, real-time factor and peak RSS per render option on a 10 s
+ * talking head and on 60 s of 720p (a talking head looped and scaled), plus a before/after
+ * contact sheet per case in `bench/out/` (ffmpeg tile filter).
+ *
+ * Run: `npx tsx bench/processing/run.ts [--quick]` (--quick: the 10 s clip only).
+ * Peak RSS is this Node process's (engines, models, frame buffers); ffmpeg children excluded.
+ * Gate: blur of 60 s of 720p ≤ 60 s wall on 2 cores.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { renderVideo, defaultRenderEngines, parseRenderOptions } from '../../containers/media/engines/render/index.js';
+
+const OUT_DIR = join(process.cwd(), 'bench/out');
+const SOURCE = '/work/shared/media/talking_head/sadtalker_wda_aoc.mp4';
+const BLUR_GATE_SEC = 60;
+
+interface Case {
+  clip: string;
+  name: string;
+  options: object;
+  speech?: boolean;
+}
+
+function makeClips(dir: string) {
+  const ten = join(dir, 'talking10s.mp4');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '-1', '-i', SOURCE, '-t', '10', '-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac', ten]);
+  const hd = join(dir, 'talking720p60s.mp4');
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '-1', '-i', SOURCE, '-t', '60', '-vf', 'scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720', '-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac', hd]);
+  const speech = join(dir, 'speech.wav');
+  execFileSync('espeak-ng', ['-v', 'en-us+m3', '-s', '160', '-w', speech, 'Welcome to the processing benchmark. This sentence replaces the original audio, and the video is fitted to its length.']);
+  return { ten, hd, speech };
+}
+
+function contactSheet(before: string, after: string, png: string, durationSec: number) {
+  const step = Math.max(0.5, durationSec / 5);
+  const row = (i: number) => `[${i}:v]fps=1/${step.toFixed(3)},scale=256:-2,tile=5x1[r${i}]`;
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', before, '-i', after, '-filter_complex', `${row(0)};${row(1)};[r0][r1]vstack`, '-frames:v', '1', png]);
+}
+
+async function main() {
+  const quick = process.argv.includes('--quick');
+  mkdirSync(OUT_DIR, { recursive: true });
+  const work = mkdtempSync(join(tmpdir(), 'bench-processing-'));
+  const clips = makeClips(work);
+  const cases: Case[] = [
+    { clip: clips.ten, name: '10s normalize', options: {} },
+    { clip: clips.ten, name: '10s speech-swap', options: {}, speech: true },
+    { clip: clips.ten, name: '10s blur', options: { blur_background: true } },
+    { clip: clips.ten, name: '10s lipsync-offset', options: { lip_sync_correction: true } },
+  ];
+  if (!quick) {
+    cases.push({ clip: clips.hd, name: '720p60s normalize', options: {} });
+    cases.push({ clip: clips.hd, name: '720p60s blur', options: { blur_background: true } });
+  }
+  const engines = defaultRenderEngines();
+  const rows: string[] = ['| case | media s | wall s | RTF | peak RSS MB | stages ms |', '|---|---|---|---|---|---|'];
+  let gate = 'not run';
+  for (const c of cases) {
+    const dir = mkdtempSync(join(work, 'case-'));
+    const t0 = performance.now();
+    const { outputPath, report } = await renderVideo(
+      { sourcePath: c.clip, speechPath: c.speech ? clips.speech : undefined, options: parseRenderOptions(JSON.stringify(c.options)), workDir: dir },
+      engines,
+    );
+    const wall = (performance.now() - t0) / 1000;
+    const media = report.output.duration_sec;
+    const rss = process.resourceUsage().maxRSS / 1024;
+    rows.push(`| ${c.name} | ${media.toFixed(1)} | ${wall.toFixed(1)} | ${(wall / media).toFixed(2)} | ${rss.toFixed(0)} | ${JSON.stringify(report.stages_ms)} |`);
+    const slug = c.name.replace(/[^a-z0-9]+/gi, '-');
+    contactSheet(c.clip, outputPath, join(OUT_DIR, `processing-${slug}.png`), media);
+    if (c.name === '720p60s blur') gate = `${wall <= BLUR_GATE_SEC ? 'PASS' : 'FAIL'} (${wall.toFixed(1)} s ≤ ${BLUR_GATE_SEC} s)`;
+    if (c.name === '10s blur') copyFileSync(outputPath, join(OUT_DIR, 'processing-10s-blur.mp4'));
+    console.error(`${c.name}: ${wall.toFixed(1)} s`, report.lip_sync ?? '', report.blur ?? '');
+  }
+  console.log(rows.join('\n'));
+  console.log(`\nGate blur 60 s 720p: ${gate}`);
+  rmSync(work, { recursive: true, force: true });
+}
+
+await main();

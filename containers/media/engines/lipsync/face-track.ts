@@ -1,0 +1,74 @@
+/**
+ * @module containers/media/engines/lipsync/face-track
+ * Face-mesh landmarks (478 points with iris) per frame for the processing engines, using the
+ * vision engineer's Human loader (models from local files, wasm backend) with every model but
+ * the face detector, mesh and iris switched off per call, so a frame costs one mesh pass.
+ */
+import { loadHuman, type HumanInstance } from '../vision/human/load.js';
+
+export type MeshPoint = [number, number, number?];
+
+export interface FaceMesh {
+  score: number;
+  box: [number, number, number, number];
+  /** 468 mesh points (+10 iris points when found), in pixels of the frame given. */
+  mesh: MeshPoint[];
+}
+
+/**
+ * Only what processing needs: face + mesh (+ iris). Consecutive video frames barely change,
+ * so the face box is reused for a few frames (Human's cache) instead of re-detecting.
+ */
+const faceOnly = (iris: boolean) => ({
+  cacheSensitivity: 0.3,
+  body: { enabled: false },
+  hand: { enabled: false },
+  face: { enabled: true, detector: { skipFrames: 15, skipTime: 1500 }, emotion: { enabled: false }, iris: { enabled: iris }, mesh: { enabled: true } },
+});
+
+export interface FaceTracker extends Disposable {
+  /** Landmarks of the most prominent face in an RGB frame, or null. */
+  detect(rgb: Uint8Array, width: number, height: number): Promise<FaceMesh | null>;
+  dispose(): void;
+}
+
+export interface FaceTrackerOptions {
+  /** Run the iris model (eye contact needs it, mouth tracking does not). Default true. */
+  iris?: boolean;
+}
+
+/** @example using t = await createFaceTracker(); const f = await t.detect(rgb, w, h); */
+export async function createFaceTracker({ iris = true }: FaceTrackerOptions = {}): Promise<FaceTracker> {
+  const config = faceOnly(iris);
+  const human: HumanInstance = await loadHuman();
+  let disposed = false;
+  const dispose = () => void (disposed = true); // models are shared per process, not owned here
+  return {
+    async detect(rgb, width, height) {
+      if (disposed) throw new Error('face tracker is disposed');
+      const input = human.tf.tensor3d(rgb, [height, width, 3], 'int32');
+      try {
+        const result = await human.detect(input, config);
+        if (result.error) throw new Error(`human: ${result.error}`);
+        const face = result.face[0];
+        if (!face || !face.mesh || face.mesh.length < 468) return null;
+        return { score: face.score, box: face.box, mesh: face.mesh };
+      } finally {
+        input.dispose();
+      }
+    },
+    dispose,
+    [Symbol.dispose]: dispose,
+  };
+}
+
+const dist = (a: MeshPoint, b: MeshPoint) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+
+/** Mesh indices: inner lips (13 upper, 14 lower), mouth corners (78, 308). */
+export const MOUTH = { upper: 13, lower: 14, left: 78, right: 308 } as const;
+
+/** Mouth opening relative to mouth width (scale free): ~0 closed, ~0.5+ wide open. */
+export function mouthOpenness(mesh: MeshPoint[]): number {
+  const w = dist(mesh[MOUTH.left], mesh[MOUTH.right]);
+  return w > 0 ? dist(mesh[MOUTH.upper], mesh[MOUTH.lower]) / w : 0;
+}

@@ -1,0 +1,27 @@
+/**
+ * @module containers/media/engines/render/engines
+ * Default wiring of the engines a render uses: embedded engines, plus remote adapters when
+ * their environment variables are set. Every engine is created lazily per render.
+ */
+import { measureAvOffset, syncApiFromEnv, syncLipSync, SyncApiError } from '../lipsync/index.js';
+import { engineFailure } from './errors.js';
+import { createTfjsSegmenter } from '../segment/index.js';
+import type { RenderEngines } from './render.js';
+
+/** Embedded engines + env-configured adapters (read at call time). */
+export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): RenderEngines {
+  return {
+    estimateAvOffset: (path, probe) => measureAvOffset(path, probe),
+    remoteLipSync: async (video, speech, workDir) => {
+      const sync = syncApiFromEnv(env);
+      if (!sync) return null;
+      try {
+        return await syncLipSync(sync, video, speech, workDir);
+      } catch (err) {
+        if (err instanceof SyncApiError) throw engineFailure('lipsync_provider_error', err.message, err);
+        throw err;
+      }
+    },
+    segmenter: () => createTfjsSegmenter({ model: (env.SEGMENTATION_MODEL as 'selfie' | 'meet' | undefined) ?? 'selfie' }),
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * @module containers/media/engines/render/ffmpeg-args
+ * Pure builders of the decoder and encoder command lines of one render. The encoder is the
+ * only encode: it takes the video either straight from the source file (no per-frame edits),
+ * or as raw RGBA frames that Node edited (alpha = person mask when blurring), plus an optional
+ * low-resolution mask stream (the blur-only fast path), the audio and the caption track.
+ */
+import type { RenderPlan } from './plan.js';
+
+/** x264 settings: veryfast keeps 720p near real time on 2 cores; CRF 20 is visually clean. */
+export const X264_PRESET = 'veryfast';
+export const X264_CRF = 20;
+export const AAC_BITRATE = '128k';
+export const AUDIO_RATE_HZ = 48_000;
+/** The background is blurred at 1/BLUR_DOWNSCALE size: same look, a fraction of the cost. */
+export const BLUR_DOWNSCALE = 4;
+
+export type VideoInput =
+  /** The encoder decodes the source itself. */
+  | { kind: 'file'; path: string; loop: boolean }
+  /** Raw RGBA frames of plan size on the encoder's stdin. */
+  | { kind: 'raw' };
+
+export type MaskInput =
+  | { kind: 'none' }
+  /** Gray masks of `width`×`height` on stdin (only with a file video input). */
+  | { kind: 'pipe'; width: number; height: number }
+  /** The raw frames' alpha channel is the mask. */
+  | { kind: 'alpha' };
+
+export type AudioInput =
+  /** New speech replaces the source audio. */
+  | { kind: 'speech'; path: string }
+  /** The source audio, shifted: positive `lagSec` means the audio was late and is pulled earlier. */
+  | { kind: 'source'; path: string; lagSec: number }
+  /** The source has no audio: a silent AAC track keeps players and the spec happy. */
+  | { kind: 'silent' };
+
+export interface EncodeSpec {
+  plan: RenderPlan;
+  video: VideoInput;
+  mask: MaskInput;
+  audio: AudioInput;
+  /** WebVTT file for a mov_text subtitle track. */
+  captionsPath?: string;
+  output: string;
+}
+
+/** The blur radius (at the downscaled size) that reads as "clearly blurred" at any resolution. */
+export function blurRadius(plan: RenderPlan): number {
+  return Math.max(2, Math.round(Math.min(plan.width, plan.height) / BLUR_DOWNSCALE / 30));
+}
+
+/** Arguments of the single encoding ffmpeg (after spawnFfmpeg's common flags). */
+export function encoderArgs(spec: EncodeSpec): string[] {
+  const { plan, video, mask, audio } = spec;
+  const { width: W, height: H, fps } = plan;
+  const args: string[] = ['-y'];
+  const filters: string[] = [];
+  let next = 0;
+
+  // Input 0: video.
+  if (video.kind === 'file') {
+    if (video.loop) args.push('-stream_loop', '-1');
+    args.push('-i', video.path);
+    filters.push(`[0:v]fps=${fps},scale=${W}:${H}:flags=bicubic,setsar=1[base]`);
+  } else {
+    args.push('-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${W}x${H}`, '-r', String(fps), '-i', 'pipe:0');
+    filters.push('[0:v]setsar=1[base]');
+  }
+  next++;
+
+  // Optional mask stream.
+  let maskLabel: string | null = null;
+  if (mask.kind === 'pipe') {
+    if (video.kind !== 'file') throw new Error('encoderArgs: a piped mask needs a file video input');
+    args.push('-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${mask.width}x${mask.height}`, '-r', String(fps), '-i', 'pipe:0');
+    maskLabel = `[${next}:v]`;
+    next++;
+  }
+
+  // Audio.
+  let audioIndex: number;
+  if (audio.kind === 'speech') {
+    args.push('-i', audio.path);
+    audioIndex = next++;
+  } else if (audio.kind === 'source') {
+    if (video.kind === 'file' && video.path === audio.path && !video.loop) audioIndex = 0;
+    else {
+      args.push('-vn', '-i', audio.path);
+      audioIndex = next++;
+    }
+  } else {
+    args.push('-f', 'lavfi', '-i', `anullsrc=r=${AUDIO_RATE_HZ}:cl=mono`);
+    audioIndex = next++;
+  }
+
+  let captionsIndex: number | null = null;
+  if (spec.captionsPath) {
+    args.push('-i', spec.captionsPath);
+    captionsIndex = next++;
+  }
+
+  // Video graph.
+  const blurred = `scale=iw/${BLUR_DOWNSCALE}:ih/${BLUR_DOWNSCALE}:flags=fast_bilinear,boxblur=lr=${blurRadius(plan)}:lp=2,scale=${W}:${H}:flags=bilinear`;
+  if (mask.kind === 'pipe') {
+    filters.push(`[base]split[sharp][bgsrc]`, `[bgsrc]${blurred}[bg]`, `${maskLabel}scale=${W}:${H}:flags=bilinear,format=gray[m]`);
+    filters.push(`[sharp][m]alphamerge[fg]`, `[bg][fg]overlay=format=auto:shortest=1,format=yuv420p[vout]`);
+  } else if (mask.kind === 'alpha') {
+    filters.push(`[base]split[sharp][bgsrc]`, `[bgsrc]format=yuv420p,${blurred}[bg]`);
+    filters.push(`[bg][sharp]overlay=format=auto:shortest=1,format=yuv420p[vout]`);
+  } else {
+    filters.push(`[base]format=yuv420p[vout]`);
+  }
+
+  // Audio graph: resample, shift for lip sync, pad so audio never ends before the video.
+  const shift =
+    audio.kind === 'source' && audio.lagSec > 0
+      ? `atrim=start=${audio.lagSec.toFixed(4)},asetpts=PTS-STARTPTS,`
+      : audio.kind === 'source' && audio.lagSec < 0
+        ? `adelay=${Math.round(-audio.lagSec * 1000)}:all=1,`
+        : '';
+  filters.push(`[${audioIndex}:a]${shift}aresample=${AUDIO_RATE_HZ},apad[aout]`);
+
+  args.push('-filter_complex', filters.join(';'));
+  args.push('-map', '[vout]', '-map', '[aout]');
+  if (captionsIndex !== null) {
+    args.push('-map', `${captionsIndex}:s`, '-c:s', 'mov_text', '-metadata:s:s:0', 'language=eng');
+  }
+  args.push(
+    '-c:v', 'libx264', '-preset', X264_PRESET, '-crf', String(X264_CRF), '-pix_fmt', 'yuv420p', '-r', String(fps),
+    '-c:a', 'aac', '-b:a', AAC_BITRATE,
+    '-t', plan.durationSec.toFixed(3),
+    '-movflags', '+faststart', '-f', 'mp4', spec.output,
+  );
+  return args;
+}
+
+/** Arguments of the decoder that feeds Node raw frames of plan size (RGBA, or RGB for masks). */
+export function decoderArgs(
+  source: string,
+  plan: RenderPlan,
+  { loop, width = plan.width, height = plan.height, pixFmt = 'rgba' }: { loop: boolean; width?: number; height?: number; pixFmt?: 'rgba' | 'rgb24' },
+): string[] {
+  const args: string[] = [];
+  if (loop) args.push('-stream_loop', '-1');
+  args.push('-i', source, '-an', '-sn', '-t', plan.durationSec.toFixed(3));
+  args.push('-vf', `fps=${plan.fps},scale=${width}:${height}:flags=bicubic,format=${pixFmt}`, '-f', 'rawvideo', 'pipe:1');
+  return args;
+}

@@ -1,0 +1,66 @@
+/**
+ * @module containers/media/engines/render/plan
+ * Pure planning of a render: output geometry, frame rate, duration and how the video is fitted
+ * to new speech. No I/O, so every rule here is unit-testable from plain numbers.
+ */
+import type { ProbeResult } from '../../../../src/contract/media.js';
+
+/** Longest output side in pixels. Bigger sources are scaled down (aspect kept) to bound CPU time. */
+export const MAX_OUTPUT_SIDE_PX = 1920;
+/** Frame-rate cap; sources above it are resampled down. */
+export const MAX_OUTPUT_FPS = 60;
+/** Used when the source does not state a usable frame rate. */
+export const FALLBACK_FPS = 25;
+
+export type FitMode =
+  /** No new speech: the source plays once with its own audio. */
+  | 'source'
+  /** Speech shorter than (or as long as) the source: the video is cut at the speech's end. */
+  | 'trim'
+  /** Speech longer than the source: the source loops (restarts) until the speech ends. */
+  | 'loop';
+
+export interface RenderPlan {
+  width: number;
+  height: number;
+  fps: number;
+  /** Output duration in seconds (= speech duration when speech is given). */
+  durationSec: number;
+  fit: FitMode;
+  /** Source frames per output frame are identical (no resampling) when true. */
+  sourceHasAudio: boolean;
+}
+
+/** Plans the output from the source probe and the new speech's duration (null: none). */
+export function planRender(source: ProbeResult, speechDurationSec: number | null): RenderPlan {
+  const v = source.video;
+  if (!v) throw new Error('planRender: source has no video stream');
+  const rotated = Math.abs(v.rotation) % 180 === 90;
+  let w = rotated ? v.height : v.width;
+  let h = rotated ? v.width : v.height;
+  const scale = Math.min(1, MAX_OUTPUT_SIDE_PX / Math.max(w, h));
+  // x264 with yuv420p needs even sides.
+  w = Math.max(2, Math.round((w * scale) / 2) * 2);
+  h = Math.max(2, Math.round((h * scale) / 2) * 2);
+  const fps = v.fps > 0 && Number.isFinite(v.fps) ? Math.min(v.fps, MAX_OUTPUT_FPS) : FALLBACK_FPS;
+  const sourceDur = source.duration_sec;
+  if (speechDurationSec === null) {
+    return { width: w, height: h, fps: roundFps(fps), durationSec: sourceDur, fit: 'source', sourceHasAudio: !!source.audio };
+  }
+  return {
+    width: w,
+    height: h,
+    fps: roundFps(fps),
+    durationSec: speechDurationSec,
+    fit: speechDurationSec > sourceDur ? 'loop' : 'trim',
+    sourceHasAudio: !!source.audio,
+  };
+}
+
+/** Keeps NTSC rates exact enough (29.97) while dropping float noise. */
+function roundFps(fps: number): number {
+  return Math.round(fps * 1000) / 1000;
+}
+
+/** Number of output frames for a plan (what the frame pipeline must produce). */
+export const frameCount = (plan: RenderPlan) => Math.max(1, Math.round(plan.durationSec * plan.fps));

@@ -1,0 +1,327 @@
+/**
+ * @module containers/media/engines/render/render
+ * One render: probe → plan → (offset analysis) → one decode → per-frame edits in Node → one
+ * encode. Three shapes of the same pipeline, chosen by the options:
+ * - nothing to edit per frame: the encoder reads the source itself (normalize / speech swap);
+ * - blur only: a decoder at mask size feeds the segmenter, masks are piped into the encoder,
+ *   which composites the sharp source over a blurred copy (the measured fast recipe);
+ * - gaze or mouth edits: RGBA frames go decoder → Node editors (+ mask in alpha) → encoder.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ProbeResult } from '../../../../src/contract/media.js';
+import { FfmpegError, probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
+import { MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type Segmenter } from '../segment/index.js';
+import { evenWordTimes, toWebVtt, type CaptionWord } from './captions.js';
+import type { FrameEditor } from './editors.js';
+import { badInput, engineFailure, RenderError } from './errors.js';
+import { decoderArgs, encoderArgs, type AudioInput, type EncodeSpec, type MaskInput, type VideoInput } from './ffmpeg-args.js';
+import { readFrames, writeWithBackpressure } from './frames.js';
+import type { RenderOptions } from './options.js';
+import { planRender, type RenderPlan } from './plan.js';
+
+/** Engines a render may use; each is created lazily, only when its option is on. */
+export interface RenderEngines {
+  segmenter?: () => Promise<Segmenter>;
+  /** Gaze editor for eye-contact correction. */
+  gaze?: (plan: RenderPlan) => Promise<FrameEditor>;
+  /** Measures how late the source audio is versus the mouth (seconds; positive = audio late). */
+  estimateAvOffset?: (sourcePath: string, probe: ProbeResult) => Promise<{ lagSec: number; confidence: number; details?: Record<string, unknown> }>;
+  /** Mouth editor driven by new speech (embedded classical method). */
+  mouth?: (plan: RenderPlan, speechPath: string) => Promise<FrameEditor>;
+  /** Remote lip-sync: returns a path to a video whose mouth follows the speech, or null if not configured. */
+  remoteLipSync?: (videoPath: string, speechPath: string, workDir: string) => Promise<string | null>;
+  /** Word timings of `text` spoken in `audioPath`, or null when no aligner is available. */
+  align?: (audioPath: string, text: string) => Promise<CaptionWord[] | null>;
+}
+
+export interface RenderInput {
+  sourcePath: string;
+  speechPath?: string;
+  options: RenderOptions;
+  /** Directory for intermediates and the output; the caller deletes it. */
+  workDir: string;
+  signal?: AbortSignal;
+}
+
+export interface RenderReport {
+  output: { width: number; height: number; fps: number; duration_sec: number; fit: RenderPlan['fit'] };
+  path: 'passthrough' | 'mask-pipe' | 'frames';
+  options_applied: string[];
+  stages_ms: Record<string, number>;
+  frames?: number;
+  lip_sync?: Record<string, unknown>;
+  blur?: Record<string, unknown>;
+  editors?: Record<string, unknown>;
+  captions?: { cues_from: 'alignment' | 'even-split'; words: number };
+  notes: string[];
+}
+
+export interface RenderResult {
+  outputPath: string;
+  report: RenderReport;
+}
+
+/**
+ * Masks per second in the blur paths. A person moves little in 1/7 s and the EMA + feather
+ * hide the hold; segmentation (~80 ms per mask on one core) is the blur's main cost.
+ */
+export const BLUR_MASKS_PER_SEC = 7;
+const segmentEveryN = (fps: number) => Math.max(1, Math.round(fps / BLUR_MASKS_PER_SEC));
+
+/**
+ * Renders `input` into `<workDir>/output.mp4`.
+ * @example const { outputPath, report } = await renderVideo({ sourcePath, options, workDir }, engines);
+ */
+export async function renderVideo(input: RenderInput, engines: RenderEngines = {}): Promise<RenderResult> {
+  const { options, workDir, signal } = input;
+  const stages: Record<string, number> = {};
+  const notes: string[] = [];
+  const applied: string[] = [];
+  const time = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      stages[name] = Math.round(performance.now() - t0);
+    }
+  };
+
+  // 1. Probe.
+  const source = await time('probe', async () => {
+    const p = await probeFile(input.sourcePath, signal).catch((err) => {
+      throw badInput('media_unreadable', `source: not readable as media (${(err as Error).message})`, err);
+    });
+    if (!p.video) throw badInput('no_video_stream', 'source: has no video stream');
+    if (!(p.duration_sec > 0)) throw badInput('media_unreadable', 'source: duration is unknown or zero');
+    return p;
+  });
+  let speechPath = input.speechPath;
+  let speechDur: number | null = null;
+  if (speechPath) {
+    const sp = await time('probe_speech', () =>
+      probeFile(speechPath!, signal).catch((err) => {
+        throw badInput('speech_unreadable', `speech: not readable as audio (${(err as Error).message})`, err);
+      }),
+    );
+    if (!sp.audio) throw badInput('speech_unreadable', 'speech: has no audio stream');
+    if (!(sp.duration_sec > 0)) throw badInput('speech_unreadable', 'speech: duration is unknown or zero');
+    speechDur = sp.duration_sec;
+  }
+  const plan = planRender(source, speechDur);
+  if (plan.fit === 'loop') notes.push(`speech (${speechDur!.toFixed(2)} s) is longer than the source (${source.duration_sec.toFixed(2)} s): the source video loops`);
+  if (plan.fit === 'trim') notes.push(`speech (${speechDur!.toFixed(2)} s) is shorter than the source: the video is cut at the speech's end`);
+
+  // 2. Audio and offset.
+  let audio: AudioInput;
+  let lipSyncReport: Record<string, unknown> | undefined;
+  if (speechPath) {
+    audio = { kind: 'speech', path: speechPath };
+  } else if (!source.audio) {
+    audio = { kind: 'silent' };
+    if (options.lip_sync_correction) notes.push('lip_sync_correction: the source has no audio; nothing to align');
+  } else {
+    audio = { kind: 'source', path: input.sourcePath, lagSec: 0 };
+    if (options.lip_sync_correction) {
+      if (!engines.estimateAvOffset) throw engineFailure('lipsync_unavailable', 'lip_sync_correction: no offset estimator is configured');
+      const est = await time('lipsync_offset', () => engines.estimateAvOffset!(input.sourcePath, source));
+      lipSyncReport = { mode: 'offset', measured_lag_ms: Math.round(est.lagSec * 1000), confidence: est.confidence, ...est.details };
+      audio.lagSec = est.lagSec;
+      applied.push('lip_sync_correction');
+    }
+  }
+
+  // 3. New speech + lip sync: remote provider first (if configured), then the embedded mouth editor.
+  let videoSource = input.sourcePath;
+  let remoteUsed = false;
+  if (speechPath && options.lip_sync_correction && engines.remoteLipSync) {
+    const remote = await time('lipsync_remote', () => engines.remoteLipSync!(input.sourcePath, speechPath!, workDir));
+    if (remote) {
+      videoSource = remote;
+      remoteUsed = true;
+      applied.push('lip_sync_correction');
+      lipSyncReport = { mode: 'remote', model: options.lip_sync_correction_model };
+    }
+  }
+
+  // 4. Captions.
+  let captionsPath: string | undefined;
+  let captionsReport: RenderReport['captions'];
+  if (options.captions) {
+    const dur = plan.durationSec;
+    const aligned = speechPath && engines.align ? await time('captions_align', () => engines.align!(speechPath!, options.captions!).catch(() => null)) : null;
+    const words = aligned && aligned.length > 0 ? aligned : evenWordTimes(options.captions, dur);
+    captionsPath = join(workDir, 'captions.vtt');
+    await writeFile(captionsPath, toWebVtt(words));
+    captionsReport = { cues_from: aligned && aligned.length ? 'alignment' : 'even-split', words: words.length };
+    applied.push('captions');
+  }
+
+  // 5. Editors.
+  const editors: FrameEditor[] = [];
+  try {
+    // Options whose engine is not available are reported as not applied (notes), not failed:
+    // the rest of the render is still what the client asked for.
+    if (options.eye_contact_correction) {
+      if (!engines.gaze) notes.push('eye_contact_correction: not applied (no gaze engine in this build)');
+      else {
+        editors.push(await time('gaze_init', () => engines.gaze!(plan)));
+        applied.push('eye_contact_correction');
+      }
+    }
+    if (speechPath && options.lip_sync_correction && !remoteUsed) {
+      if (!engines.mouth) {
+        notes.push('lip_sync_correction with new speech: not applied (no embedded mouth engine yet; set SYNC_API_URL for the remote provider)');
+        lipSyncReport = { mode: 'none', model: options.lip_sync_correction_model };
+      } else {
+        editors.push(await time('mouth_init', () => engines.mouth!(plan, speechPath!)));
+        applied.push('lip_sync_correction');
+        lipSyncReport = { mode: 'embedded-mouth', model: options.lip_sync_correction_model };
+      }
+    }
+    let segmenter: Segmenter | undefined;
+    if (options.blur_background) {
+      if (!engines.segmenter) throw engineFailure('segmenter_unavailable', 'blur_background: no segmenter is configured');
+      segmenter = await time('segmenter_init', () => engines.segmenter!());
+      applied.push('blur_background');
+    }
+    try {
+      const outputPath = join(workDir, 'output.mp4');
+      const loop = plan.fit === 'loop' && !remoteUsed;
+      const spec = { plan, audio, captionsPath, output: outputPath };
+      let path: RenderReport['path'];
+      let frames: number | undefined;
+      let blurReport: Record<string, unknown> | undefined;
+      if (editors.length === 0 && !segmenter) {
+        path = 'passthrough';
+        await time('encode', () => runEncoder({ ...spec, video: { kind: 'file', path: videoSource, loop }, mask: { kind: 'none' } }, signal));
+      } else if (editors.length === 0 && segmenter) {
+        path = 'mask-pipe';
+        const tracker = new MaskTracker(segmenter, { everyNth: segmentEveryN(plan.fps) });
+        frames = await time('encode', () => runMaskPipe(videoSource, loop, spec, tracker, signal));
+        blurReport = { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) };
+      } else {
+        path = 'frames';
+        const tracker = segmenter ? new MaskTracker(segmenter, { everyNth: segmentEveryN(plan.fps) }) : undefined;
+        frames = await time('encode', () => runFramePipeline(videoSource, loop, spec, editors, tracker, signal));
+        if (tracker && segmenter) blurReport = { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) };
+      }
+      const report: RenderReport = {
+        output: { width: plan.width, height: plan.height, fps: plan.fps, duration_sec: plan.durationSec, fit: plan.fit },
+        path,
+        options_applied: applied,
+        stages_ms: stages,
+        frames,
+        lip_sync: lipSyncReport,
+        blur: blurReport,
+        editors: editors.length ? Object.fromEntries(editors.map((e) => [e.name, e.report()])) : undefined,
+        captions: captionsReport,
+        notes,
+      };
+      return { outputPath, report };
+    } finally {
+      segmenter?.dispose();
+    }
+  } finally {
+    for (const e of editors) e.dispose();
+  }
+}
+
+async function runEncoder(spec: EncodeSpec, signal?: AbortSignal): Promise<void> {
+  using enc = spawnFfmpeg(encoderArgs(spec), signal);
+  enc.child.stdin.end();
+  enc.child.stdout.resume();
+  await enc.done.catch(wrapEncodeError);
+}
+
+/** Blur only: small RGB frames → segmenter → gray masks → encoder (which reads the source). */
+async function runMaskPipe(
+  source: string,
+  loop: boolean,
+  spec: Omit<EncodeSpec, 'video' | 'mask'>,
+  tracker: MaskTracker,
+  signal?: AbortSignal,
+): Promise<number> {
+  const { width: mw, height: mh } = tracker;
+  const mask: MaskInput = { kind: 'pipe', width: mw, height: mh };
+  const video: VideoInput = { kind: 'file', path: source, loop };
+  using enc = spawnFfmpeg(encoderArgs({ ...spec, video, mask }), signal);
+  using dec = spawnFfmpeg(decoderArgs(source, spec.plan, { loop, width: mw, height: mh, pixFmt: 'rgb24' }), signal);
+  dec.child.stdin.end();
+  enc.child.stdout.resume();
+  let n = 0;
+  const pump = async () => {
+    for await (const frame of readFrames(dec.child.stdout, { width: mw, height: mh, channels: 3, fps: spec.plan.fps })) {
+      const m = await tracker.next(frame.index, tracker.needsInput(frame.index) ? frame.data : undefined);
+      await writeWithBackpressure(enc.child.stdin, m);
+      n++;
+    }
+    enc.child.stdin.end();
+  };
+  await settle(pump(), dec, enc);
+  return n;
+}
+
+/** Gaze/mouth edits: RGBA frames → editors (+ mask into alpha) → encoder. */
+async function runFramePipeline(
+  source: string,
+  loop: boolean,
+  spec: Omit<EncodeSpec, 'video' | 'mask'>,
+  editors: FrameEditor[],
+  tracker: MaskTracker | undefined,
+  signal?: AbortSignal,
+): Promise<number> {
+  const { plan } = spec;
+  const mask: MaskInput = tracker ? { kind: 'alpha' } : { kind: 'none' };
+  using enc = spawnFfmpeg(encoderArgs({ ...spec, video: { kind: 'raw' }, mask }), signal);
+  using dec = spawnFfmpeg(decoderArgs(source, plan, { loop, pixFmt: 'rgba' }), signal);
+  dec.child.stdin.end();
+  enc.child.stdout.resume();
+  let n = 0;
+  const pump = async () => {
+    for await (const frame of readFrames(dec.child.stdout, { width: plan.width, height: plan.height, channels: 4, fps: plan.fps })) {
+      if (tracker) {
+        // Segment the unedited frame: edits are tiny and must not change the mask.
+        const small = tracker.needsInput(frame.index)
+          ? downsampleRgba(frame.data, plan.width, plan.height, tracker.width, tracker.height)
+          : undefined;
+        const m = await tracker.next(frame.index, small);
+        upsampleMaskIntoAlpha(m, tracker.width, tracker.height, frame.data, plan.width, plan.height);
+      }
+      for (const e of editors) await e.edit(frame);
+      await writeWithBackpressure(enc.child.stdin, frame.data);
+      n++;
+    }
+    enc.child.stdin.end();
+  };
+  await settle(pump(), dec, enc);
+  return n;
+}
+
+/** Waits for the pump and both processes; the first failure wins and stops the others. */
+async function settle(pump: Promise<void>, dec: { done: Promise<void>; dispose(): void }, enc: { done: Promise<void>; dispose(): void }) {
+  const all = [
+    pump.catch((err) => {
+      throw err instanceof RenderError ? err : engineFailure('render_failed', `frame pipeline: ${(err as Error).message}`, err);
+    }),
+    dec.done.catch((err) => {
+      throw badInput('media_unreadable', `decoding the source failed: ${(err as Error).message}`, err);
+    }),
+    enc.done.catch(wrapEncodeError),
+  ];
+  try {
+    await Promise.all(all);
+  } catch (err) {
+    dec.dispose();
+    enc.dispose();
+    const results = await Promise.allSettled(all);
+    // A dead encoder shows up first as EPIPE in the pump; the process's own message is the precise one.
+    const precise = [results[1], results[2]].find((r) => r.status === 'rejected' && (r.reason as RenderError).cause instanceof FfmpegError && ((r.reason as RenderError).cause as FfmpegError).exitCode !== null);
+    throw precise?.status === 'rejected' ? precise.reason : err;
+  }
+}
+
+function wrapEncodeError(err: unknown): never {
+  if (err instanceof FfmpegError) throw engineFailure('encode_failed', `encoding the output failed: ${err.message}`, err);
+  throw err;
+}

@@ -1,0 +1,6 @@
+/**
+ * @module containers/media/engines/segment
+ * Person segmentation for background blur.
+ */
+export { createTfjsSegmenter, type Segmenter, type SegmentationModel, type TfjsSegmenterOptions } from './segmenter.js';
+export { MaskTracker, type MaskTrackerOptions, downsampleRgba, upsampleMaskIntoAlpha } from './mask-tracker.js';

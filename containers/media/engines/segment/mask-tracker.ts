@@ -1,0 +1,119 @@
+/**
+ * @module containers/media/engines/segment/mask-tracker
+ * Turns a per-frame segmenter into a stable mask stream: segment every Nth frame, smooth in
+ * time with an exponential moving average (no edge flicker), feather the edge (no cut-out
+ * look), and hold the mask for the frames in between. Masks stay at the model's small size;
+ * the encoder (or `upsampleMaskIntoAlpha`) scales them to the frame.
+ */
+import type { Segmenter } from './segmenter.js';
+
+export interface MaskTrackerOptions {
+  /** Segment one frame in N. Default 3 (≈ 8–10 masks/s at 25–30 fps). */
+  everyNth?: number;
+  /** EMA weight of the newest mask, 0..1. Default 0.6: responsive yet steady. */
+  emaWeight?: number;
+  /** Feather passes of a 3×3 box blur on the small mask. Default 2 (≈ 2 px at 256², ~10 px at 1080p). */
+  featherPasses?: number;
+  /** Probability mapped to 0 (background) and 1 (person); between is a soft ramp. Default [0.25, 0.75]. */
+  ramp?: [number, number];
+}
+
+export class MaskTracker {
+  readonly width: number;
+  readonly height: number;
+  #ema: Float32Array | null = null;
+  #mask: Uint8Array;
+  readonly #opts: Required<MaskTrackerOptions>;
+  /** Segmenter calls made so far (for the render report). */
+  segmentations = 0;
+  segmentMs = 0;
+
+  constructor(
+    private readonly segmenter: Segmenter,
+    { everyNth = 3, emaWeight = 0.6, featherPasses = 2, ramp = [0.25, 0.75] }: MaskTrackerOptions = {},
+  ) {
+    this.width = segmenter.inputWidth;
+    this.height = segmenter.inputHeight;
+    this.#opts = { everyNth, emaWeight, featherPasses, ramp };
+    this.#mask = new Uint8Array(this.width * this.height).fill(255);
+  }
+
+  /** True when frame `index` will be segmented (callers can skip preparing input otherwise). */
+  needsInput(index: number): boolean {
+    return index % this.#opts.everyNth === 0 || this.#ema === null;
+  }
+
+  /** The gray (0..255) mask for frame `index`; `rgb` is needed only when `needsInput(index)`. */
+  async next(index: number, rgb?: Uint8Array): Promise<Uint8Array> {
+    if (!this.needsInput(index)) return this.#mask;
+    if (!rgb) throw new Error('MaskTracker.next: frame input required');
+    const t0 = performance.now();
+    const p = await this.segmenter.segment(rgb);
+    this.segmentMs += performance.now() - t0;
+    this.segmentations++;
+    const { emaWeight, featherPasses, ramp } = this.#opts;
+    if (!this.#ema) this.#ema = Float32Array.from(p);
+    else for (let i = 0; i < p.length; i++) this.#ema[i] += emaWeight * (p[i] - this.#ema[i]);
+    let soft: Float32Array = this.#ema.slice();
+    for (let k = 0; k < featherPasses; k++) soft = boxBlur3(soft, this.width, this.height);
+    const [lo, hi] = ramp;
+    const mask = new Uint8Array(soft.length);
+    for (let i = 0; i < soft.length; i++) {
+      const v = (soft[i] - lo) / (hi - lo);
+      mask[i] = v <= 0 ? 0 : v >= 1 ? 255 : Math.round(v * v * (3 - 2 * v) * 255); // smoothstep
+    }
+    this.#mask = mask;
+    return mask;
+  }
+}
+
+/** 3×3 box blur with clamped edges. */
+export function boxBlur3(src: Float32Array, w: number, h: number): Float32Array {
+  const tmp = new Float32Array(src.length);
+  const out = new Float32Array(src.length);
+  for (let y = 0; y < h; y++) {
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      const a = src[row + Math.max(0, x - 1)], b = src[row + x], c = src[row + Math.min(w - 1, x + 1)];
+      tmp[row + x] = (a + b + c) / 3;
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    const up = Math.max(0, y - 1) * w, mid = y * w, down = Math.min(h - 1, y + 1) * w;
+    for (let x = 0; x < w; x++) out[mid + x] = (tmp[up + x] + tmp[mid + x] + tmp[down + x]) / 3;
+  }
+  return out;
+}
+
+/** Samples an RGBA frame down to a small RGB image (2×2 averaged nearest sampling). */
+export function downsampleRgba(src: Uint8Array, sw: number, sh: number, dw: number, dh: number): Uint8Array {
+  const out = new Uint8Array(dw * dh * 3);
+  for (let y = 0; y < dh; y++) {
+    const sy0 = Math.min(sh - 1, Math.floor(((y + 0.25) * sh) / dh));
+    const sy1 = Math.min(sh - 1, Math.floor(((y + 0.75) * sh) / dh));
+    for (let x = 0; x < dw; x++) {
+      const sx0 = Math.min(sw - 1, Math.floor(((x + 0.25) * sw) / dw));
+      const sx1 = Math.min(sw - 1, Math.floor(((x + 0.75) * sw) / dw));
+      const a = (sy0 * sw + sx0) * 4, b = (sy0 * sw + sx1) * 4, c = (sy1 * sw + sx0) * 4, d = (sy1 * sw + sx1) * 4;
+      const o = (y * dw + x) * 3;
+      for (let k = 0; k < 3; k++) out[o + k] = (src[a + k] + src[b + k] + src[c + k] + src[d + k] + 2) >> 2;
+    }
+  }
+  return out;
+}
+
+/** Writes a small gray mask, bilinearly upsampled, into the alpha channel of an RGBA frame. */
+export function upsampleMaskIntoAlpha(mask: Uint8Array, mw: number, mh: number, rgba: Uint8Array, w: number, h: number): void {
+  const sx = mw / w, sy = mh / h;
+  for (let y = 0; y < h; y++) {
+    const fy = Math.max(0, (y + 0.5) * sy - 0.5);
+    const y0 = Math.min(mh - 1, Math.floor(fy)), y1 = Math.min(mh - 1, y0 + 1), wy = fy - y0;
+    for (let x = 0; x < w; x++) {
+      const fx = Math.max(0, (x + 0.5) * sx - 0.5);
+      const x0 = Math.min(mw - 1, Math.floor(fx)), x1 = Math.min(mw - 1, x0 + 1), wx = fx - x0;
+      const top = mask[y0 * mw + x0] * (1 - wx) + mask[y0 * mw + x1] * wx;
+      const bot = mask[y1 * mw + x0] * (1 - wx) + mask[y1 * mw + x1] * wx;
+      rgba[(y * w + x) * 4 + 3] = top * (1 - wy) + bot * wy;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * @module containers/media/engines/tts/engine
+ * The `TtsEngine` port: text in, a mono 16-bit PCM WAV out.
+ */
+export interface SynthesisRequest {
+  text: string;
+  /** Engine-specific voice; each engine documents its default. */
+  voiceId?: string;
+  /** Per-request provider credential (remote engines only). */
+  credential?: string;
+  signal?: AbortSignal;
+}
+
+export interface SynthesisResult {
+  /** A complete WAV file (16-bit PCM, mono). */
+  wav: Buffer;
+  sampleRateHz: number;
+  durationSec: number;
+  engine: string;
+  voiceId: string;
+}
+
+export interface TtsEngine {
+  readonly name: string;
+  synthesize(req: SynthesisRequest): Promise<SynthesisResult>;
+}
+
+/** Most text a single request may synthesize (characters): about 10 minutes of speech. */
+export const MAX_TTS_TEXT_CHARS = 10_000;

@@ -1,0 +1,65 @@
+/**
+ * @module containers/media/engines/tts/routes
+ * `POST /tts` JSON `{generator: 0|1, text, voice_id?, credential?}` → `audio/wav` (16-bit PCM
+ * mono; 22.05 kHz from espeak-ng, 24 kHz from the provider). Headers `x-tts-engine`,
+ * `x-tts-voice` and `x-audio-duration` describe the result. Errors: `{error:{code,message}}`.
+ */
+import { Hono } from 'hono';
+import { createElevenLabsEngine, elevenLabsOptionsFromEnv } from './elevenlabs.js';
+import { MAX_TTS_TEXT_CHARS, type TtsEngine } from './engine.js';
+import { TtsError } from './errors.js';
+import { createEspeakEngine } from './espeak.js';
+
+export interface TtsRoutesOptions {
+  /** Engine per generator number. Default: 0 = espeak-ng, 1 = ElevenLabs from env (read per request). */
+  engines?: Partial<Record<0 | 1, TtsEngine | (() => TtsEngine)>>;
+}
+
+/** Builds the TTS sub-app. */
+export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
+  const espeak = createEspeakEngine();
+  const pick = (g: 0 | 1): TtsEngine => {
+    const e = engines[g];
+    if (e) return typeof e === 'function' ? e() : e;
+    // Env is read per request so a deployment can rotate keys without a restart.
+    return g === 0 ? espeak : createElevenLabsEngine(elevenLabsOptionsFromEnv());
+  };
+  const app = new Hono();
+  app.post('/tts', async function tts(c) {
+    let body: Record<string, unknown>;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new TtsError('tts_request_invalid', 'body: expected JSON {generator, text, voice_id?, credential?}', 400);
+    }
+    const generator = Number(body.generator ?? 0);
+    if (generator !== 0 && generator !== 1) throw new TtsError('tts_generator_invalid', `generator: must be 0 or 1, got ${JSON.stringify(body.generator)}`, 400);
+    const text = typeof body.text === 'string' ? body.text.trim() : '';
+    if (!text) throw new TtsError('tts_text_missing', 'text: a non-empty string is required', 400);
+    if (text.length > MAX_TTS_TEXT_CHARS) throw new TtsError('tts_text_too_long', `text: ${text.length} characters exceeds ${MAX_TTS_TEXT_CHARS}`, 400);
+    const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    const result = await pick(generator).synthesize({
+      text,
+      voiceId: str(body.voice_id),
+      credential: generator === 1 ? str(body.credential) : undefined,
+      signal: c.req.raw.signal,
+    });
+    return new Response(new Uint8Array(result.wav), {
+      headers: {
+        'content-type': 'audio/wav',
+        'content-length': String(result.wav.length),
+        'x-tts-engine': result.engine,
+        'x-tts-voice': result.voiceId,
+        'x-audio-duration': result.durationSec.toFixed(3),
+      },
+    });
+  });
+  app.onError(function ttsError(err, c) {
+    if (err instanceof TtsError) return c.json({ error: { code: err.code, message: err.message } }, err.status);
+    return c.json({ error: { code: 'tts_failed', message: err.message || 'speech synthesis failed' } }, 500);
+  });
+  return app;
+}
+
+/** The sub-app with default engines; the container server mounts it. */
+export const ttsRoutes = createTtsRoutes();

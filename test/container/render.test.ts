@@ -1,0 +1,154 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
+
+const MEDIA = '/work/shared/media/talking_head';
+const CLIP = join(MEDIA, 'retalking_face3.mp4'); // 590², 25 fps, 5 s, AAC
+const tmp = mkdtempSync(join(tmpdir(), 'render-test-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const app = createRenderRoutes();
+
+async function render(source: string, options: object, speech?: string) {
+  const fd = new FormData();
+  fd.set('source', new Blob([readFileSync(source)]), 'source.mp4');
+  if (speech) fd.set('speech', new Blob([readFileSync(speech)]), 'speech');
+  fd.set('options', JSON.stringify(options));
+  const res = await app.request('/render', { method: 'POST', body: fd });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const out = join(tmp, `out-${Math.random().toString(36).slice(2)}.mp4`);
+  if (res.status === 200) writeFileSync(out, bytes);
+  return { res, out, bytes, report: JSON.parse(res.headers.get('x-render-report') ?? 'null') };
+}
+
+function probe(path: string) {
+  return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { encoding: 'utf8' }));
+}
+
+/** One gray frame at `sec` of `path`, at `size`² pixels. */
+function grayFrame(path: string, sec: number, size: number): Uint8Array {
+  return execFileSync('ffmpeg', ['-v', 'error', '-ss', String(sec), '-i', path, '-frames:v', '1', '-vf', `scale=${size}:${size}`, '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], { maxBuffer: 1 << 26 });
+}
+
+/** Variance of the 4-neighbour Laplacian inside a box given in fractions of the frame. */
+function laplacianVariance(g: Uint8Array, size: number, [x0, y0, x1, y1]: number[]): number {
+  const vals: number[] = [];
+  for (let y = Math.max(1, Math.floor(y0 * size)); y < Math.min(size - 1, Math.floor(y1 * size)); y++)
+    for (let x = Math.max(1, Math.floor(x0 * size)); x < Math.min(size - 1, Math.floor(x1 * size)); x++) {
+      const i = y * size + x;
+      vals.push(g[i - 1] + g[i + 1] + g[i - size] + g[i + size] - 4 * g[i]);
+    }
+  const mean = vals.reduce((a, b) => a + b, 0) / vals.length;
+  return vals.reduce((a, b) => a + (b - mean) ** 2, 0) / vals.length;
+}
+
+function espeakWav(text: string, name: string): string {
+  const path = join(tmp, name);
+  execFileSync('espeak-ng', ['-v', 'en-us', '-w', path, text]);
+  return path;
+}
+
+describe('POST /render normalize path', () => {
+  it('should produce H.264 + AAC, faststart, same size, rate and duration', async () => {
+    const { res, out, report } = await render(CLIP, {});
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBeGreaterThan(10_000);
+    const p = probe(out);
+    const v = p.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
+    const a = p.streams.find((s: { codec_type: string }) => s.codec_type === 'audio');
+    expect(v).toMatchObject({ codec_name: 'h264', width: 590, height: 590, r_frame_rate: '25/1', pix_fmt: 'yuv420p' });
+    expect(a.codec_name).toBe('aac');
+    expect(Math.abs(Number(p.format.duration) - 5.0)).toBeLessThan(0.1);
+    // faststart: the moov box comes before mdat.
+    const head = readFileSync(out);
+    expect(head.indexOf('moov')).toBeGreaterThan(0);
+    expect(head.indexOf('moov')).toBeLessThan(head.indexOf('mdat'));
+    expect(report.path).toBe('passthrough');
+  });
+
+  it('should answer 4xx JSON for unreadable media and bad options', async () => {
+    const junk = join(tmp, 'junk.mp4');
+    writeFileSync(junk, Buffer.alloc(5000, 7));
+    const r1 = await render(junk, {});
+    expect(r1.res.status).toBe(422);
+    expect(JSON.parse(r1.bytes.toString()).error.code).toBe('media_unreadable');
+    const r2 = await render(CLIP, { blur_background: 'yes' });
+    expect(r2.res.status).toBe(400);
+    expect(JSON.parse(r2.bytes.toString()).error.message).toContain('options.blur_background');
+    const r3 = await app.request('/render', { method: 'POST', body: new FormData() });
+    expect(r3.status).toBeGreaterThanOrEqual(400);
+    expect(r3.status).toBeLessThan(500);
+  });
+});
+
+describe('POST /render with new speech', () => {
+  it('should loop the video to a longer speech, duration = speech ± 1 frame, with captions', async () => {
+    const speech = espeakWav('This synthesized sentence is deliberately long so that it runs past the five seconds of the source clip.', 'long.wav');
+    const mp3 = join(tmp, 'long.mp3');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', speech, '-c:a', 'libmp3lame', mp3]);
+    const speechDur = Number(probe(mp3).format.duration);
+    expect(speechDur).toBeGreaterThan(5.5);
+    const { res, out, report } = await render(CLIP, { captions: 'This synthesized sentence is deliberately long' }, mp3);
+    expect(res.status).toBe(200);
+    const p = probe(out);
+    const v = p.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
+    expect(Math.abs(Number(v.duration) - speechDur)).toBeLessThanOrEqual(1 / 25 + 0.001);
+    expect(Math.abs(Number(p.format.duration) - speechDur)).toBeLessThanOrEqual(1 / 25 + 0.001);
+    expect(p.streams.some((s: { codec_name: string }) => s.codec_name === 'mov_text')).toBe(true);
+    expect(report.output.fit).toBe('loop');
+  });
+
+  it('should trim the video to a shorter speech', async () => {
+    const speech = espeakWav('A short line.', 'short.wav');
+    const speechDur = Number(probe(speech).format.duration);
+    const { res, out, report } = await render(CLIP, {}, speech);
+    expect(res.status).toBe(200);
+    const v = probe(out).streams.find((s: { codec_type: string }) => s.codec_type === 'video');
+    expect(Math.abs(Number(v.duration) - speechDur)).toBeLessThanOrEqual(1 / 25 + 0.001);
+    expect(report.output.fit).toBe('trim');
+  });
+});
+
+describe('POST /render blur_background', () => {
+  it('should blur the background and keep the face sharp', async () => {
+    const clip = join(MEDIA, 'retalking_face2.mp4'); // 844², person centred, textured background
+    const { res, out, report } = await render(clip, { blur_background: true });
+    expect(res.status).toBe(200);
+    expect(report.options_applied).toContain('blur_background');
+    const S = 422;
+    const before = grayFrame(clip, 2, S);
+    const after = grayFrame(out, 2, S);
+    const BG = [0.0, 0.0, 0.2, 0.25]; // top-left corner: wall
+    const FACE = [0.38, 0.35, 0.62, 0.6]; // eyes, nose, mouth
+    const bgRatio = laplacianVariance(after, S, BG) / laplacianVariance(before, S, BG);
+    const faceRatio = laplacianVariance(after, S, FACE) / laplacianVariance(before, S, FACE);
+    expect(bgRatio).toBeLessThan(0.3);
+    expect(faceRatio).toBeGreaterThan(0.7);
+  });
+});
+
+describe('POST /render lip_sync_correction with new speech (sync.so-compatible fake)', () => {
+  it('should create, poll and download a lipsync-2 generation, fitted to the speech', async () => {
+    const { startFakeSync } = await import('../fakes/sync.js');
+    const { defaultRenderEngines } = await import('../../containers/media/engines/render/index.js');
+    await using fake = await startFakeSync();
+    const remoteApp = createRenderRoutes({ engines: defaultRenderEngines({ SYNC_API_URL: fake.url, SYNC_API_KEY: 'k' }) });
+    const speech = espeakWav('Lip sync from the remote provider.', 'sync.wav');
+    const fd = new FormData();
+    fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
+    fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
+    fd.set('options', JSON.stringify({ lip_sync_correction: true, lip_sync_correction_model: 'lipsync2' }));
+    const res = await remoteApp.request('/render', { method: 'POST', body: fd });
+    expect(res.status).toBe(200);
+    const report = JSON.parse(res.headers.get('x-render-report')!);
+    expect(report.lip_sync.mode).toBe('remote');
+    expect(fake.created[0]).toMatchObject({ model: 'lipsync-2', apiKey: 'k' });
+    const out = join(tmp, 'sync.mp4');
+    writeFileSync(out, Buffer.from(await res.arrayBuffer()));
+    const v = probe(out).streams.find((s: { codec_type: string }) => s.codec_type === 'video');
+    expect(Math.abs(Number(v.duration) - Number(probe(speech).format.duration))).toBeLessThanOrEqual(1 / 25 + 0.001);
+  });
+});
