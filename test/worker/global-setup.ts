@@ -5,10 +5,9 @@ import type { TestProject } from 'vitest/node';
 import { generateFixtures } from '../support/fixtures.js';
 import { SHARED_MEDIA, startFixtureServer, startMediaService } from '../support/services.js';
 
-export const MEDIA_PORT = 18788;
-export const FIXTURE_PORT = 18790;
-
 export default async function setup(_project: TestProject) {
+  const MEDIA_PORT = Number(process.env.TEST_MEDIA_PORT);
+  const FIXTURE_PORT = Number(process.env.TEST_FIXTURE_PORT);
   const generated = generateFixtures();
   const media = await startMediaService(MEDIA_PORT);
   const fixtures = await startFixtureServer(FIXTURE_PORT, { shared: SHARED_MEDIA, generated });

@@ -1,6 +1,10 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineProject } from 'vitest/config';
 
+// Random loopback ports, so several runs can share a machine; global-setup.ts reads the same env.
+process.env.TEST_MEDIA_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+process.env.TEST_FIXTURE_PORT ??= String(Number(process.env.TEST_MEDIA_PORT) + 1);
+
 export default defineProject({
   plugins: [
     cloudflareTest({
@@ -10,8 +14,8 @@ export default defineProject({
         queueConsumers: { 'video-api-jobs': { maxBatchTimeout: 0.05 } },
         bindings: {
           // The real media service and fixture server, started by global-setup.ts.
-          CONTAINER_URL: 'http://127.0.0.1:18788',
-          FIXTURES_URL: 'http://127.0.0.1:18790',
+          CONTAINER_URL: `http://127.0.0.1:${process.env.TEST_MEDIA_PORT}`,
+          FIXTURES_URL: `http://127.0.0.1:${process.env.TEST_FIXTURE_PORT}`,
           DEV_API_KEY: 'test-key-alice,test-key-bob',
           SIGNING_SECRET: 'test-signing-secret',
           ADMIN_TOKEN: 'test-admin-token',

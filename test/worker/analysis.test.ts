@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { AnalysisResult, POS_TAGS } from '../../src/contract/result.js';
+import { fixture, post, waitForJob } from './helpers.js';
+
+async function analyze(path: string, filename: string, fields: Record<string, string> = {}) {
+  const res = await post('/api/analyze-video', { file: { bytes: await fixture(path), filename }, ...fields });
+  expect(res.status).toBe(200);
+  const { video_id } = await res.json<{ video_id: string }>();
+  const done = await waitForJob(video_id, undefined, 150_000);
+  expect(done.error_message).toBeNull();
+  expect(done.status).toBe('completed');
+  return AnalysisResult.parse(done.result);
+}
+
+describe('speech analytics through the pipeline', () => {
+  it('should transcribe real speech and fill every speech field', async () => {
+    const result = await analyze('generated/speech.wav', 'speech.wav');
+    expect(result['Audio Section']).toBeTruthy();
+    expect(result.transcript.split(' ').length).toBeGreaterThan(4);
+    expect(result.summary.words_per_minute).toBeGreaterThan(60);
+    expect(result.summary.duration_sec).toBeGreaterThan(2);
+    expect(result.filler_words.count).toBe(result.filler_words.instances.length);
+    expect(result.summary.filler_word_count).toBe(result.filler_words.count);
+    expect(result.pauses.total).toBe(result.pauses.time_series.length);
+    expect(Object.keys(result.pos).sort()).toEqual([...POS_TAGS].sort());
+    expect(result['Video Section']).toBeUndefined();
+  });
+
+  it('should complete a video without audio with empty speech analytics and a warning', async () => {
+    const result = await analyze('generated/silent-2s.webm', 'silent.webm');
+    expect(result.transcript).toBe('');
+    expect(result.summary.filler_word_count).toBe(0);
+    expect(result.summary.words_per_minute).toBe(0);
+    expect(result.pauses.total).toBe(0);
+    expect(result.summary.duration_sec).toBeGreaterThan(1.9);
+    expect(result.warnings?.join(' ')).toMatch(/no audio stream/);
+  });
+
+  it('should add the video section when visual_analytics=true, honest when nobody is there', async () => {
+    const result = await analyze('generated/tone-3s.mp4', 'tone.mp4', { visual_analytics: 'true' });
+    expect(result['Video Section']).toBeTruthy();
+    const series = result.merged_visual_time_series!;
+    expect(series.length).toBeGreaterThanOrEqual(5);
+    expect(series.every((s) => s.pose_detected === false && s.gaze_direction === null)).toBe(true);
+    expect(result.warnings?.join(' ')).toMatch(/no person/);
+    expect(result.gesture_summary_word_sync).toBeTruthy();
+  });
+});
