@@ -22,6 +22,7 @@ export default defineConfig({
         },
       },
       './test/worker/vitest.config.ts',
+      './wasm/test/vitest.config.ts',
       {
         test: {
           name: 'e2e',

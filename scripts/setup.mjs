@@ -14,6 +14,8 @@ const SYSTEM_PACKAGES = [
   { pkg: 'pocketsphinx-en-us', path: '/usr/share/pocketsphinx/model/en-us/en-us' },
   { pkg: 'espeak-ng', check: 'espeak-ng' },
 ];
+/** Only the tests need a browser (the web page is driven in headless Chromium). */
+export const TEST_SYSTEM_PACKAGES = [{ pkg: 'chromium', check: 'chromium' }];
 
 const say = (msg) => console.log(`[setup] ${msg}`);
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;

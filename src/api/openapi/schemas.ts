@@ -1,0 +1,240 @@
+/**
+ * @module api/openapi/schemas
+ * `components.schemas` of the OpenAPI document. The analysis result comes from the zod
+ * contract (`z.toJSONSchema`), annotated with the field definitions; the rest mirrors the
+ * response bodies the routes build.
+ */
+import { z } from 'zod';
+import { ERROR_CODES } from '../../contract/errors.js';
+import { JOB_STATUSES } from '../../contract/jobs.js';
+import { AnalysisResult, EventFrameSummary } from '../../contract/result.js';
+import { ERROR_CODE_DOCS } from './errors.js';
+import { EVENT_SUMMARY_DESCRIPTIONS, RESULT_DESCRIPTIONS } from './result-descriptions.js';
+
+type Schema = Record<string, unknown>;
+
+/** zod → JSON Schema 2020-12 (the dialect of OpenAPI 3.1), without the noise zod adds. */
+function fromZod(schema: z.ZodType): Schema {
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any' }) as Schema;
+  delete json.$schema;
+  return clean(json) as Schema;
+}
+
+/** Drops zod's ±MAX_SAFE_INTEGER bounds on integers: they say nothing to a reader. */
+function clean(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(clean);
+  if (!node || typeof node !== 'object') return node;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(node)) {
+    if ((k === 'minimum' || k === 'maximum') && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) continue;
+    out[k] = clean(v);
+  }
+  return out;
+}
+
+/** Attaches `descriptions[path]` to each (nested) property; arrays add `[]` to the path. */
+function describe(node: Schema, descriptions: Record<string, string>, path = ''): Schema {
+  if (descriptions[path] && !node.description) node.description = descriptions[path];
+  const props = node.properties as Record<string, Schema> | undefined;
+  for (const [name, child] of Object.entries(props ?? {})) describe(child, descriptions, path ? `${path}.${name}` : name);
+  if (node.items && typeof node.items === 'object') describe(node.items as Schema, descriptions, `${path}[]`);
+  return node;
+}
+
+function resultSchema(): Schema {
+  const schema = describe(fromZod(AnalysisResult), RESULT_DESCRIPTIONS);
+  const props = schema.properties as Record<string, Schema>;
+  // The word-sync summaries share one component, so they are described once.
+  const sync = props.gesture_summary_word_sync?.properties as Record<string, Schema> | undefined;
+  const labels: Record<string, string> = {
+    filler_summary: 'Frames inside filler words.',
+    pause_summary: 'Frames inside pauses.',
+    sentiment_positive_summary: 'Frames at words with compound > 0.',
+    sentiment_negative_summary: 'Frames at words with compound < 0.',
+  };
+  for (const name of Object.keys(sync ?? {})) {
+    sync![name] = { description: `${labels[name] ?? ''} \`{}\` when there is none.`, anyOf: [{ $ref: '#/components/schemas/EventFrameSummary' }, { type: 'object', additionalProperties: false, maxProperties: 0 }] };
+  }
+  const pos = props.pos?.properties as Record<string, Schema> | undefined;
+  for (const tag of Object.keys(pos ?? {})) pos![tag] = { type: 'array', items: { $ref: '#/components/schemas/PosEntry' }, description: `Words tagged ${tag}.` };
+  return schema;
+}
+
+const booleanText = (fallback: boolean, text: string): Schema => ({
+  type: 'string',
+  enum: ['true', 'false'],
+  default: String(fallback),
+  description: `${text} Sent as the text \`true\` or \`false\` (surrounding spaces ignored); anything else is a 400 \`invalid_field\`.`,
+});
+
+const binary = (text: string): Schema => ({ type: 'string', contentMediaType: 'application/octet-stream', description: text });
+
+/**
+ * The component schemas, keyed by name.
+ * @example
+ * componentSchemas().AnalysisResult.properties.summary
+ */
+export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: number): Record<string, Schema> {
+  const uploadRule = `Streamed to storage; at most ${maxUploadBytes} bytes (MAX_UPLOAD_BYTES, default 2 GiB), else 413 \`payload_too_large\`. An empty file is 400 \`empty_file\`; plain text is refused at upload with 415 \`unsupported_media_type\`; other bytes that are not decodable media are accepted and the job then fails with an \`error_message\`.`;
+  return {
+    AnalysisResult: resultSchema(),
+    EventFrameSummary: describe(fromZod(EventFrameSummary), EVENT_SUMMARY_DESCRIPTIONS),
+    PosEntry: {
+      type: 'object',
+      required: ['word', 'timestamps'],
+      properties: {
+        word: { type: 'string', description: 'Lower-case word form.' },
+        timestamps: { type: 'array', description: 'Every occurrence.', items: { type: 'object', required: ['start', 'end'], properties: { start: { type: 'number' }, end: { type: 'number' } } } },
+      },
+    },
+    StatusResponse: {
+      type: 'object',
+      required: ['status', 'progress', 'download_url', 'result', 'error_message'],
+      properties: {
+        status: {
+          type: 'string',
+          enum: [...JOB_STATUSES, 'not_found'],
+          description: 'pending (queued) → processing → completed | failed. `not_found` (with HTTP 200) when no job of this API key has the id: unknown ids, malformed ids and other keys\' ids look the same.',
+        },
+        progress: { type: 'number', minimum: 0, maximum: 100, description: 'Percent complete; 100.0 when completed; 0 for not_found.' },
+        download_url: {
+          type: ['string', 'null'],
+          format: 'uri',
+          description: 'Completed processing jobs only: a signed link `{storage_url}/files/{key}?expires=…&token=…`, fetched with a plain GET and no API key, valid 24 h (DOWNLOAD_URL_TTL_SEC). Each poll returns a fresh link. Null otherwise.',
+        },
+        result: { oneOf: [{ $ref: '#/components/schemas/AnalysisResult' }, { type: 'null' }], description: 'Completed analysis jobs only; null otherwise.' },
+        error_message: { type: ['string', 'null'], description: 'Only when status is failed: what went wrong (e.g. the upload is not decodable media).' },
+      },
+    },
+    JobCreated: {
+      type: 'object',
+      required: ['video_id', 'status'],
+      properties: {
+        video_id: { type: 'string', pattern: '^vid_[A-Za-z0-9_-]{22}$', description: 'Job id (`vid_` + 22 characters). Poll `GET /api/status/{video_id}`.' },
+        status: { type: 'string', const: 'pending' },
+      },
+    },
+    AvatarRegistered: {
+      type: 'object',
+      required: ['video_id', 'registration_status'],
+      properties: {
+        video_id: { type: 'string', pattern: '^avt_[A-Za-z0-9_-]{22}$', description: 'Avatar id (`avt_` + 22 characters), usable as `video_id` in process-video by the same API key only.' },
+        registration_status: { type: 'boolean', const: true },
+      },
+    },
+    AnalyzeVideoForm: {
+      type: 'object',
+      required: ['file'],
+      additionalProperties: false,
+      description: 'multipart/form-data. Unknown fields are a 400 `invalid_field` naming the field; a field sent twice is a 400 `invalid_field`. An `api_key` form field is ignored (send the key in the header or query).',
+      properties: {
+        file: binary(`Video to analyze, any common container or codec. ${uploadRule}`),
+        file_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$', description: 'Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.' },
+        visual_analytics: booleanText(false, 'When true, the video section (gestures, posture, gaze, face) is added to the result.'),
+      },
+    },
+    ProcessVideoForm: {
+      type: 'object',
+      additionalProperties: false,
+      description: 'multipart/form-data. Either `file` or `video_id` (a registered avatar) is required, else 400 `missing_file`. Unknown fields and repeated fields are a 400 `invalid_field` naming the field.',
+      properties: {
+        file: binary(`Video to process. Ignored (and not kept) when \`video_id\` is also sent. ${uploadRule}`),
+        file_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$', description: 'Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.' },
+        video_id: { type: 'string', maxLength: 100, description: 'An `avt_` id from register-avatar, registered by the same API key. Unknown or another key\'s id: 404 `avatar_not_found`.' },
+        description: { type: 'string', maxLength: maxDescriptionChars, description: `Caption or prompt; with voice_generator 0 or 1 the output speaks it. Trimmed; empty = absent; more than ${maxDescriptionChars} characters is 400 \`invalid_field\`. Not used with voice_generator 2.` },
+        blur_background: booleanText(true, 'Blurs the background behind the person.'),
+        voice_generator: { type: 'string', enum: ['0', '1', '2'], default: '0', description: '0: built-in speech synthesis (espeak-ng); 1: a remote TTS provider when configured; 2: use the supplied `audio`. 2 without `audio` is a 400 `invalid_field` (field audio). Without a description (0 or 1) the original speech is kept.' },
+        voice_id: { type: 'string', default: 'default', maxLength: 200, description: 'Voice of the provider. Used only with voice_generator 1; ignored otherwise.' },
+        credential_voice_generator: { type: 'string', default: 'default', maxLength: 1000, description: 'Provider credential. Used only with voice_generator 1; ignored otherwise; never echoed back.' },
+        lip_sync_correction: booleanText(false, 'Enables lip-sync enhancement.'),
+        lip_sync_correction_model: { type: 'string', enum: ['lipsync2'], default: 'lipsync2', description: 'Lip-sync model; anything else is 400 `invalid_field`.' },
+        eye_contact_correction: booleanText(false, 'Enables gaze-alignment correction.'),
+        audio: binary('Speech for the output video. Allowed only with voice_generator 2 (else 400 `invalid_field`, field audio). Same upload rules as `file`.'),
+      },
+    },
+    RegisterAvatarForm: {
+      type: 'object',
+      required: ['file'],
+      additionalProperties: false,
+      description: 'multipart/form-data with `file` (or `file_id`). Other fields are a 400 `invalid_field`.',
+      properties: { file: binary(`Video to store for reuse. ${uploadRule}`), ...{ file_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$', description: 'Extension: a completed resumable upload of this key, instead of `file`.' } } },
+    },
+    KeyLimits: {
+      type: 'object',
+      description: 'Per-key overrides of the service defaults (positive integers; others are dropped).',
+      properties: {
+        requests_per_minute: { type: 'integer', minimum: 1, description: 'Requests per minute other than status polls (default RATE_LIMIT_PER_MIN, 120).' },
+        status_per_minute: { type: 'integer', minimum: 1, description: 'Status polls per minute (default STATUS_RATE_LIMIT_PER_MIN, 600).' },
+        concurrent_jobs: { type: 'integer', minimum: 1, description: 'Unfinished jobs at once (default MAX_CONCURRENT_JOBS, 5); one more is 429.' },
+      },
+    },
+    UploadCreated: {
+      type: 'object',
+      required: ['upload_id', 'part_size', 'max_bytes', 'expires_in_sec'],
+      properties: {
+        upload_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$' },
+        part_size: { type: 'integer', description: 'Bytes of every part but the last (UPLOAD_PART_BYTES, default 16 MiB, at least 5 MiB).' },
+        max_bytes: { type: 'integer', description: 'Largest file (MAX_UPLOAD_BYTES).' },
+        expires_in_sec: { type: 'integer', description: 'An upload idle this long is aborted (UPLOAD_ABANDON_AFTER_SEC, default 24 h).' },
+      },
+    },
+    UploadState: {
+      type: 'object',
+      required: ['upload_id', 'part_size', 'parts', 'completed', 'size'],
+      description: 'Which parts arrived, to resume after a break.',
+      properties: {
+        upload_id: { type: 'string' },
+        part_size: { type: 'integer' },
+        parts: { type: 'array', items: { $ref: '#/components/schemas/UploadPart' } },
+        completed: { type: 'boolean' },
+        size: { type: 'integer', description: 'Bytes received (the file size once completed).' },
+      },
+    },
+    UploadPart: { type: 'object', required: ['part', 'size'], properties: { part: { type: 'integer', minimum: 1 }, size: { type: 'integer' } } },
+    UploadCompleted: {
+      type: 'object',
+      required: ['file_id', 'size'],
+      properties: { file_id: { type: 'string', description: 'Send as the `file_id` form field of analyze-video, process-video or register-avatar.' }, size: { type: 'integer' } },
+    },
+    ErrorBody: {
+      type: 'object',
+      required: ['error', 'request_id'],
+      description: 'The body of every 4xx/5xx response.',
+      properties: {
+        error: {
+          type: 'object',
+          required: ['code', 'message'],
+          properties: {
+            code: { type: 'string', enum: Object.keys(ERROR_CODES), description: ERROR_CODE_DOCS.map((e) => `\`${e.code}\` (${e.status}): ${e.when}`).join('\n') },
+            message: { type: 'string', description: 'Human-readable explanation; do not parse it.' },
+            field: { type: 'string', description: 'The form field at fault, when there is one.' },
+            limit_bytes: { type: 'integer', description: 'With payload_too_large: the limit in bytes.' },
+            header: { type: 'string', description: 'The request header at fault (e.g. Idempotency-Key).' },
+            reason: { type: 'string', description: 'With rate_limited: which budget ran out.' },
+            limit: { type: 'integer', description: 'With rate_limited: that budget.' },
+          },
+          additionalProperties: true,
+        },
+        request_id: { type: 'string', description: 'Same value as the `X-Request-Id` response header; quote it when reporting a problem.' },
+      },
+    },
+    KeyRecord: {
+      type: 'object',
+      required: ['key_id', 'name', 'tenant', 'created_at', 'revoked_at'],
+      properties: {
+        key_id: { type: 'string', description: 'Non-secret id of the key (first 16 hex digits of its SHA-256).' },
+        name: { type: 'string' },
+        tenant: { type: 'string', description: 'Namespace of the key\'s jobs and avatars.' },
+        created_at: { type: 'string', format: 'date-time' },
+        revoked_at: { type: ['string', 'null'], format: 'date-time' },
+        limits: { $ref: '#/components/schemas/KeyLimits' },
+      },
+    },
+    KeyCreated: {
+      allOf: [
+        { $ref: '#/components/schemas/KeyRecord' },
+        { type: 'object', required: ['key'], properties: { key: { type: 'string', description: 'The API key. Shown only in this response; only its hash is stored.' } } },
+      ],
+    },
+  };
+}

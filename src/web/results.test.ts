@@ -1,0 +1,113 @@
+/**
+ * The results renderer (pure: result → HTML) and the page it is embedded in.
+ */
+import { describe, expect, it } from 'vitest';
+import { AnalysisResult } from '../contract/result.js';
+import { sampleResult } from '../../test/e2e/support/sample-result.js';
+import { contentSecurityPolicy, createResultsRenderer, renderResults, webRoutes } from './index.js';
+
+describe('renderResults', () => {
+  const full = sampleResult();
+
+  it('should be given a fixture that satisfies the contract', () => {
+    expect(AnalysisResult.safeParse(full).success).toBe(true);
+  });
+
+  it('should render summary cards against coaching targets', () => {
+    const html = renderResults(full);
+    expect(html).toMatch(/id="card-pace"/);
+    expect(html).toMatch(/target 130–160/);
+    expect(html).toMatch(/class="card (good|warn)" id="card-fillers"/);
+    expect(html).toMatch(/id="card-gaze"[^]*?85<small>%/); // 34 of 40 frames at the camera
+    expect(html).toContain('Sample result for rendering tests.');
+  });
+
+  it('should render the transcript with fillers marked, pauses inserted and every word timed', () => {
+    const html = renderResults(full);
+    expect(html).toContain('<mark>Um,</mark>');
+    expect(html).toContain('<mark>Like,</mark>');
+    expect(html).toMatch(/class="seek pause-mark long" data-t="[\d.]+" aria-label="long pause 1\.5 seconds/);
+    const words = [...html.matchAll(/class="w seek[^"]*" data-t="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(words).toHaveLength(full.transcript.split(' ').length);
+    expect(words.every((t, i) => i === 0 || t >= words[i - 1])).toBe(true);
+    expect(html).toMatch(/class="w seek positive"[^>]*>great</);
+    expect(html).toMatch(/class="w seek negative"[^>]*>painful</);
+  });
+
+  it('should draw a timeline with lanes, clickable marks and a playhead', () => {
+    const html = renderResults(full);
+    expect(html).toContain('<svg id="timeline"');
+    expect(html).toContain('data-duration="20"');
+    for (const lane of ['Pace (WPM)', 'Pauses · fillers', 'Sentiment', 'Gaze', 'Gestures']) expect(html).toContain(`>${lane}</text>`);
+    expect(html).toContain('<polyline class="pace"');
+    expect(html).toContain('class="seek gaze-away"');
+    expect(html).toContain('id="playhead"');
+    expect(html).not.toMatch(/\sstyle="/); // the CSP forbids inline style attributes
+  });
+
+  it('should render only what a partial result has', () => {
+    const html = renderResults({ summary: { duration_sec: 3.02 } });
+    expect(html).toContain('id="card-duration"');
+    expect(html).not.toContain('id="card-pace"');
+    expect(html).not.toContain('<svg id="timeline"');
+    expect(html).toContain('Raw result');
+    expect(renderResults(null)).toContain('class="results"');
+  });
+
+  it('should not praise fillers or pauses when nothing was said, nor draw an empty timeline', () => {
+    const silent = { transcript: '', summary: { duration_sec: 3, words_per_minute: 0, speaking_style: { style: 'insufficient_speech', readability_grade: 0, lexical_diversity: 0 } }, filler_words: { count: 0, instances: [] }, pauses: { total: 0, long_pauses: 0, time_series: [] }, sentiment_words: [] };
+    const html = renderResults(silent);
+    expect(html).toContain('class="card info" id="card-fillers"');
+    expect(html).toContain('class="card info" id="card-pauses"');
+    expect(html).toContain('insufficient speech');
+    expect(html).not.toContain('<svg id="timeline"');
+    expect(html).toContain('No speech was recognised.');
+  });
+
+  it('should escape text from the result', () => {
+    const html = renderResults({ transcript: '<img src=x onerror=alert(1)>', summary: { duration_sec: 1, emotion: '<b>' }, warnings: ['<script>'] });
+    expect(html).not.toMatch(/<img|<script>|<b>/);
+  });
+
+  it('should run from its own source text, as the page embeds it', () => {
+    const source = `var __name = function (f) { return f; }; return (${createResultsRenderer.toString()})();`;
+    const embedded = new Function(source)() as ReturnType<typeof createResultsRenderer>;
+    expect(embedded.renderResults(full)).toBe(renderResults(full));
+  });
+});
+
+describe('web page', () => {
+  it('should serve the page with a nonce-based CSP and security headers', async () => {
+    const res = await webRoutes.request('/');
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy')!;
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1];
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/https?:|unsafe-inline|\*/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await res.text();
+    expect(html).toContain(`<script nonce="${nonce}">`);
+    expect(html).toContain(`<style nonce="${nonce}">`);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(html).not.toMatch(/<[a-z]+[^>]*\sstyle="/);
+    // Each response has its own nonce.
+    const again = (await webRoutes.request('/')).headers.get('content-security-policy');
+    expect(again).not.toBe(csp);
+  });
+
+  it('should label every form control', async () => {
+    const html = await (await webRoutes.request('/')).text();
+    for (const id of ['api-key', 'file', 'visual', 'description', 'voice-generator', 'upload-progress', 'job-progress']) {
+      expect(html, id).toMatch(new RegExp(`(for="${id}"|<label[^>]*>\\s*<input[^>]*id="${id}"|<label[^>]*for="${id}")`));
+    }
+    expect(html).toContain('aria-live="polite"');
+    expect(html).toContain('role="alert"');
+  });
+
+  it('should allow the storage origin for media when download links live elsewhere', () => {
+    expect(contentSecurityPolicy('n', 'https://files.example.com/base')).toContain("media-src 'self' blob: https://files.example.com");
+    expect(contentSecurityPolicy('n', 'not a url')).toContain("media-src 'self' blob:;");
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { EdgeBudgetError, extractPcm16k, getFFmpegCore } from '../ffmpeg/index.js';
+import { correlation, maxAbsDiff, mediaBytes, nativePcm, rms } from './helpers.js';
+
+const CONTAINERS = [
+  'talking_head/retalking_face2.mp4', // H.264 + AAC
+  'containers/th_vp9_opus.webm',
+  'containers/th_h264_aac.mkv',
+  'containers/th_h264_aac.mov',
+  'containers/th_mpeg4_mp3.avi',
+  'containers/jfk_44k_stereo.flac',
+  'containers/jfk.mp3',
+  'containers/th_aac.m4a',
+  'speech/jfk.wav',
+];
+
+describe('extractPcm16k', () => {
+  it.each(CONTAINERS)('should decode %s like native ffmpeg', async (name) => {
+    const [bytes, reference] = await Promise.all([mediaBytes(name), nativePcm(name)]);
+    const audio = await extractPcm16k(bytes);
+    expect(audio.hasAudio).toBe(true);
+    expect(audio.sampleRate).toBe(16_000);
+    // Same length within one 20 ms frame (decoders may differ on the priming samples).
+    expect(Math.abs(audio.pcm.length - reference.length)).toBeLessThanOrEqual(320);
+    expect(audio.durationSec).toBeCloseTo(audio.pcm.length / 16_000, 6);
+    const corr = correlation(audio.pcm, reference);
+    const diff = maxAbsDiff(audio.pcm, reference);
+    console.log(`${name}: ${audio.pcm.length} vs ${reference.length} samples, max |diff| ${diff}, corr ${corr.toFixed(6)}, rms ${rms(audio.pcm).toFixed(1)} vs ${rms(reference).toFixed(1)}`);
+    expect(corr).toBeGreaterThan(0.99);
+    expect(Math.abs(rms(audio.pcm) - rms(reference))).toBeLessThan(0.01 * rms(reference) + 1);
+  });
+
+  it('should return an empty pcm and hasAudio=false for a video without audio', async () => {
+    const audio = await extractPcm16k(await mediaBytes('gen/video_no_audio.mp4'));
+    expect(audio).toMatchObject({ hasAudio: false, hasVideo: true, durationSec: 0 });
+    expect(audio.pcm.length).toBe(0);
+  });
+
+  it('should reject input over the byte budget before decoding', async () => {
+    await expect(extractPcm16k(new Uint8Array(2048), { maxBytes: 1024 })).rejects.toBeInstanceOf(EdgeBudgetError);
+  });
+
+  it('should reject audio over the duration budget', async () => {
+    const bytes = await mediaBytes('speech/jfk.wav');
+    await expect(extractPcm16k(bytes, { maxDurationSec: 5 })).rejects.toMatchObject({ name: 'EdgeBudgetError', limit: 'duration' });
+  });
+
+  it('should fail with a MediaDecodeError on garbage and keep working afterwards', async () => {
+    await expect(extractPcm16k(new TextEncoder().encode('not a media file at all'))).rejects.toMatchObject({ name: 'MediaDecodeError' });
+    const audio = await extractPcm16k(await mediaBytes('containers/jfk.mp3'));
+    expect(audio.pcm.length).toBeGreaterThan(16_000 * 10);
+  });
+
+  it('should leave no files behind in MEMFS', async () => {
+    await extractPcm16k(await mediaBytes('containers/jfk.mp3'));
+    const core = await getFFmpegCore();
+    const files = (core.FS as unknown as { readdir(path: string): string[] }).readdir('/');
+    expect(files.filter((file) => /^(in|out)-/.test(file))).toEqual([]);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * @module
+ * Silero VAD on onnxruntime-web: one speech probability per frame of 16 kHz audio. Two
+ * models ship in npm `@ricky0123/vad-web`:
+ * - `v5` (default, `silero_vad_v5.onnx`): 512-sample (32 ms) frames, each preceded by the
+ *   previous frame's 64-sample tail, state `[2, batch, 128]`, `sr` a scalar; as Silero's
+ *   `OnnxWrapper` and vad-web's `models/silero.ts` feed it.
+ * - `legacy` (v4, `silero_vad_legacy.onnx`): 1536-sample (96 ms) frames, no context, state
+ *   `h`/`c` `[2, batch, 64]`, `sr` of shape [1]; as vad-web's `models/legacy.ts`. About 3×
+ *   fewer inference calls for the same audio, so much cheaper in CPU; coarser boundaries.
+ * A session is created once per isolate per model; each call carries its own recurrent
+ * state, and calls are queued because one wasm instance runs one inference at a time.
+ */
+import legacyModel from '@ricky0123/vad-web/dist/silero_vad_legacy.onnx';
+import v5Model from '@ricky0123/vad-web/dist/silero_vad_v5.onnx';
+import { planBatches, stepsOf, type BatchPlanOptions } from './batch-plan.js';
+import { createWasmSession, ort } from './ort.js';
+
+/** The only rate the models are fed at here. */
+export const SILERO_SAMPLE_RATE_HZ = 16_000;
+/** Full scale of signed 16-bit samples. */
+const INT16_FULL_SCALE = 32_768;
+
+export type SileroModel = 'v5' | 'legacy';
+
+interface ModelSpec {
+  bytes: ArrayBuffer;
+  /** New samples per inference frame. */
+  frameSamples: number;
+  /** Samples of the previous frame prepended to each frame. */
+  contextSamples: number;
+  /** Recurrent state tensors: input name → output name, and the per-row size [2, rows, width]. */
+  state: Record<string, string>;
+  stateWidth: number;
+  /** Shape of the `sr` input. */
+  srShape: number[];
+}
+
+const MODELS: Record<SileroModel, ModelSpec> = {
+  v5: { bytes: v5Model, frameSamples: 512, contextSamples: 64, state: { state: 'stateN' }, stateWidth: 128, srShape: [] },
+  legacy: { bytes: legacyModel, frameSamples: 1536, contextSamples: 0, state: { h: 'hn', c: 'cn' }, stateWidth: 64, srShape: [1] },
+};
+
+/** Samples per frame of a model (512 for v5, 1536 for legacy). */
+export function sileroFrameSamples(model: SileroModel = 'v5'): number {
+  return MODELS[model].frameSamples;
+}
+
+const sessions = new Map<SileroModel, Promise<ort.InferenceSession>>();
+let queue: Promise<unknown> = Promise.resolve();
+
+/** This isolate's session for `model`, created on first use (kept for the isolate's life). */
+export function getSileroSession(model: SileroModel = 'v5'): Promise<ort.InferenceSession> {
+  let session = sessions.get(model);
+  if (!session) {
+    session = createWasmSession(new Uint8Array(MODELS[model].bytes), { graphOptimizationLevel: 'all' }).catch((error: unknown) => {
+      sessions.delete(model);
+      throw new Error(`Silero VAD (${model}) failed to load`, { cause: error });
+    });
+    sessions.set(model, session);
+  }
+  return session;
+}
+
+export interface SpeechProbabilityOptions extends BatchPlanOptions {
+  /** Which Silero model. Default `'v5'`. */
+  model?: SileroModel;
+}
+
+/**
+ * Speech probability of each frame of `samples` (mono, 16 kHz; s16 PCM or floats in
+ * [-1, 1]; s16 is scaled frame by frame, so no float copy of the whole audio is made:
+ * 15 min would be 58 MB). A final partial frame is zero-padded. Sequential (exact) by
+ * default; `{ maxBatch: 16 }` runs long audio as a batch of chunks, faster but
+ * approximate (see batch-plan.ts).
+ */
+export function speechProbabilities(samples: Int16Array | Float32Array, options: SpeechProbabilityOptions = {}): Promise<Float32Array> {
+  const run = queue.then(() => runBatched(samples, options));
+  queue = run.catch(() => undefined); // one failed call must not block the next
+  return run;
+}
+
+async function runBatched(samples: Int16Array | Float32Array, options: SpeechProbabilityOptions): Promise<Float32Array> {
+  const { model = 'v5', ...planOptions } = options;
+  const spec = MODELS[model];
+  const session = await getSileroSession(model);
+  const frameCount = Math.ceil(samples.length / spec.frameSamples);
+  const probabilities = new Float32Array(frameCount);
+  const plan = planBatches(frameCount, planOptions);
+  const rows = plan.length;
+  const steps = stepsOf(plan);
+  const sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(SILERO_SAMPLE_RATE_HZ)]), spec.srShape);
+  let state: Record<string, ort.Tensor> = {};
+  for (const name of Object.keys(spec.state)) {
+    state[name] = new ort.Tensor('float32', new Float32Array(2 * rows * spec.stateWidth), [2, rows, spec.stateWidth]);
+  }
+  const windowLength = spec.contextSamples + spec.frameSamples;
+  const batch = new Float32Array(rows * windowLength);
+  for (let step = 0; step < steps; step++) {
+    for (let row = 0; row < rows; row++) {
+      const frame = plan[row].start + step;
+      const window = batch.subarray(row * windowLength, (row + 1) * windowLength);
+      // Rows shorter than the longest are fed silence after their end; those outputs are ignored.
+      if (frame < plan[row].end) frameWindow(samples, frame * spec.frameSamples - spec.contextSamples, window);
+      else window.fill(0);
+    }
+    const input = new ort.Tensor('float32', batch, [rows, windowLength]);
+    const out = await session.run({ input, sr, ...state });
+    const output = out.output.data as Float32Array;
+    for (let row = 0; row < rows; row++) {
+      const frame = plan[row].start + step;
+      if (frame >= plan[row].keep && frame < plan[row].end) probabilities[frame] = output[row];
+    }
+    const next: Record<string, ort.Tensor> = {};
+    for (const [name, outName] of Object.entries(spec.state)) {
+      state[name].dispose();
+      next[name] = out[outName] as ort.Tensor;
+    }
+    state = next;
+    out.output.dispose();
+  }
+  for (const tensor of Object.values(state)) tensor.dispose();
+  return probabilities;
+}
+
+/**
+ * Fills `window` with the samples from `from` on (the frame with its context before it),
+ * zeros before the start and past the end of the audio.
+ */
+function frameWindow(samples: Int16Array | Float32Array, from: number, window: Float32Array): void {
+  const clippedFrom = Math.max(0, from);
+  const to = Math.min(samples.length, from + window.length);
+  window.fill(0);
+  if (to <= clippedFrom) return;
+  if (samples instanceof Float32Array) {
+    window.set(samples.subarray(clippedFrom, to), clippedFrom - from);
+    return;
+  }
+  for (let i = clippedFrom; i < to; i++) window[i - from] = samples[i] / INT16_FULL_SCALE;
+}
