@@ -1,0 +1,60 @@
+/**
+ * @module containers/media/engines/asr/errors
+ * Named errors of the speech engines. `code` is what the routes put in the JSON error body;
+ * `status` says whether the caller (4xx) or the engine (5xx) is at fault.
+ */
+
+/** Error codes the ASR routes can answer with. */
+export type AsrErrorCode =
+  | 'invalid_audio'
+  | 'invalid_segments'
+  | 'invalid_text'
+  | 'model_not_found'
+  | 'model_invalid'
+  | 'engine_failed'
+  | 'aborted';
+
+/** Base class: every ASR failure carries a code and an HTTP status. */
+export class AsrError extends Error {
+  constructor(
+    readonly code: AsrErrorCode,
+    message: string,
+    readonly status: 400 | 413 | 415 | 422 | 499 | 500 | 503,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'AsrError';
+  }
+}
+
+/** Bad input from the caller (empty or odd-length PCM, malformed segments, empty text). */
+export class AsrInputError extends AsrError {
+  constructor(code: 'invalid_audio' | 'invalid_segments' | 'invalid_text', message: string) {
+    super(code, message, 400);
+    this.name = 'AsrInputError';
+  }
+}
+
+/** The configured model file is missing or is not a model this engine can load. */
+export class AsrModelError extends AsrError {
+  constructor(code: 'model_not_found' | 'model_invalid', message: string, options?: { cause?: unknown }) {
+    super(code, message, 500, options);
+    this.name = 'AsrModelError';
+  }
+}
+
+/** The engine itself failed (process crashed, native error); the message says how. */
+export class AsrEngineError extends AsrError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('engine_failed', message, 500, options);
+    this.name = 'AsrEngineError';
+  }
+}
+
+/** Thrown when the caller's AbortSignal fired. */
+export class AsrAbortedError extends AsrError {
+  constructor(message = 'speech recognition was aborted') {
+    super('aborted', message, 499);
+    this.name = 'AsrAbortedError';
+  }
+}

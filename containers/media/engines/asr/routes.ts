@@ -1,0 +1,119 @@
+/**
+ * @module containers/media/engines/asr/routes
+ * HTTP face of the speech engines, mounted by the container server:
+ * - `POST /asr`: body raw s16le 16 kHz mono PCM; optional header `x-speech-segments` (JSON
+ *   `[{start,end}]` seconds from VAD) → `AsrOutput` JSON.
+ * - `POST /align`: `?text=` plus a raw PCM body, or multipart with fields `text` and `audio`
+ *   (raw PCM) → `{ words: TimedWord[] }`.
+ * Errors are `{ error: { code, message } }`: 4xx for bad input, 500 for engine failures.
+ */
+import { Hono, type Context } from 'hono';
+import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
+import { alignText } from './align.js';
+import { createAsrEngine, type AsrEngine } from './engine.js';
+import { AsrError, AsrInputError } from './errors.js';
+import { pcmFromBytes } from './pcm.js';
+import { validateSegments } from './segments.js';
+
+/** Largest PCM body accepted: 30 minutes of 16 kHz s16 mono, bytes. */
+export const MAX_PCM_BODY_BYTES = 30 * 60 * 16_000 * 2;
+/** Header carrying VAD speech segments as JSON. */
+export const SPEECH_SEGMENTS_HEADER = 'x-speech-segments';
+
+export interface AsrRoutesOptions {
+  /** The recogniser; default: built once from `process.env` on first request. */
+  engine?: AsrEngine | (() => Promise<AsrEngine>);
+  /** The aligner; default soundswallower's `alignText`. */
+  align?: (pcm: Int16Array, text: string) => Promise<TimedWord[]>;
+}
+
+/**
+ * Builds the ASR sub-app.
+ * @example app.route('/', createAsrRoutes({ engine: new PocketsphinxEngine() }))
+ */
+export function createAsrRoutes({ engine, align = alignText }: AsrRoutesOptions = {}): Hono {
+  let cached: Promise<AsrEngine> | undefined;
+  const getEngine = (): Promise<AsrEngine> => {
+    if (engine && typeof engine !== 'function') return Promise.resolve(engine);
+    cached ??= (engine ?? (() => createAsrEngine(process.env)))();
+    cached.catch(() => {
+      cached = undefined;
+    });
+    return cached;
+  };
+
+  const app = new Hono();
+
+  app.post('/asr', async function asrHandler(c) {
+    const segments = parseSegmentsHeader(c.req.header(SPEECH_SEGMENTS_HEADER));
+    const pcm = pcmFromBytes(await readBody(c.req.raw));
+    const asr = await getEngine();
+    const out: AsrOutput = await asr.transcribe(pcm, { speechSegments: segments, signal: c.req.raw.signal });
+    return c.json(out);
+  });
+
+  app.post('/align', async function alignHandler(c) {
+    let text = c.req.query('text');
+    let bytes: Uint8Array;
+    if ((c.req.header('content-type') ?? '').startsWith('multipart/form-data')) {
+      const form = await c.req.parseBody();
+      text = typeof form.text === 'string' ? form.text : text;
+      const audio = form.audio;
+      if (!(audio instanceof File)) throw new AsrInputError('invalid_audio', 'multipart field "audio" (raw s16le PCM file) is missing');
+      bytes = new Uint8Array(await audio.arrayBuffer());
+    } else {
+      bytes = await readBody(c.req.raw);
+    }
+    if (!text?.trim()) throw new AsrInputError('invalid_text', 'text to align is missing: pass ?text= or a multipart "text" field');
+    const words = await align(pcmFromBytes(bytes), text);
+    return c.json({ words });
+  });
+
+  app.onError(function asrErrorHandler(err, c: Context) {
+    if (err instanceof AsrError) {
+      const status = err.status === 499 ? 408 : err.status;
+      return c.json({ error: { code: err.code, message: err.message } }, status);
+    }
+    return c.json({ error: { code: 'engine_failed', message: `speech engine failed: ${err.message}` } }, 500);
+  });
+
+  return app;
+}
+
+/** The sub-app with the engine chosen by `process.env` (ASR_ENGINE, WHISPER_MODEL_PATH). */
+export const asrRoutes = createAsrRoutes();
+
+function parseSegmentsHeader(value: string | undefined) {
+  if (value === undefined || value.trim() === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new AsrInputError('invalid_segments', `${SPEECH_SEGMENTS_HEADER} is not valid JSON`);
+  }
+  return validateSegments(parsed);
+}
+
+/** Reads a request body as a stream, refusing more than MAX_PCM_BODY_BYTES. */
+async function readBody(req: Request): Promise<Uint8Array> {
+  if (!req.body) return new Uint8Array();
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (declared > MAX_PCM_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > MAX_PCM_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+const tooLarge = () =>
+  new AsrError('invalid_audio', `audio body exceeds ${MAX_PCM_BODY_BYTES} bytes (30 min of 16 kHz s16 mono)`, 413);

@@ -1,0 +1,112 @@
+/**
+ * @module containers/media/engines/asr/segments
+ * Pure planning of what the recogniser decodes: VAD speech segments are padded, merged when
+ * close, clamped to the audio and split when too long; then shared out between workers.
+ * Decoding only speech (plus a little context) is faster than decoding the whole clip and
+ * gives the decoder clean utterance boundaries.
+ */
+import type { TimeSegment } from '../../../../src/contract/media.js';
+import { AsrInputError } from './errors.js';
+import { ASR_SAMPLE_RATE_HZ } from './pcm.js';
+
+export interface DecodePlanOptions {
+  /** Context added before and after each speech segment, seconds. Default 0.3. */
+  paddingSec?: number;
+  /** Segments closer than this after padding are decoded as one utterance, seconds. Default 0.3. */
+  mergeGapSec?: number;
+  /** Longer utterances are split at the quietest point near the limit, seconds. Default 20. */
+  maxUtteranceSec?: number;
+  /** Utterances shorter than this are dropped (nothing to recognise), seconds. Default 0.1. */
+  minUtteranceSec?: number;
+}
+
+/** Window (before the length limit) searched for a quiet split point, seconds. */
+const SPLIT_SEARCH_WINDOW_SEC = 5;
+/** Energy frame used to find quiet split points, seconds. */
+const ENERGY_FRAME_SEC = 0.02;
+
+/**
+ * Checks a caller-supplied segment list (e.g. the `x-speech-segments` header).
+ * @throws AsrInputError naming the offending index.
+ */
+export function validateSegments(value: unknown): TimeSegment[] {
+  if (!Array.isArray(value)) throw new AsrInputError('invalid_segments', 'speech segments must be a JSON array of {start,end}');
+  return value.map((s, i) => {
+    const start = (s as TimeSegment | null)?.start;
+    const end = (s as TimeSegment | null)?.end;
+    if (typeof start !== 'number' || typeof end !== 'number' || !Number.isFinite(start) || !Number.isFinite(end)) {
+      throw new AsrInputError('invalid_segments', `speech segment [${i}] needs numeric start and end in seconds`);
+    }
+    if (start < 0 || end <= start) {
+      throw new AsrInputError('invalid_segments', `speech segment [${i}] must satisfy 0 <= start < end (got ${start}..${end})`);
+    }
+    return { start, end };
+  });
+}
+
+/**
+ * Turns VAD segments (or none: the whole clip) into the utterances to decode.
+ * @example planUtterances(pcm, [{ start: 1, end: 2 }, { start: 2.2, end: 3 }]) // [{ start: 0.7, end: 3.3 }]
+ */
+export function planUtterances(pcm: Int16Array, speech: TimeSegment[] | undefined, options: DecodePlanOptions = {}): TimeSegment[] {
+  const { paddingSec = 0.3, mergeGapSec = 0.3, maxUtteranceSec = 20, minUtteranceSec = 0.1 } = options;
+  const durationSec = pcm.length / ASR_SAMPLE_RATE_HZ;
+  const source = speech ?? [{ start: 0, end: durationSec }];
+  const padded = source
+    .map((s) => ({ start: Math.max(0, s.start - paddingSec), end: Math.min(durationSec, s.end + paddingSec) }))
+    .filter((s) => s.end > s.start)
+    .sort((a, b) => a.start - b.start);
+  const merged: TimeSegment[] = [];
+  for (const s of padded) {
+    const last = merged.at(-1);
+    if (last && s.start - last.end <= mergeGapSec) last.end = Math.max(last.end, s.end);
+    else merged.push({ ...s });
+  }
+  return merged
+    .flatMap((s) => splitLong(pcm, s, maxUtteranceSec))
+    .filter((s) => s.end - s.start >= minUtteranceSec);
+}
+
+/** Splits a segment longer than `maxSec` at the quietest frame in the window before each limit. */
+function splitLong(pcm: Int16Array, seg: TimeSegment, maxSec: number): TimeSegment[] {
+  const out: TimeSegment[] = [];
+  let start = seg.start;
+  while (seg.end - start > maxSec) {
+    const cut = quietestPoint(pcm, Math.max(start + maxSec - SPLIT_SEARCH_WINDOW_SEC, start + 1), start + maxSec);
+    out.push({ start, end: cut });
+    start = cut;
+  }
+  out.push({ start, end: seg.end });
+  return out;
+}
+
+/** Time (s) of the centre of the lowest-energy frame in [fromSec, toSec]. */
+export function quietestPoint(pcm: Int16Array, fromSec: number, toSec: number): number {
+  const frame = Math.round(ENERGY_FRAME_SEC * ASR_SAMPLE_RATE_HZ);
+  let best = toSec;
+  let bestEnergy = Infinity;
+  for (let i = Math.round(fromSec * ASR_SAMPLE_RATE_HZ); i + frame <= Math.min(pcm.length, toSec * ASR_SAMPLE_RATE_HZ); i += frame) {
+    let e = 0;
+    for (let j = i; j < i + frame; j++) e += pcm[j] * pcm[j];
+    if (e < bestEnergy) {
+      bestEnergy = e;
+      best = (i + frame / 2) / ASR_SAMPLE_RATE_HZ;
+    }
+  }
+  return best;
+}
+
+/**
+ * Shares utterances between `workers` groups with balanced total duration (longest first),
+ * dropping empty groups. Each group keeps time order.
+ */
+export function partitionUtterances(utterances: TimeSegment[], workers: number): TimeSegment[][] {
+  const groups = Array.from({ length: Math.max(1, workers) }, () => ({ total: 0, items: [] as TimeSegment[] }));
+  const byLength = [...utterances].sort((a, b) => b.end - b.start - (a.end - a.start));
+  for (const u of byLength) {
+    const g = groups.reduce((min, x) => (x.total < min.total ? x : min));
+    g.items.push(u);
+    g.total += u.end - u.start;
+  }
+  return groups.filter((g) => g.items.length > 0).map((g) => g.items.sort((a, b) => a.start - b.start));
+}
