@@ -10,6 +10,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     silent: 'passed-only',
+    // Two cores: suites that each start ffmpeg, models and workerd run one file at a time.
+    fileParallelism: false,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'], environment: 'node' } },
       {

@@ -13,6 +13,8 @@ export interface FaceMesh {
   box: [number, number, number, number];
   /** 468 mesh points (+10 iris points when found), in pixels of the frame given. */
   mesh: MeshPoint[];
+  /** Head rotation in radians (Human: yaw > 0 = head turned to the person's right, pitch > 0 = down), or null. */
+  rotation: { roll: number; yaw: number; pitch: number } | null;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function createFaceTracker({ iris = true }: FaceTrackerOptions = {}
         if (result.error) throw new Error(`human: ${result.error}`);
         const face = result.face[0];
         if (!face || !face.mesh || face.mesh.length < 468) return null;
-        return { score: face.score, box: face.box, mesh: face.mesh };
+        return { score: face.score, box: face.box, mesh: face.mesh, rotation: face.rotation?.angle ?? null };
       } finally {
         input.dispose();
       }

@@ -6,6 +6,8 @@
 import { measureAvOffset, syncApiFromEnv, syncLipSync, SyncApiError } from '../lipsync/index.js';
 import { engineFailure } from './errors.js';
 import { createTfjsSegmenter } from '../segment/index.js';
+import { gazeEngineFromEnv } from '../gaze/index.js';
+import { alignCaptions } from './align.js';
 import type { RenderEngines } from './render.js';
 
 /** Embedded engines + env-configured adapters (read at call time). */
@@ -22,6 +24,8 @@ export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): Rend
         throw err;
       }
     },
+    gaze: () => gazeEngineFromEnv(env),
+    align: (audioPath, text) => alignCaptions(audioPath, text),
     segmenter: () => createTfjsSegmenter({ model: (env.SEGMENTATION_MODEL as 'selfie' | 'meet' | undefined) ?? 'selfie' }),
   };
 }

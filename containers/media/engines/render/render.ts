@@ -13,18 +13,19 @@ import type { ProbeResult } from '../../../../src/contract/media.js';
 import { FfmpegError, probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
 import { MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type Segmenter } from '../segment/index.js';
 import { evenWordTimes, toWebVtt, type CaptionWord } from './captions.js';
+import type { GazeEngine } from '../gaze/engine.js';
 import type { FrameEditor } from './editors.js';
 import { badInput, engineFailure, RenderError } from './errors.js';
 import { decoderArgs, encoderArgs, type AudioInput, type EncodeSpec, type MaskInput, type VideoInput } from './ffmpeg-args.js';
-import { readFrames, writeWithBackpressure } from './frames.js';
+import { readFrames, writeWithBackpressure, type RawFrame } from './frames.js';
 import type { RenderOptions } from './options.js';
 import { planRender, type RenderPlan } from './plan.js';
 
 /** Engines a render may use; each is created lazily, only when its option is on. */
 export interface RenderEngines {
   segmenter?: () => Promise<Segmenter>;
-  /** Gaze editor for eye-contact correction. */
-  gaze?: (plan: RenderPlan) => Promise<FrameEditor>;
+  /** Eye-contact correction: a per-frame editor (embedded) or a whole-video service (remote). */
+  gaze?: () => GazeEngine;
   /** Measures how late the source audio is versus the mouth (seconds; positive = audio late). */
   estimateAvOffset?: (sourcePath: string, probe: ProbeResult) => Promise<{ lagSec: number; confidence: number; details?: Record<string, unknown> }>;
   /** Mouth editor driven by new speech (embedded classical method). */
@@ -149,7 +150,16 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   let captionsReport: RenderReport['captions'];
   if (options.captions) {
     const dur = plan.durationSec;
-    const aligned = speechPath && engines.align ? await time('captions_align', () => engines.align!(speechPath!, options.captions!).catch(() => null)) : null;
+    // The speech was synthesized from (or is known to say) the caption text: align it; any
+    // failure falls back to the even split, and the report says why.
+    const aligned = speechPath && engines.align
+      ? await time('captions_align', () =>
+          engines.align!(speechPath!, options.captions!).catch((err) => {
+            notes.push(`captions: forced alignment failed (${(err as Error).message}); cue times are an even split`);
+            return null;
+          }),
+        )
+      : null;
     const words = aligned && aligned.length > 0 ? aligned : evenWordTimes(options.captions, dur);
     captionsPath = join(workDir, 'captions.vtt');
     await writeFile(captionsPath, toWebVtt(words));
@@ -163,9 +173,18 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
     // Options whose engine is not available are reported as not applied (notes), not failed:
     // the rest of the render is still what the client asked for.
     if (options.eye_contact_correction) {
-      if (!engines.gaze) notes.push('eye_contact_correction: not applied (no gaze engine in this build)');
-      else {
-        editors.push(await time('gaze_init', () => engines.gaze!(plan)));
+      const gaze = engines.gaze?.();
+      if (!gaze) notes.push('eye_contact_correction: not applied (no gaze engine in this build)');
+      else if (gaze.kind === 'video') {
+        // The service returns a corrected copy; it becomes the source of the one local encode.
+        videoSource = await time('gaze_remote', () =>
+          gaze.correctVideo(videoSource, workDir, signal).catch((err) => {
+            throw engineFailure('gaze_provider_error', `eye_contact_correction: ${(err as Error).message}`, err);
+          }),
+        );
+        applied.push('eye_contact_correction');
+      } else {
+        editors.push(await time('gaze_init', () => gaze.createEditor()));
         applied.push('eye_contact_correction');
       }
     }
@@ -278,6 +297,15 @@ async function runFramePipeline(
   dec.child.stdin.end();
   enc.child.stdout.resume();
   let n = 0;
+  // Editors with lookahead see frames at decode time; frames wait in this bounded FIFO
+  // (lookahead + 1 frames of memory) until every editor can edit them.
+  const lookahead = Math.max(0, ...editors.map((e) => e.lookahead ?? 0));
+  const held: RawFrame[] = [];
+  const emit = async (frame: RawFrame) => {
+    for (const e of editors) await e.edit(frame);
+    await writeWithBackpressure(enc.child.stdin, frame.data);
+    n++;
+  };
   const pump = async () => {
     for await (const frame of readFrames(dec.child.stdout, { width: plan.width, height: plan.height, channels: 4, fps: plan.fps })) {
       if (tracker) {
@@ -288,10 +316,11 @@ async function runFramePipeline(
         const m = await tracker.next(frame.index, small);
         upsampleMaskIntoAlpha(m, tracker.width, tracker.height, frame.data, plan.width, plan.height);
       }
-      for (const e of editors) await e.edit(frame);
-      await writeWithBackpressure(enc.child.stdin, frame.data);
-      n++;
+      for (const e of editors) if (e.observe) await e.observe(frame);
+      held.push(frame);
+      if (held.length > lookahead) await emit(held.shift()!);
     }
+    while (held.length) await emit(held.shift()!);
     enc.child.stdin.end();
   };
   await settle(pump(), dec, enc);

@@ -1,0 +1,31 @@
+/**
+ * @module containers/media/engines/gaze/engine
+ * The `GazeEngine` port: eye-contact correction either as a per-frame editor inside the
+ * render's one decode → edit → encode loop (the embedded landmark warp), or as a whole-video
+ * service (a remote GPU model) whose output the render then treats as its source.
+ */
+import type { FrameEditor } from '../render/editors.js';
+import { createWarpGazeEditor, type WarpGazeEditorOptions } from './editor.js';
+import { gazeServiceFromEnv, correctGazeRemote } from './remote.js';
+
+export type GazeEngine =
+  /** Edits decoded frames in place; fused with blur and mouth edits. */
+  | { kind: 'frames'; name: string; createEditor(): Promise<FrameEditor> }
+  /** Returns the path of a corrected copy of the video (same frames and timing). */
+  | { kind: 'video'; name: string; correctVideo(videoPath: string, workDir: string, signal?: AbortSignal): Promise<string> };
+
+/** The embedded landmark-warp engine. */
+export function embeddedGazeEngine(options: WarpGazeEditorOptions = {}): GazeEngine {
+  return { kind: 'frames', name: 'landmark-warp', createEditor: () => createWarpGazeEditor(options) };
+}
+
+/**
+ * The remote service when `GAZE_SERVICE_URL` is set (see README.md for the wire format), else
+ * the embedded engine.
+ * @example const engine = gazeEngineFromEnv(process.env);
+ */
+export function gazeEngineFromEnv(env: NodeJS.ProcessEnv = process.env): GazeEngine {
+  const remote = gazeServiceFromEnv(env);
+  if (!remote) return embeddedGazeEngine();
+  return { kind: 'video', name: 'remote', correctVideo: (video, workDir, signal) => correctGazeRemote(remote, video, workDir, signal) };
+}
