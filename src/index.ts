@@ -8,6 +8,7 @@ import type { JobMessage } from './jobs/job-object.js';
 import { handleBatch } from './pipeline/consumer.js';
 
 export { JobObject } from './jobs/job-object.js';
+export { TenantObject } from './jobs/tenant-object.js';
 export { MediaContainer } from './media/container.js';
 
 const app = createApp();

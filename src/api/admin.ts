@@ -1,10 +1,10 @@
 /**
  * @module api/admin
  * Key management behind the `ADMIN_TOKEN` secret (Authorization: Bearer ...):
- * POST /admin/keys {name} → the new key (shown once); GET /admin/keys; DELETE /admin/keys/{key_id}.
+ * POST /admin/keys {name, limits?} → the new key (shown once); GET /admin/keys; DELETE /admin/keys/{key_id}.
  */
 import { Hono } from 'hono';
-import { createKey, digestsEqual, listKeys, revokeKey, sha256Hex } from '../auth/keys.js';
+import { createKey, digestsEqual, listKeys, revokeKey, sanitizeLimits, sha256Hex } from '../auth/keys.js';
 import { ApiError } from '../contract/errors.js';
 import type { AppEnv } from './middleware.js';
 
@@ -19,10 +19,10 @@ export const adminRoutes = new Hono<AppEnv>()
     await next();
   })
   .post('/admin/keys', async (c) => {
-    const body = await c.req.json<{ name?: unknown }>().catch(() => ({}) as { name?: unknown });
+    const body = await c.req.json<{ name?: unknown; limits?: unknown }>().catch(() => ({}) as { name?: unknown; limits?: unknown });
     const name = typeof body.name === 'string' ? body.name.trim() : '';
     if (!name || name.length > 100) throw new ApiError('invalid_field', '"name" is required (1–100 characters)', { field: 'name' });
-    const { key, record } = await createKey(c.env, name);
+    const { key, record } = await createKey(c.env, name, sanitizeLimits(body.limits));
     return c.json({ ...record, key }, 201);
   })
   .get('/admin/keys', async (c) => c.json({ keys: await listKeys(c.env) }))

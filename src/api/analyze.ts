@@ -1,6 +1,7 @@
 /**
  * @module api/analyze
- * POST /api/analyze-video — creates an analysis job from an uploaded file.
+ * POST /api/analyze-video — creates an analysis job from an uploaded file (or a completed
+ * resumable upload named by `file_id`). Honours `Idempotency-Key` and the key's job limit.
  */
 import { Hono } from 'hono';
 import { ApiError } from '../contract/errors.js';
@@ -9,33 +10,47 @@ import { newVideoId } from '../jobs/ids.js';
 import { submitJob } from '../jobs/submit.js';
 import { readUploadForm } from '../storage/form.js';
 import { r2Keys } from '../storage/keys.js';
+import { openGate } from './admission.js';
 import { parseBoolean } from './form-values.js';
 import type { AppEnv } from './middleware.js';
+import { consumeResumable, resumableSource } from './uploads.js';
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 
 export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async (c) => {
   const videoId = newVideoId();
-  const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
-    files: { file: r2Keys.upload(videoId) },
-    fields: ['visual_analytics'],
-    maxFileBytes: numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
-  });
+  const gate = await openGate(c, videoId);
   try {
-    const source = form.files.file;
-    if (!source) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
-    const visual_analytics = parseBoolean(form.fields, 'visual_analytics', false);
-    await submitJob(c.env, {
-      video_id: videoId,
-      kind: 'analysis',
-      tenant: c.get('tenant').id,
-      source,
-      audio: null,
-      options: { visual_analytics },
+    const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
+      files: { file: r2Keys.upload(videoId) },
+      fields: ['visual_analytics', 'file_id'],
+      maxFileBytes: numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
+      hash: gate.hashing,
     });
+    const replay = await gate.check(form);
+    if (replay) return replay;
+    try {
+      const source = (await resumableSource(c, form, 'file')) ?? form.files.file;
+      if (!source) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
+      const visual_analytics = parseBoolean(form.fields, 'visual_analytics', false);
+      await submitJob(c.env, {
+        video_id: videoId,
+        kind: 'analysis',
+        tenant: c.get('tenant').id,
+        source,
+        audio: null,
+        options: { visual_analytics },
+      });
+      await consumeResumable(c, form);
+    } catch (err) {
+      await c.env.MEDIA.delete(r2Keys.upload(videoId));
+      throw err;
+    }
+    const body = { video_id: videoId, status: 'pending' as const };
+    await gate.finish(body);
+    return c.json(body);
   } catch (err) {
-    await c.env.MEDIA.delete(r2Keys.upload(videoId));
+    await gate.release();
     throw err;
   }
-  return c.json({ video_id: videoId, status: 'pending' as const });
 });

@@ -3,29 +3,37 @@
  * The HTTP surface: public routes, then everything under the API key.
  */
 import { Hono } from 'hono';
+import { webRoutes } from '../web/index.js';
 import { adminRoutes } from './admin.js';
+import { docsRoutes } from './docs.js';
 import { analyzeRoutes } from './analyze.js';
 import { avatarRoutes } from './avatars.js';
 import { fileRoutes } from './files.js';
-import { accessLog, notFound, onError, requestId, requireApiKey, type AppEnv } from './middleware.js';
+import { jobRoutes } from './jobs.js';
+import { accessLog, notFound, onError, rateLimit, requestId, requireApiKey, securityHeaders, type AppEnv } from './middleware.js';
 import { processRoutes } from './process.js';
 import { statusRoutes } from './status.js';
+import { uploadRoutes } from './uploads.js';
 
 export function createApp() {
   const app = new Hono<AppEnv>();
-  app.use('*', requestId(), accessLog());
+  app.use('*', requestId(), accessLog(), securityHeaders());
   app.onError(onError);
   app.notFound(notFound);
 
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.route('/', fileRoutes);
   app.route('/', adminRoutes);
+  app.route('/', docsRoutes);
+  app.route('/', webRoutes);
 
-  app.use('/api/*', requireApiKey());
-  app.use('/status/*', requireApiKey());
+  app.use('/api/*', requireApiKey(), rateLimit());
+  app.use('/status/*', requireApiKey(), rateLimit());
   app.route('/', analyzeRoutes);
   app.route('/', processRoutes);
   app.route('/', avatarRoutes);
   app.route('/', statusRoutes);
+  app.route('/', jobRoutes);
+  app.route('/', uploadRoutes);
   return app;
 }

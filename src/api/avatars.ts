@@ -1,28 +1,61 @@
 /**
  * @module api/avatars
  * POST /api/register-avatar — stores a video under the key's tenant for reuse by id.
+ * DELETE /api/avatars/{avatar_id} — removes it (extension; 204, or 404 `not_found` for an
+ * unknown id or another key's). Avatars are not subject to retention: they stay until deleted.
  */
 import { Hono } from 'hono';
 import { ApiError } from '../contract/errors.js';
 import { numberVar } from '../env.js';
-import { newAvatarId } from '../jobs/ids.js';
-import { saveAvatar } from '../storage/avatars.js';
+import { isAvatarId, newAvatarId } from '../jobs/ids.js';
+import { findAvatar, saveAvatar } from '../storage/avatars.js';
 import { readUploadForm } from '../storage/form.js';
 import { r2Keys } from '../storage/keys.js';
+import { deletePrefix } from '../storage/purge.js';
+import { openGate } from './admission.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './analyze.js';
 import type { AppEnv } from './middleware.js';
+import { consumeResumable, resumableSource } from './uploads.js';
 
-export const avatarRoutes = new Hono<AppEnv>().post('/api/register-avatar', async (c) => {
-  const tenant = c.get('tenant').id;
-  const avatarId = newAvatarId();
-  const key = r2Keys.avatar(tenant, avatarId);
-  const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
-    files: { file: key },
-    fields: [],
-    maxFileBytes: numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
+export const avatarRoutes = new Hono<AppEnv>()
+  .post('/api/register-avatar', async (c) => {
+    const tenant = c.get('tenant').id;
+    const avatarId = newAvatarId();
+    const key = r2Keys.avatar(tenant, avatarId);
+    const gate = await openGate(c, null);
+    try {
+      const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
+        files: { file: key },
+        fields: ['file_id'],
+        maxFileBytes: numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
+        hash: gate.hashing,
+      });
+      const replay = await gate.check(form);
+      if (replay) return replay;
+      try {
+        const source = (await resumableSource(c, form, 'file')) ?? form.files.file;
+        if (!source) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
+        await saveAvatar(c.env.MEDIA, tenant, avatarId, source);
+        await consumeResumable(c, form);
+      } catch (err) {
+        await c.env.MEDIA.delete(key);
+        throw err;
+      }
+      const body = { video_id: avatarId, registration_status: true };
+      await gate.finish(body);
+      return c.json(body);
+    } catch (err) {
+      await gate.release();
+      throw err;
+    }
+  })
+  .delete('/api/avatars/:avatar_id', async (c) => {
+    const tenant = c.get('tenant').id;
+    const avatarId = c.req.param('avatar_id');
+    const avatar = isAvatarId(avatarId) ? await findAvatar(c.env.MEDIA, tenant, avatarId) : null;
+    if (!avatar) throw new ApiError('not_found', 'no registered avatar with this id for this API key');
+    await deletePrefix(c.env.MEDIA, r2Keys.avatarPrefix(tenant, avatarId));
+    // An avatar registered from a resumable upload points at it: that file is the avatar's alone.
+    if (avatar.source.key.startsWith('resumable/')) await c.env.MEDIA.delete(avatar.source.key);
+    return c.body(null, 204);
   });
-  const source = form.files.file;
-  if (!source) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
-  await saveAvatar(c.env.MEDIA, tenant, avatarId, source);
-  return c.json({ video_id: avatarId, registration_status: true });
-});

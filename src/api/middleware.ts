@@ -5,8 +5,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { authenticate, type Tenant } from '../auth/keys.js';
+import { effectiveLimits, tenantStub } from '../auth/limits.js';
 import { ApiError, type ErrorBody, type ErrorCode } from '../contract/errors.js';
 import type { Env } from '../env.js';
+import type { RateVerdict } from '../jobs/tenant-object.js';
 import { base64url } from '../jobs/ids.js';
 
 export type AppEnv = { Bindings: Env; Variables: { requestId: string; tenant: Tenant } };
@@ -30,6 +32,64 @@ export const requireApiKey = (): MiddlewareHandler<AppEnv> =>
     if (!tenant) throw new ApiError('unauthorized', 'the API key is not valid or has been revoked');
     c.set('tenant', tenant);
     await next();
+  };
+
+/** Paths answered by the status endpoint: counted in their own, larger bucket. */
+const STATUS_PATH = /^\/(?:api\/)?status\//;
+
+/**
+ * Requests per minute per key, in the tenant's Durable Object: `status` polls have their own
+ * (higher) limit so polling stays cheap, everything else shares `api`. Headers per the IETF
+ * draft (draft-ietf-httpapi-ratelimit-headers): `RateLimit-Limit`, `RateLimit-Remaining`,
+ * `RateLimit-Reset` (seconds) and `RateLimit-Policy`; 429 `rate_limited` adds `Retry-After`.
+ * Runs after `requireApiKey`.
+ */
+export const rateLimit = (): MiddlewareHandler<AppEnv> =>
+  async function rateLimitMiddleware(c, next) {
+    const tenant = c.get('tenant');
+    const limits = effectiveLimits(c.env, tenant);
+    const bucket = c.req.method === 'GET' && STATUS_PATH.test(c.req.path) ? 'status' : 'api';
+    const limit = bucket === 'status' ? limits.status_per_minute : limits.requests_per_minute;
+    let verdict: RateVerdict;
+    try {
+      verdict = (await tenantStub(c.env, tenant.id).hit(bucket, limit)) as RateVerdict;
+    } catch (err) {
+      // Fail open: a counter that cannot be reached must not take the API down with it.
+      console.error(JSON.stringify({ level: 'warn', request_id: c.get('requestId'), action: 'rate_limit', error: String(err) }));
+      return next();
+    }
+    const headers = {
+      'RateLimit-Limit': String(verdict.limit),
+      'RateLimit-Remaining': String(verdict.remaining),
+      'RateLimit-Reset': String(verdict.reset_sec),
+      'RateLimit-Policy': `${verdict.limit};w=60`,
+    };
+    if (!verdict.allowed) {
+      for (const [k, v] of Object.entries(headers)) c.header(k, v);
+      c.header('Retry-After', String(verdict.reset_sec));
+      throw new ApiError('rate_limited', `more than ${verdict.limit} ${bucket === 'status' ? 'status requests' : 'requests'} per minute for this API key; retry in ${verdict.reset_sec} s`, {
+        reason: bucket === 'status' ? 'status_per_minute' : 'requests_per_minute',
+        limit: verdict.limit,
+      });
+    }
+    await next();
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  };
+
+/** Headers every response carries; API answers are private and never cached. */
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+} as const;
+const PRIVATE_PATH = /^\/(?:api|status|admin)(?:\/|$)/;
+
+export const securityHeaders = (): MiddlewareHandler<AppEnv> =>
+  async function securityHeadersMiddleware(c, next) {
+    await next();
+    const headers = c.res.headers;
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!headers.has(k)) headers.set(k, v);
+    if (PRIVATE_PATH.test(c.req.path)) headers.set('Cache-Control', 'private, no-store');
   };
 
 export function errorBody(c: Context<AppEnv>, code: ErrorCode, message: string, details: Record<string, unknown> = {}): ErrorBody {

@@ -13,7 +13,9 @@ import { readUploadForm } from '../storage/form.js';
 import { r2Keys } from '../storage/keys.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './analyze.js';
 import { optionalText, parseBoolean, parseChoice } from './form-values.js';
+import { openGate } from './admission.js';
 import type { AppEnv } from './middleware.js';
+import { consumeResumable, resumableSource } from './uploads.js';
 
 export const MAX_DESCRIPTION_CHARS = 5_000;
 
@@ -27,6 +29,7 @@ const TEXT_FIELDS = [
   'lip_sync_correction_model',
   'eye_contact_correction',
   'video_id',
+  'file_id',
 ] as const;
 
 /** Pure: validates the text fields into options (rules 2–8). `hasAudio` tells whether `audio` was sent. */
@@ -63,37 +66,51 @@ export function processOptions(fields: Record<string, string>, hasAudio: boolean
 export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async (c) => {
   const tenant = c.get('tenant').id;
   const videoId = newVideoId();
-  const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
-    files: { file: r2Keys.upload(videoId), audio: r2Keys.uploadAudio(videoId) },
-    fields: TEXT_FIELDS,
-    maxFileBytes: numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
-  });
-  const written = Object.values(form.files).map((f) => f.key);
+  const gate = await openGate(c, videoId);
   try {
-    const options = processOptions(form.fields, form.files.audio !== undefined);
-    const avatarId = optionalText(form.fields, 'video_id', 100);
-    let source = form.files.file ?? null;
-    if (avatarId !== null) {
-      const avatar = isAvatarId(avatarId) ? await findAvatar(c.env.MEDIA, tenant, avatarId) : null;
-      if (!avatar) {
-        throw new ApiError('avatar_not_found', `no registered avatar "${avatarId}" for this API key`, { field: 'video_id' });
-      }
-      // Rule 1: the registered video wins; an uploaded file is ignored (and not kept).
-      if (form.files.file) await c.env.MEDIA.delete(form.files.file.key);
-      source = avatar.source;
-    }
-    if (!source) throw new ApiError('missing_file', 'send the video in "file" or a registered avatar id in "video_id"', { field: 'file' });
-    await submitJob(c.env, {
-      video_id: videoId,
-      kind: 'processing',
-      tenant,
-      source,
-      audio: form.files.audio ?? null,
-      options,
+    const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
+      files: { file: r2Keys.upload(videoId), audio: r2Keys.uploadAudio(videoId) },
+      fields: TEXT_FIELDS,
+      maxFileBytes: numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
+      hash: gate.hashing,
     });
+    const replay = await gate.check(form);
+    if (replay) return replay;
+    const written = Object.values(form.files).map((f) => f.key);
+    try {
+      const options = processOptions(form.fields, form.files.audio !== undefined);
+      const avatarId = optionalText(form.fields, 'video_id', 100);
+      let source = (await resumableSource(c, form, 'file')) ?? form.files.file ?? null;
+      let usesResumable = form.fields.file_id !== undefined && form.fields.file_id.trim() !== '';
+      if (avatarId !== null) {
+        const avatar = isAvatarId(avatarId) ? await findAvatar(c.env.MEDIA, tenant, avatarId) : null;
+        if (!avatar) {
+          throw new ApiError('avatar_not_found', `no registered avatar "${avatarId}" for this API key`, { field: 'video_id' });
+        }
+        // Rule 1: the registered video wins; an uploaded file is ignored (and not kept).
+        if (form.files.file) await c.env.MEDIA.delete(form.files.file.key);
+        source = avatar.source;
+        usesResumable = false;
+      }
+      if (!source) throw new ApiError('missing_file', 'send the video in "file" or a registered avatar id in "video_id"', { field: 'file' });
+      await submitJob(c.env, {
+        video_id: videoId,
+        kind: 'processing',
+        tenant,
+        source,
+        audio: form.files.audio ?? null,
+        options,
+      });
+      if (usesResumable) await consumeResumable(c, form);
+    } catch (err) {
+      await Promise.all(written.map((key) => c.env.MEDIA.delete(key)));
+      throw err;
+    }
+    const body = { video_id: videoId, status: 'pending' as const };
+    await gate.finish(body);
+    return c.json(body);
   } catch (err) {
-    await Promise.all(written.map((key) => c.env.MEDIA.delete(key)));
+    await gate.release();
     throw err;
   }
-  return c.json({ video_id: videoId, status: 'pending' as const });
 });

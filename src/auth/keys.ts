@@ -11,7 +11,18 @@ export interface Tenant {
   id: string;
   key_id: string;
   name: string;
+  /** Per-key overrides of the default limits; empty for development keys. */
+  limits: KeyLimits;
 }
+
+/** Per-key limits stored with the key record; a missing field takes the `[vars]` default. */
+export interface KeyLimits {
+  requests_per_minute?: number;
+  status_per_minute?: number;
+  concurrent_jobs?: number;
+}
+
+export const KEY_LIMIT_FIELDS = ['requests_per_minute', 'status_per_minute', 'concurrent_jobs'] as const;
 
 export interface KeyRecord {
   key_id: string;
@@ -19,6 +30,18 @@ export interface KeyRecord {
   tenant: string;
   created_at: string;
   revoked_at: string | null;
+  limits?: KeyLimits;
+}
+
+/** Keeps only positive integer limits of the known names; anything else is dropped. */
+export function sanitizeLimits(input: unknown): KeyLimits {
+  const out: KeyLimits = {};
+  if (!input || typeof input !== 'object') return out;
+  for (const field of KEY_LIMIT_FIELDS) {
+    const v = (input as Record<string, unknown>)[field];
+    if (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 1_000_000) out[field] = v;
+  }
+  return out;
 }
 
 export interface KeysEnv {
@@ -57,16 +80,16 @@ export async function authenticate(env: KeysEnv, presented: string): Promise<Ten
     const keyHash = await sha256Hex(key);
     if (digestsEqual(hash, keyHash)) devMatch = keyHash;
   }
-  if (devMatch) return { id: `dev_${devMatch.slice(0, 16)}`, key_id: devMatch.slice(0, 16), name: 'development' };
+  if (devMatch) return { id: `dev_${devMatch.slice(0, 16)}`, key_id: devMatch.slice(0, 16), name: 'development', limits: {} };
   const stored = await env.MEDIA.get(r2Keys.apiKey(hash));
   if (!stored) return null;
   const record = await stored.json<KeyRecord>();
   if (record.revoked_at) return null;
-  return { id: record.tenant, key_id: record.key_id, name: record.name };
+  return { id: record.tenant, key_id: record.key_id, name: record.name, limits: sanitizeLimits(record.limits) };
 }
 
 /** Issues a new key; the plain key is returned once and never stored. */
-export async function createKey(env: KeysEnv, name: string): Promise<{ key: string; record: KeyRecord }> {
+export async function createKey(env: KeysEnv, name: string, limits: KeyLimits = {}): Promise<{ key: string; record: KeyRecord }> {
   const key = `vk_${base64url(crypto.getRandomValues(new Uint8Array(24)))}`;
   const hash = await sha256Hex(key);
   const record: KeyRecord = {
@@ -75,6 +98,7 @@ export async function createKey(env: KeysEnv, name: string): Promise<{ key: stri
     tenant: `t_${hash.slice(0, 16)}`,
     created_at: new Date().toISOString(),
     revoked_at: null,
+    ...(Object.keys(limits).length ? { limits } : {}),
   };
   await env.MEDIA.put(r2Keys.apiKey(hash), JSON.stringify(record), {
     httpMetadata: { contentType: 'application/json' },

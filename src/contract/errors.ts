@@ -21,6 +21,13 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   range_not_satisfiable: 416,
+  /** The same Idempotency-Key was sent with a different request. */
+  idempotency_key_reused: 422,
+  /** The same Idempotency-Key and request are still being handled; retry shortly. */
+  idempotency_in_progress: 409,
+  /** Resumable upload: a part or completion that does not fit the upload's state. */
+  upload_conflict: 409,
+  /** Requests per minute or concurrent jobs of the key exceeded; see Retry-After. */
   rate_limited: 429,
   internal_error: 500,
   storage_error: 503,

@@ -1,17 +1,37 @@
 /**
  * @module jobs/job-object
  * One Durable Object per `video_id`: the job's record, changed only through the transitions of
- * `state.ts`, and an alarm that watches over it (re-dispatch a lost job, fail a dead one).
+ * `state.ts`, and one alarm schedule that serves three purposes:
+ * - while the job runs: the watchdog (re-dispatch a lost job, fail a dead one);
+ * - once it ended: tell the tenant the job slot is free (retried until it succeeds), then
+ *   retention: at `finished_at + RETENTION_DAYS` the job's R2 objects and the record are deleted;
+ * - after DELETE of a running job: a tombstone purges again once a late consumer must have stopped.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { watchdogLimits, type WatchdogEnv } from './limits.js';
+import { purgeJobFiles } from '../storage/purge.js';
+import { retentionMs, watchdogLimits, type RetentionEnv, type WatchdogEnv } from './limits.js';
 import * as state from './state.js';
 import type { JobRecord, NewJob } from './state.js';
+import type { TenantObject } from './tenant-object.js';
 
 const RECORD_KEY = 'job';
+/** True once the tenant was told the job ended (its concurrent-job slot is free). */
+const RELEASED_KEY = 'released';
+/** Left by DELETE of a running job: `{ video_id, purge_at }`. */
+const TOMBSTONE_KEY = 'tombstone';
+/** Retry interval when telling the tenant failed. */
+export const RELEASE_RETRY_MS = 30_000;
 
-export interface JobObjectEnv extends WatchdogEnv {
+export interface JobObjectEnv extends WatchdogEnv, RetentionEnv {
   JOBS: Queue<JobMessage>;
+  MEDIA: R2Bucket;
+  TENANT?: DurableObjectNamespace<TenantObject>;
+}
+
+interface Tombstone {
+  video_id: string;
+  source_keys: string[];
+  purge_at: number;
 }
 
 /** The queue message that asks a consumer to run (or resume) a job. */
@@ -29,14 +49,57 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.record = (await ctx.storage.get<JobRecord>(RECORD_KEY)) ?? null;
+      // A job that ended before retention existed has no alarm: give it one.
+      if (this.record && state.isTerminal(this.record.status) && (await ctx.storage.getAlarm()) === null) {
+        await ctx.storage.setAlarm(this.expiresAt(this.record));
+      }
     });
   }
 
   private async save(next: JobRecord): Promise<JobRecord> {
+    const wasTerminal = this.record !== null && state.isTerminal(this.record.status);
     this.record = next;
     await this.ctx.storage.put(RECORD_KEY, next);
-    if (state.isTerminal(next.status)) await this.ctx.storage.deleteAlarm();
+    if (state.isTerminal(next.status) && !wasTerminal) await this.ended(next);
     return next;
+  }
+
+  /** The job reached completed/failed: free its slot, then wait for retention. */
+  private async ended(job: JobRecord): Promise<void> {
+    const released = await this.releaseSlot(job);
+    const expiry = this.expiresAt(job);
+    await this.ctx.storage.setAlarm(released ? expiry : Math.min(expiry, Date.now() + RELEASE_RETRY_MS));
+  }
+
+  /** Tells the tenant (idempotently) that the job no longer counts; false when that failed. */
+  private async releaseSlot(job: JobRecord): Promise<boolean> {
+    if (await this.ctx.storage.get<boolean>(RELEASED_KEY)) return true;
+    try {
+      if (this.env.TENANT) await this.env.TENANT.get(this.env.TENANT.idFromName(job.tenant)).releaseJob(job.video_id);
+      await this.ctx.storage.put(RELEASED_KEY, true);
+      return true;
+    } catch (err) {
+      console.error(JSON.stringify({ level: 'warn', video_id: job.video_id, action: 'release', error: String(err) }));
+      return false;
+    }
+  }
+
+  private expiresAt(job: JobRecord): number {
+    return (job.finished_at ?? job.updated_at) + retentionMs(this.env);
+  }
+
+  /** R2 keys the job owns outside its own prefixes (a resumable upload it took over); never an avatar. */
+  private static ownedSources(job: JobRecord): string[] {
+    return [job.source, job.audio].filter((s) => s !== null && !s.key.startsWith('avatars/')).map((s) => s!.key);
+  }
+
+  /** Deletes the job's R2 objects and every trace of the object itself. */
+  private async purge(videoId: string, sourceKeys: string[]): Promise<void> {
+    await purgeJobFiles(this.env.MEDIA, videoId);
+    if (sourceKeys.length) await this.env.MEDIA.delete(sourceKeys);
+    this.record = null;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
   }
 
   private async armWatchdog(): Promise<void> {
@@ -59,8 +122,11 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     return job;
   }
 
+  /** The record; null when there is none or its retention has passed (the alarm may run late). */
   async get(): Promise<JobRecord | null> {
-    return this.record;
+    const job = this.record;
+    if (job && state.isTerminal(job.status) && Date.now() >= this.expiresAt(job)) return null;
+    return job;
   }
 
   /**
@@ -107,21 +173,54 @@ export class JobObject extends DurableObject<JobObjectEnv> {
       await this.save(state.noteError(this.record, message, Date.now()));
   }
 
-  /** Removes every trace of the job (retention, DELETE). */
-  async destroy(): Promise<void> {
-    this.record = null;
-    await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
+  /**
+   * Removes every trace of the job (DELETE): its R2 objects and its record. A running job is
+   * failed first (its consumer then loses the lease and stops); a tombstone purges once more
+   * after the stall timeout, in case that consumer wrote an output before noticing.
+   */
+  async destroy(): Promise<boolean> {
+    const job = this.record;
+    if (!job) return false;
+    const running = !state.isTerminal(job.status);
+    if (running) await this.save(state.fail(job, 'the job was deleted', Date.now()));
+    const sources = JobObject.ownedSources(job);
+    await this.purge(job.video_id, sources);
+    if (running) {
+      const tombstone: Tombstone = { video_id: job.video_id, source_keys: sources, purge_at: Date.now() + watchdogLimits(this.env).stallMs + 60_000 };
+      await this.ctx.storage.put(TOMBSTONE_KEY, tombstone);
+      await this.ctx.storage.setAlarm(tombstone.purge_at);
+    }
+    return true;
+  }
+
+  /** When the job's files will be deleted (ms since epoch); null while it runs or when unknown. */
+  async expiresAtMs(): Promise<number | null> {
+    return this.record && state.isTerminal(this.record.status) ? this.expiresAt(this.record) : null;
   }
 
   async alarm(): Promise<void> {
     const job = this.record;
-    if (!job || state.isTerminal(job.status)) return;
+    if (!job) {
+      const tombstone = await this.ctx.storage.get<Tombstone>(TOMBSTONE_KEY);
+      if (tombstone) {
+        if (Date.now() >= tombstone.purge_at) await this.purge(tombstone.video_id, tombstone.source_keys);
+        else await this.ctx.storage.setAlarm(tombstone.purge_at);
+      }
+      return;
+    }
+    if (state.isTerminal(job.status)) {
+      const released = await this.releaseSlot(job);
+      const expiry = this.expiresAt(job);
+      if (Date.now() >= expiry) return this.purge(job.video_id, JobObject.ownedSources(job));
+      await this.ctx.storage.setAlarm(released ? expiry : Math.min(expiry, Date.now() + RELEASE_RETRY_MS));
+      return;
+    }
     const verdict = state.watchdog(job, Date.now(), watchdogLimits(this.env));
     switch (verdict.action) {
       case 'none':
         break;
       case 'fail':
+        // save() sees the terminal transition and schedules release and retention.
         await this.save(state.fail(job, verdict.message, Date.now()));
         return;
       case 'redispatch':

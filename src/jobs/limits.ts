@@ -24,3 +24,12 @@ export function watchdogLimits(env: WatchdogEnv): WatchdogLimits {
     maxRedispatches: num(env.JOB_MAX_REDISPATCHES, 2),
   };
 }
+
+export interface RetentionEnv {
+  RETENTION_DAYS?: string;
+}
+
+export const DEFAULT_RETENTION_DAYS = 7;
+
+/** How long a finished job's files and record are kept (`RETENTION_DAYS`, fractions allowed). */
+export const retentionMs = (env: RetentionEnv) => num(env.RETENTION_DAYS, DEFAULT_RETENTION_DAYS) * 86_400_000;

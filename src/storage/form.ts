@@ -7,6 +7,7 @@ import { ApiError } from '../contract/errors.js';
 import type { SourceRef } from '../contract/jobs.js';
 import { boundaryOf, MultipartError, parseMultipart } from './multipart.js';
 import { streamToR2 } from './r2-upload.js';
+import { Sha256 } from './sha256.js';
 import { looksLikeText } from './sniff.js';
 
 export const MAX_TEXT_FIELD_BYTES = 64 * 1024;
@@ -17,11 +18,22 @@ export interface FormSpec {
   /** Accepted text fields. Others are rejected naming the field. */
   fields: readonly string[];
   maxFileBytes: number;
+  /** Hash each file's bytes as they stream by (for Idempotency-Key fingerprints). Default false. */
+  hash?: boolean;
 }
 
 export interface ParsedForm {
   files: Record<string, SourceRef>;
   fields: Record<string, string>;
+  /** SHA-256 (hex) of each file, when `spec.hash`. */
+  digests: Record<string, string>;
+}
+
+async function* tap(chunks: AsyncIterable<Uint8Array>, onChunk: (chunk: Uint8Array) => void): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    onChunk(chunk);
+    yield chunk;
+  }
 }
 
 /** Fields any request may carry that mean nothing to the form (auth is read elsewhere). */
@@ -40,6 +52,7 @@ export async function readUploadForm(bucket: R2Bucket, request: Request, spec: F
 
   const files: Record<string, SourceRef> = {};
   const fields: Record<string, string> = {};
+  const digests: Record<string, string> = {};
   try {
     for await (const part of parseMultipart(request.body, boundary)) {
       const seen = part.name in files || part.name in fields;
@@ -50,11 +63,14 @@ export async function readUploadForm(bucket: R2Bucket, request: Request, spec: F
           // A text value where a file belongs (curl -F file=x instead of file=@x).
           throw new ApiError('invalid_field', `field "${part.name}" must be a file upload`, { field: part.name });
         }
-        const stored = await streamToR2(bucket, key, part.body, {
+        const hasher = spec.hash ? new Sha256() : null;
+        const body = hasher ? tap(part.body, (chunk) => hasher.update(chunk)) : part.body;
+        const stored = await streamToR2(bucket, key, body, {
           maxBytes: spec.maxFileBytes,
           contentType: part.contentType,
         });
         files[part.name] = { key, size: stored.size, filename: part.filename, content_type: part.contentType };
+        if (hasher) digests[part.name] = hasher.hex();
         if (stored.size === 0) throw new ApiError('empty_file', `field "${part.name}" is an empty file`, { field: part.name });
         if (looksLikeText(stored.head)) {
           throw new ApiError('unsupported_media_type', `field "${part.name}" holds text, not audio or video`, {
@@ -74,5 +90,5 @@ export async function readUploadForm(bucket: R2Bucket, request: Request, spec: F
     if (err instanceof MultipartError) throw new ApiError('invalid_multipart', err.message, {}, { cause: err });
     throw err;
   }
-  return { files, fields };
+  return { files, fields, digests };
 }

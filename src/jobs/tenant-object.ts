@@ -1,0 +1,240 @@
+/**
+ * @module jobs/tenant-object
+ * One Durable Object per tenant (API key). Being one single-threaded object per key, it can
+ * count without races:
+ * - requests per fixed one-minute window, in two buckets (`api`, and `status` for cheap polling);
+ *   the windows live in memory only: an evicted object forgets at most one minute of counts;
+ * - the key's unfinished jobs (pending + processing): admitted by the API before an upload,
+ *   released by the JobObject when the job ends (idempotent: a release is a delete);
+ * - Idempotency-Key records: fingerprint of the request and the response it got, for 24 h;
+ * - resumable uploads bound to the key (see `storage/resumable.ts`).
+ * An alarm sweeps expired idempotency keys, jobs that never reported their end, and abandoned uploads.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { watchdogLimits, type WatchdogEnv } from './limits.js';
+
+export const RATE_WINDOW_MS = 60_000;
+/** An idempotency record whose request never finished (crash mid-upload) stops blocking after this. */
+export const IDEMPOTENCY_PENDING_MS = 60 * 60_000;
+export const SWEEP_INTERVAL_MS = 60 * 60_000;
+
+const JOB_PREFIX = 'job:';
+const IDEM_PREFIX = 'idem:';
+const UPLOAD_PREFIX = 'upload:';
+
+export type RateBucket = 'api' | 'status';
+
+export interface RateVerdict {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset_sec: number;
+}
+
+export interface AdmitVerdict {
+  allowed: boolean;
+  active: number;
+  limit: number;
+}
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+export type IdempotencyVerdict =
+  | { state: 'new' }
+  | { state: 'replay'; response: StoredResponse }
+  | { state: 'mismatch' }
+  | { state: 'in_progress' };
+
+interface IdempotencyRecord {
+  fingerprint: string;
+  response: StoredResponse | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A resumable upload: an R2 multipart upload bound to this tenant. */
+export interface UploadSession {
+  upload_id: string;
+  r2_upload_id: string;
+  key: string;
+  part_bytes: number;
+  max_bytes: number;
+  parts: Record<string, { etag: string; size: number }>;
+  created_at: number;
+  touched_at: number;
+  completed: { size: number; file_id: string } | null;
+}
+
+export interface TenantObjectEnv extends WatchdogEnv {
+  MEDIA: R2Bucket;
+  UPLOAD_ABANDON_AFTER_SEC?: string;
+}
+
+export class TenantObject extends DurableObject<TenantObjectEnv> {
+  private readonly windows = new Map<RateBucket, { start: number; count: number }>();
+  /** video_id → when it was admitted. */
+  private readonly active = new Map<string, number>();
+
+  constructor(ctx: DurableObjectState, env: TenantObjectEnv) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => {
+      const jobs = await ctx.storage.list<number>({ prefix: JOB_PREFIX });
+      for (const [key, at] of jobs) this.active.set(key.slice(JOB_PREFIX.length), at);
+    });
+  }
+
+  /** Counts one request in `bucket`; refuses once `limit` is reached in the current minute. */
+  async hit(bucket: RateBucket, limit: number, now = Date.now()): Promise<RateVerdict> {
+    const start = now - (now % RATE_WINDOW_MS);
+    let window = this.windows.get(bucket);
+    if (!window || window.start !== start) {
+      window = { start, count: 0 };
+      this.windows.set(bucket, window);
+    }
+    const reset_sec = Math.max(1, Math.ceil((start + RATE_WINDOW_MS - now) / 1000));
+    if (window.count >= limit) return { allowed: false, limit, remaining: 0, reset_sec };
+    window.count++;
+    return { allowed: true, limit, remaining: limit - window.count, reset_sec };
+  }
+
+  /** Takes a concurrent-job slot for `videoId`; idempotent for the same id. */
+  async admitJob(videoId: string, limit: number, now = Date.now()): Promise<AdmitVerdict> {
+    await this.pruneStaleJobs(now);
+    if (!this.active.has(videoId)) {
+      if (this.active.size >= limit) return { allowed: false, active: this.active.size, limit };
+      this.active.set(videoId, now);
+      await this.ctx.storage.put(JOB_PREFIX + videoId, now);
+      await this.ensureSweep(now);
+    }
+    return { allowed: true, active: this.active.size, limit };
+  }
+
+  /** Frees the slot of a job that ended (or was never created). Idempotent. */
+  async releaseJob(videoId: string): Promise<boolean> {
+    if (!this.active.delete(videoId)) return false;
+    await this.ctx.storage.delete(JOB_PREFIX + videoId);
+    return true;
+  }
+
+  async activeJobs(): Promise<string[]> {
+    return [...this.active.keys()];
+  }
+
+  /** Whether an unexpired record exists for the key (the API then skips the job-slot check). */
+  async idempotencyKnown(key: string, now = Date.now()): Promise<boolean> {
+    const rec = await this.ctx.storage.get<IdempotencyRecord>(IDEM_PREFIX + key);
+    return rec !== undefined && !idempotencyExpired(rec, now);
+  }
+
+  /**
+   * Starts a request under an Idempotency-Key: `new` (go ahead, then `idempotencyFinish`),
+   * `replay` (answer the stored response), `mismatch` (the key was used for another request),
+   * `in_progress` (the same request is still running).
+   */
+  async idempotencyBegin(key: string, fingerprint: string, ttlMs: number, now = Date.now()): Promise<IdempotencyVerdict> {
+    const rec = await this.ctx.storage.get<IdempotencyRecord>(IDEM_PREFIX + key);
+    if (rec && !idempotencyExpired(rec, now)) {
+      if (rec.fingerprint !== fingerprint) return { state: 'mismatch' };
+      return rec.response ? { state: 'replay', response: rec.response } : { state: 'in_progress' };
+    }
+    const fresh: IdempotencyRecord = { fingerprint, response: null, created_at: now, expires_at: now + ttlMs };
+    await this.ctx.storage.put(IDEM_PREFIX + key, fresh);
+    await this.ensureSweep(now);
+    return { state: 'new' };
+  }
+
+  async idempotencyFinish(key: string, fingerprint: string, response: StoredResponse): Promise<void> {
+    const rec = await this.ctx.storage.get<IdempotencyRecord>(IDEM_PREFIX + key);
+    if (rec && rec.fingerprint === fingerprint) await this.ctx.storage.put(IDEM_PREFIX + key, { ...rec, response });
+  }
+
+  /** The request failed: forget the key so a retry runs again (errors are not replayed). */
+  async idempotencyAbandon(key: string, fingerprint: string): Promise<void> {
+    const rec = await this.ctx.storage.get<IdempotencyRecord>(IDEM_PREFIX + key);
+    if (rec && rec.fingerprint === fingerprint && rec.response === null) await this.ctx.storage.delete(IDEM_PREFIX + key);
+  }
+
+  // Resumable uploads -------------------------------------------------------------------------
+
+  async uploadPut(session: UploadSession): Promise<void> {
+    await this.ctx.storage.put(UPLOAD_PREFIX + session.upload_id, session);
+    await this.ensureSweep(Date.now());
+  }
+
+  async uploadGet(uploadId: string): Promise<UploadSession | null> {
+    return (await this.ctx.storage.get<UploadSession>(UPLOAD_PREFIX + uploadId)) ?? null;
+  }
+
+  /** Records one uploaded part atomically (parts may arrive in parallel). */
+  async uploadRecordPart(uploadId: string, n: number, part: { etag: string; size: number }): Promise<UploadSession | null> {
+    const session = await this.uploadGet(uploadId);
+    if (!session || session.completed) return null;
+    const next = { ...session, parts: { ...session.parts, [String(n)]: part }, touched_at: Date.now() };
+    await this.ctx.storage.put(UPLOAD_PREFIX + uploadId, next);
+    return next;
+  }
+
+  async uploadDelete(uploadId: string): Promise<void> {
+    await this.ctx.storage.delete(UPLOAD_PREFIX + uploadId);
+  }
+
+  /** Sweeps expired idempotency keys, stale job slots and abandoned uploads. */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    let remaining = 0;
+    const idem = await this.ctx.storage.list<IdempotencyRecord>({ prefix: IDEM_PREFIX });
+    const expired = [...idem].filter(([, rec]) => idempotencyExpired(rec, now)).map(([k]) => k);
+    for (let i = 0; i < expired.length; i += 128) await this.ctx.storage.delete(expired.slice(i, i + 128));
+    remaining += idem.size - expired.length;
+    await this.pruneStaleJobs(now);
+    remaining += this.active.size;
+    remaining += await this.abortAbandonedUploads(now);
+    if (remaining > 0) await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
+  }
+
+  private async abortAbandonedUploads(now: number): Promise<number> {
+    const abandonMs = numberOr(this.env.UPLOAD_ABANDON_AFTER_SEC, 24 * 3600) * 1000;
+    const uploads = await this.ctx.storage.list<UploadSession>({ prefix: UPLOAD_PREFIX });
+    let kept = 0;
+    for (const [key, session] of uploads) {
+      if (now - session.touched_at < abandonMs) {
+        kept++;
+        continue;
+      }
+      if (session.completed) await this.env.MEDIA.delete(session.key).catch(() => {});
+      else await this.env.MEDIA.resumeMultipartUpload(session.key, session.r2_upload_id).abort().catch(() => {});
+      await this.ctx.storage.delete(key);
+    }
+    return kept;
+  }
+
+  /** A job that never told us it ended (lost RPC) is freed once the watchdog must have ended it. */
+  private async pruneStaleJobs(now: number): Promise<void> {
+    const w = watchdogLimits(this.env);
+    const staleMs = (w.maxRedispatches + 1) * Math.max(w.pendingRedispatchMs, w.stallMs) + w.maxRunMs + 10 * 60_000;
+    const stale = [...this.active].filter(([, at]) => now - at > staleMs).map(([id]) => id);
+    for (const id of stale) this.active.delete(id);
+    if (stale.length) await this.ctx.storage.delete(stale.map((id) => JOB_PREFIX + id));
+  }
+
+  private sweepEveryMs(): number {
+    const abandonMs = numberOr(this.env.UPLOAD_ABANDON_AFTER_SEC, 24 * 3600) * 1000;
+    return Math.max(1_000, Math.min(SWEEP_INTERVAL_MS, abandonMs));
+  }
+
+  private async ensureSweep(now: number): Promise<void> {
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
+  }
+}
+
+export const idempotencyExpired = (rec: { response: unknown; created_at: number; expires_at: number }, now: number) =>
+  rec.expires_at <= now || (rec.response === null && now - rec.created_at > IDEMPOTENCY_PENDING_MS);
+
+function numberOr(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : fallback;
+}
