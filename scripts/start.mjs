@@ -1,5 +1,6 @@
 // `npm start`: installs what is missing, then runs the media container service (Node) and the
-// API Worker (wrangler dev, with R2, Durable Objects and Queues emulated locally).
+// API Worker with its edge-audio Worker (wrangler dev, with R2, Durable Objects and Queues
+// emulated locally).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { devConfig } from './dev-config.mjs';
@@ -36,11 +37,13 @@ console.log(`[start] media container → ${containerUrl}`);
 run('media container', 'tsx', ['containers/media/src/main.ts'], { PORT: String(containerPort), HOST: '127.0.0.1' });
 
 // Settings from wrangler.toml [vars] that the environment may override for this run.
-const OVERRIDABLE = /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+)$/;
+const OVERRIDABLE = /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+|RATE_LIMIT_PER_MIN|STATUS_RATE_LIMIT_PER_MIN|MAX_CONCURRENT_JOBS|RETENTION_DAYS|IDEMPOTENCY_TTL_SEC|UPLOAD_[A-Z_]+)$/;
 const overrides = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => OVERRIDABLE.test(k) && v !== ''));
 const vars = { ...overrides, CONTAINER_URL: containerUrl, DEV_API_KEY: config.DEV_API_KEY };
 const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
-run('wrangler', 'wrangler', ['dev', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo, '--inspector-port', String(port + 1442), '--show-interactive-dev-session=false', ...varArgs], {
+// Two configs, one process: the API Worker (primary) and the edge-audio Worker (ffmpeg.wasm) that it
+// reaches through its EDGE_AUDIO service binding.
+run('wrangler', 'wrangler', ['dev', '-c', 'wrangler.toml', '-c', 'wasm/edge-audio/wrangler.toml', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo, '--inspector-port', String(port + 1442), '--show-interactive-dev-session=false', ...varArgs], {
   WRANGLER_SEND_METRICS: 'false',
 });
 

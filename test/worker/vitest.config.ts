@@ -1,15 +1,57 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
 // Random loopback ports, so several runs can share a machine; global-setup.ts reads the same env.
 process.env.TEST_MEDIA_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
 process.env.TEST_FIXTURE_PORT ??= String(Number(process.env.TEST_MEDIA_PORT) + 1);
 
+/**
+ * The edge-audio Worker (wasm/edge-audio, ffmpeg.wasm) runs beside the Worker under test as an
+ * auxiliary Worker, so the root wrangler.toml's EDGE_AUDIO service binding (→ video-api-edge-audio,
+ * entrypoint EdgeAudio) resolves as in production. Auxiliary Workers are not bundled by the
+ * plugin, so it is built here the way it deploys (`wrangler deploy --dry-run`, ~10 s) into a
+ * temporary folder. EDGE_AUDIO_TESTS=0 leaves it out (faster start): EDGE_AUDIO is then bound to a
+ * stub that fails every call, so every decode falls back to the container path.
+ */
+function edgeAudioWorker() {
+  if (process.env.EDGE_AUDIO_TESTS === '0') return [];
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const outdir = mkdtempSync(join(tmpdir(), 'edge-audio-test-'));
+  process.on('exit', () => rmSync(outdir, { recursive: true, force: true }));
+  const wrangler = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
+  execFileSync(process.execPath, [wrangler, 'deploy', '--dry-run', '-c', 'wasm/edge-audio/wrangler.toml', '--outdir', outdir], {
+    cwd: root,
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return [{
+    name: 'video-api-edge-audio',
+    // The bundle and the modules wrangler wrote beside it (ffmpeg-core.wasm), main module first.
+    modulesRoot: outdir,
+    modules: [
+      { type: 'ESModule' as const, path: join(outdir, 'worker.js') },
+      ...readdirSync(outdir).filter((f) => f.endsWith('.wasm')).map((f) => ({ type: 'CompiledWasm' as const, path: join(outdir, f) })),
+    ],
+    compatibilityDate: '2025-09-01',
+    compatibilityFlags: ['nodejs_compat'],
+  }];
+}
+
+const edgeAudioWorkers = edgeAudioWorker();
+
 export default defineProject({
   plugins: [
     cloudflareTest({
       wrangler: { configPath: '../../wrangler.toml' },
       miniflare: {
+        workers: edgeAudioWorkers,
+        ...(edgeAudioWorkers.length === 0 && { serviceBindings: { EDGE_AUDIO: () => new Response('edge-audio disabled', { status: 503 }) } }),
         // Tests need the consumer to pick messages up quickly.
         queueConsumers: { 'video-api-jobs': { maxBatchTimeout: 0.05 } },
         bindings: {

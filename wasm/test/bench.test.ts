@@ -9,6 +9,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { extractPcm16k, getFFmpegCore } from '../ffmpeg/index.js';
 import { detectSpeech, getSileroSession } from '../vad/index.js';
+import '../vad/legacy-model.js';
 import { clock, mediaBytes, timed } from './helpers.js';
 
 const MiB = 2 ** 20;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractPcm16k } from '../ffmpeg/index.js';
 import { detectSpeech, speechProbabilities, speechSegmentsFromProbabilities } from '../vad/index.js';
+import '../vad/legacy-model.js';
 import { mediaBytes, timed } from './helpers.js';
 
 const totalSpeech = (segments: { start: number; end: number }[]) => segments.reduce((sum, s) => sum + s.end - s.start, 0);

@@ -5,7 +5,8 @@
  * `wrangler deploy --dry-run` bundles exactly what a Worker using `wasm/` ships, and so the
  * steps can be tried by hand with `wrangler dev -c wasm/test/wrangler.toml`.
  */
-import { detectSpeech, EdgeBudgetError, extractPcm16k, MediaDecodeError } from '../index.js';
+import { EdgeBudgetError, extractPcm16k, MediaDecodeError } from '../ffmpeg/index.js';
+import { detectSpeech } from '../vad/index.js';
 
 export default {
   async fetch(request) {
@@ -22,3 +23,6 @@ export default {
     }
   },
 } satisfies ExportedHandler;
+
+// The edge-audio Worker's RPC entrypoint, so edge-audio.test.ts can call it over real RPC.
+export { EdgeAudio } from '../edge-audio/worker.js';

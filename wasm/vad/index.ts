@@ -12,6 +12,7 @@ export {
 export {
   speechProbabilities,
   getSileroSession,
+  registerSileroModel,
   sileroFrameSamples,
   SILERO_SAMPLE_RATE_HZ,
   type SileroModel,

@@ -10,8 +10,10 @@
  *   fewer inference calls for the same audio, so much cheaper in CPU; coarser boundaries.
  * A session is created once per isolate per model; each call carries its own recurrent
  * state, and calls are queued because one wasm instance runs one inference at a time.
+ *
+ * Only v5 is imported here, so a Worker bundles one model (~2 MB gzip). The legacy model is
+ * bundled only by Workers that import `wasm/vad/legacy-model.js` (which registers it).
  */
-import legacyModel from '@ricky0123/vad-web/dist/silero_vad_legacy.onnx';
 import v5Model from '@ricky0123/vad-web/dist/silero_vad_v5.onnx';
 import { planBatches, stepsOf, type BatchPlanOptions } from './batch-plan.js';
 import { createWasmSession, ort } from './ort.js';
@@ -24,7 +26,8 @@ const INT16_FULL_SCALE = 32_768;
 export type SileroModel = 'v5' | 'legacy';
 
 interface ModelSpec {
-  bytes: ArrayBuffer;
+  /** The `.onnx` bytes; undefined until registered (legacy: `import 'wasm/vad/legacy-model.js'`). */
+  bytes?: ArrayBuffer;
   /** New samples per inference frame. */
   frameSamples: number;
   /** Samples of the previous frame prepended to each frame. */
@@ -38,8 +41,16 @@ interface ModelSpec {
 
 const MODELS: Record<SileroModel, ModelSpec> = {
   v5: { bytes: v5Model, frameSamples: 512, contextSamples: 64, state: { state: 'stateN' }, stateWidth: 128, srShape: [] },
-  legacy: { bytes: legacyModel, frameSamples: 1536, contextSamples: 0, state: { h: 'hn', c: 'cn' }, stateWidth: 64, srShape: [1] },
+  legacy: { frameSamples: 1536, contextSamples: 0, state: { h: 'hn', c: 'cn' }, stateWidth: 64, srShape: [1] },
 };
+
+/**
+ * Supplies a model's `.onnx` bytes (an import of the file as a `Data` module). Used by
+ * `legacy-model.ts`; keeps models a Worker does not use out of its bundle.
+ */
+export function registerSileroModel(model: SileroModel, bytes: ArrayBuffer): void {
+  MODELS[model].bytes = bytes;
+}
 
 /** Samples per frame of a model (512 for v5, 1536 for legacy). */
 export function sileroFrameSamples(model: SileroModel = 'v5'): number {
@@ -53,7 +64,11 @@ let queue: Promise<unknown> = Promise.resolve();
 export function getSileroSession(model: SileroModel = 'v5'): Promise<ort.InferenceSession> {
   let session = sessions.get(model);
   if (!session) {
-    session = createWasmSession(new Uint8Array(MODELS[model].bytes), { graphOptimizationLevel: 'all' }).catch((error: unknown) => {
+    const bytes = MODELS[model].bytes;
+    if (!bytes) {
+      return Promise.reject(new Error(`Silero VAD model '${model}' is not bundled: import 'wasm/vad/legacy-model.js' first`));
+    }
+    session = createWasmSession(new Uint8Array(bytes), { graphOptimizationLevel: 'all' }).catch((error: unknown) => {
       sessions.delete(model);
       throw new Error(`Silero VAD (${model}) failed to load`, { cause: error });
     });

@@ -1,10 +1,12 @@
 /**
  * @module pipeline/steps/audio
  * Audio extraction to 16 kHz mono s16le PCM, stored once per job at `work/{id}/audio.pcm`.
- * Inputs within the edge budget are decoded in the Worker with ffmpeg.wasm; larger ones (or
- * anything ffmpeg.wasm cannot read) by native ffmpeg in the media container.
+ * Inputs within the edge budget are decoded at the edge with ffmpeg.wasm, in the `edge-audio`
+ * Worker reached by the `EDGE_AUDIO` service binding (ffmpeg.wasm is too big to bundle here);
+ * larger ones, anything ffmpeg.wasm cannot read, or every input when the binding is absent, by
+ * native ffmpeg in the media container.
  */
-import { EDGE_AUDIO_MAX_BYTES, extractPcm16k } from '../../../wasm/index.js';
+import { EDGE_AUDIO_MAX_BYTES, extractWithEdgeAudio } from '../../../wasm/index.js';
 import { numberVar } from '../../env.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Step, StepContext } from '../context.js';
@@ -19,22 +21,31 @@ export type AudioPath = 'edge' | 'container';
 
 export async function extractAudio(ctx: StepContext): Promise<AudioPath> {
   const budget = numberVar(ctx.env.EDGE_AUDIO_MAX_BYTES, EDGE_AUDIO_MAX_BYTES);
+  const edge = ctx.env.EDGE_AUDIO;
   const { body, size, hints } = await ctx.source();
-  if (size <= budget && !isRawPcm(hints.filename, hints.content_type)) {
-    const bytes = new Uint8Array(await new Response(body).arrayBuffer());
+  const tryEdge = edge !== undefined && size <= budget && !isRawPcm(hints.filename, hints.content_type);
+  if (tryEdge) {
     try {
-      const { pcm } = await extractPcm16k(bytes, { maxBytes: budget });
+      // The R2 body goes to the edge-audio Worker as a stream: nothing is buffered here.
+      const { pcm } = await extractWithEdgeAudio(edge, body, { maxBytes: budget, size });
       await ctx.bucket.put(audioKey(ctx), new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+      logPath(ctx, 'edge', size);
       return 'edge';
     } catch (err) {
-      // ffmpeg.wasm lacks a few demuxers/decoders that native ffmpeg has: fall through.
+      // Over the duration budget, a demuxer/decoder ffmpeg.wasm lacks, or the binding failed: fall through.
       console.warn(JSON.stringify({ level: 'warn', video_id: ctx.job.video_id, edge_audio_failed: String(err) }));
     }
   }
-  const again = size <= budget ? await ctx.source() : { body, hints };
+  const again = tryEdge ? await ctx.source() : { body, hints };
   const pcm = await ctx.media.extractAudio(again.body, again.hints);
   await streamToR2(ctx.bucket, audioKey(ctx), iterate(pcm));
+  logPath(ctx, 'container', size, edge === undefined ? 'no EDGE_AUDIO binding' : tryEdge ? 'edge decode failed' : 'over edge budget or raw PCM');
   return 'container';
+}
+
+/** One log line per job saying where its audio was decoded. */
+function logPath(ctx: StepContext, path: AudioPath, bytes: number, reason?: string): void {
+  console.log(JSON.stringify({ level: 'info', video_id: ctx.job.video_id, audio_decoded_by: path, input_bytes: bytes, ...(reason ? { reason } : {}) }));
 }
 
 const isRawPcm = (filename: string | null, type: string | null) =>
