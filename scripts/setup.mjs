@@ -39,8 +39,11 @@ export function ensureNpmPackages() {
   const marker = join(ROOT, 'node_modules', '.package-lock.json');
   const lock = join(ROOT, 'package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  say('installing npm packages (npm ci)');
-  execSync('npm ci --no-audit --no-fund', { cwd: ROOT, stdio: 'inherit' });
+  // `npm install`, not `npm ci`: the lock cannot list the other platforms' optional builds of
+  // @fugood/whisper.node (they are not in every registry), which `npm ci` insists on. With an
+  // up-to-date lock, `npm install` installs exactly the locked versions.
+  say('installing npm packages (npm install)');
+  execSync('npm install --no-audit --no-fund', { cwd: ROOT, stdio: 'inherit' });
 }
 
 /** PATH with the project's binaries first, so the pinned Node 22 runs wrangler. */

@@ -5,29 +5,13 @@
  */
 import { env, SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FUZZ_SEED, prng, type Rng } from '../support/prng.js';
 import { ERROR_CODES } from '../../src/contract/errors.js';
 import { BASE, call, fixture } from './helpers.js';
 
-const SEED = 0x5eed_2026;
+const SEED = FUZZ_SEED;
 const ENDPOINTS = ['/api/analyze-video', '/api/process-video', '/api/register-avatar'] as const;
 
-/** mulberry32: small, fast, good enough to pick cases reproducibly. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)],
-    bytes: (n: number) => Uint8Array.from({ length: n }, () => Math.floor(next() * 256)),
-  };
-}
 
 const enc = new TextEncoder();
 let key = '';

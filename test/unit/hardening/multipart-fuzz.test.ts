@@ -4,27 +4,12 @@
  * (never another error, never a hang).
  */
 import { describe, expect, it } from 'vitest';
+import { FUZZ_SEED, prng, type Rng } from '../../support/prng.js';
 import { boundaryOf, MultipartError, parseMultipart } from '../../../src/storage/multipart.js';
 
-const SEED = 0x5eed_2026;
+const SEED = FUZZ_SEED;
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)],
-    bytes: (n: number) => Uint8Array.from({ length: n }, () => Math.floor(next() * 256)),
-  };
-}
-type Rng = ReturnType<typeof prng>;
+
 
 /** Streams `bytes` in random-sized chunks (1 byte up to 4 KiB). */
 function randomStream(bytes: Uint8Array, r: Rng): ReadableStream<Uint8Array> {
