@@ -81,10 +81,18 @@ class ByteReader {
   get ended(): boolean {
     return this.done;
   }
+  /** A client that goes away mid-upload errors the stream: that is a bad body, not our fault. */
+  private async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    try {
+      return await this.reader.read();
+    } catch (err) {
+      throw new MultipartError(`the request body was interrupted: ${(err as Error)?.message ?? err}`);
+    }
+  }
   /** Reads one more chunk into the buffer; false at end of stream. */
   async fill(): Promise<boolean> {
     if (this.done) return false;
-    const { value, done } = await this.reader.read();
+    const { value, done } = await this.read();
     if (done) {
       this.done = true;
       return false;
@@ -96,7 +104,7 @@ class ByteReader {
   async nextChunk(): Promise<Uint8Array | null> {
     if (this.buf.length > 0) return this.take(this.buf.length);
     if (this.done) return null;
-    const { value, done } = await this.reader.read();
+    const { value, done } = await this.read();
     if (done) {
       this.done = true;
       return null;

@@ -1,0 +1,46 @@
+import { env, SELF } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { ALICE, BASE, expectError } from './helpers.js';
+
+const listAll = async (prefix: string) => (await env.MEDIA.list({ prefix })).objects.map((o) => o.key);
+
+describe('faults', () => {
+  it('should keep no file and no job when the client goes away mid-upload', async () => {
+    const before = { uploads: await listAll('uploads/'), avatars: await listAll('avatars/') };
+    const boundary = 'xxBOUNDARYxx';
+    const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+    // 20 MiB of a file (more than two R2 parts, so a multipart upload is under way), then the connection drops.
+    const droppingBody = () => {
+      let sent = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent === 0) controller.enqueue(head);
+          if (sent >= 20 * 1024 * 1024) return controller.error(new Error('connection reset by peer'));
+          controller.enqueue(new Uint8Array(1024 * 1024).fill(7));
+          sent += 1024 * 1024;
+        },
+      });
+    };
+    for (const path of ['/api/analyze-video', '/api/process-video', '/api/register-avatar']) {
+      const res = await SELF.fetch(`${BASE}${path}`, {
+        method: 'POST',
+        body: droppingBody(),
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-api-key': ALICE },
+        duplex: 'half',
+      } as RequestInit);
+      await expectError(res, 400, 'invalid_multipart');
+    }
+    expect(await listAll('uploads/')).toEqual(before.uploads);
+    expect(await listAll('avatars/')).toEqual(before.avatars);
+  });
+
+  it('should still answer after a broken upload', async () => {
+    const res = await SELF.fetch(`${BASE}/api/analyze-video`, {
+      method: 'POST',
+      body: '--b\r\nContent-Disposition: form-data; name="file"; filename="x.mp4"\r\n\r\n\u0000\u0001',
+      headers: { 'content-type': 'multipart/form-data; boundary=b', 'x-api-key': ALICE },
+    });
+    await expectError(res, 400, 'invalid_multipart');
+    expect((await SELF.fetch(`${BASE}/healthz`)).status).toBe(200);
+  });
+});
