@@ -9,13 +9,13 @@ describe('faults', () => {
     const before = { uploads: await listAll('uploads/'), avatars: await listAll('avatars/') };
     const boundary = 'xxBOUNDARYxx';
     const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
-    // 20 MiB of a file (more than two R2 parts, so a multipart upload is under way), then the connection drops.
+    // 10 MiB of a file (more than one 8 MiB R2 part, so a multipart upload is under way), then the connection drops.
     const droppingBody = () => {
       let sent = 0;
       return new ReadableStream<Uint8Array>({
         pull(controller) {
           if (sent === 0) controller.enqueue(head);
-          if (sent >= 20 * 1024 * 1024) return controller.error(new Error('connection reset by peer'));
+          if (sent >= 10 * 1024 * 1024) return controller.error(new Error('connection reset by peer'));
           controller.enqueue(new Uint8Array(1024 * 1024).fill(7));
           sent += 1024 * 1024;
         },
