@@ -25,6 +25,9 @@ export function generateFixtures(): string {
   if (!existsSync(out('speech.wav'))) {
     execFileSync('espeak-ng', ['-v', 'en-us', '-w', out('speech.wav'), 'Hello there. This is a short test of the analysis service.']);
   }
+  if (!existsSync(out('speech.ogg'))) {
+    ff(['-i', out('speech.wav'), '-c:a', 'libvorbis', '-q:a', '4', out('speech.ogg')]);
+  }
   if (!existsSync(out('not-media.mp4'))) {
     writeFileSync(out('not-media.mp4'), 'This is a plain text file pretending to be a video.\n'.repeat(20));
   }

@@ -26,6 +26,12 @@ describe('speech analytics through the pipeline', () => {
     expect(result['Video Section']).toBeUndefined();
   });
 
+  it('should accept audio-only Ogg Vorbis for analysis', async () => {
+    const result = await analyze('generated/speech.ogg', 'speech.ogg');
+    expect(result.transcript.split(' ').length).toBeGreaterThan(4);
+    expect(result.summary.duration_sec).toBeGreaterThan(2);
+  });
+
   it('should complete a video without audio with empty speech analytics and a warning', async () => {
     const result = await analyze('generated/silent-2s.webm', 'silent.webm');
     expect(result.transcript).toBe('');
