@@ -71,7 +71,7 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 /** Pulls bytes from a stream with a small look-ahead buffer. */
 class ByteReader {
-  private buf = new Uint8Array(0);
+  private buf: Uint8Array = new Uint8Array(0);
   private done = false;
   constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
 

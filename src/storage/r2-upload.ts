@@ -39,7 +39,7 @@ export async function streamToR2(
   const part = new Uint8Array(partBytes);
   let filled = 0;
   let size = 0;
-  let head = new Uint8Array(0);
+  let head: Uint8Array = new Uint8Array(0);
   let upload: R2MultipartUpload | null = null;
   const uploaded: R2UploadedPart[] = [];
 

@@ -14,7 +14,7 @@ export function looksLikeText(head: Uint8Array): boolean {
   }
   if (controls > 0) return false;
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, Math.max(0, head.length - 4)));
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(head.subarray(0, Math.max(0, head.length - 4)));
     return true;
   } catch {
     return false;

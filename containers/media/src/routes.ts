@@ -51,7 +51,7 @@ export const coreRoutes = new Hono()
       const err = await proc.done.catch((e: FfmpegError) => e);
       return c.json({ error: { code: 'audio_unreadable', message: `could not extract audio: ${(err as Error).message}` } }, 422);
     }
-    return new Response(Readable.toWeb(proc.child.stdout) as ReadableStream, {
+    return new Response(Readable.toWeb(proc.child.stdout) as unknown as ReadableStream, {
       headers: { 'content-type': `audio/L16; rate=${PCM_SAMPLE_RATE_HZ}; channels=1` },
     });
   });
