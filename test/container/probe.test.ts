@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ProbeResult } from '../../src/contract/media.js';
 import { createMediaApp } from '../../containers/media/src/server.js';
 import { generateFixtures } from '../support/fixtures.js';
 import { SHARED_MEDIA } from '../support/services.js';
@@ -17,10 +18,10 @@ describe('probe on real media', () => {
   it.each(sharedClips)('should probe %s', async (clip) => {
     const res = await probe(readFileSync(join(SHARED_MEDIA, clip)), clip);
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = (await res.json()) as ProbeResult;
     expect(body.duration_sec).toBeGreaterThan(2);
     expect(body.audio).not.toBeNull();
-    if (/\.(mp4|webm|mkv|mov|avi)$/.test(clip)) expect(body.video.width).toBeGreaterThan(100);
+    if (/\.(mp4|webm|mkv|mov|avi)$/.test(clip)) expect(body.video!.width).toBeGreaterThan(100);
   });
 
   it('should probe generated clips and refuse non-media with 422', async () => {
@@ -29,7 +30,7 @@ describe('probe on real media', () => {
     expect(ok).toMatchObject({ audio: null, video: { codec: 'vp8', width: 160, height: 120 } });
     const bad = await probe(readFileSync(join(dir, 'binary-junk.mp4')), 'junk.mp4');
     expect(bad.status).toBe(422);
-    expect((await bad.json()).error.message).toMatch(/not a readable audio or video file/);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/not a readable audio or video file/);
     const empty = await probe(new Uint8Array(0), 'x.mp4');
     expect(empty.status).toBe(400);
   });

@@ -1,10 +1,11 @@
-import type { Env } from '../../src/env.js';
+import type { Env as AppEnv } from '../../src/env.js';
 
+// `env` from cloudflare:test is Cloudflare.Env: the Worker's bindings plus the test-only ones.
 declare global {
   namespace Cloudflare {
-    interface Env extends import('../../src/env.js').Env {
+    interface Env extends AppEnv {
       FIXTURES_URL: string;
     }
   }
 }
-export type { Env };
+export type { AppEnv as Env };
