@@ -13,7 +13,7 @@ import { tmpdir, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FrameObservation } from '../../src/contract/media.js';
-import { analyzeVisual } from '../../src/analytics/visual/index.js';
+import { analyzeVisual, compactFrame, frameHands } from '../../src/analytics/visual/index.js';
 import { probeFile, spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
 import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
@@ -41,6 +41,11 @@ const score = (label: string, ok: boolean) => {
 };
 const pct = (a: number, b: number) => (b ? `${Math.round((100 * a) / b)}%` : '-');
 const mb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+const jsonBytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+const hasAcceptedHand = (f: FrameObservation) => {
+  const hands = frameHands(f);
+  return hands.left !== null || hands.right !== null;
+};
 
 async function bench(name: string, file: string, sampleFps: number): Promise<FrameObservation[]> {
   const probe = await probeFile(file);
@@ -60,6 +65,9 @@ async function bench(name: string, file: string, sampleFps: number): Promise<Fra
     pose: pct(stats.detected.pose, n),
     face: pct(stats.detected.face, n),
     hands: pct(stats.detected.hands, n),
+    'hands ok': pct(frames.filter(hasAcceptedHand).length, n),
+    'B/f full': Math.round(jsonBytes(frames) / n),
+    'B/f compact': Math.round(jsonBytes(frames.map(compactFrame)) / n),
     'face ms': stats.ms_per_frame.face,
     'pose ms': stats.ms_per_frame.pose,
     'hand ms': stats.ms_per_frame.hands,
@@ -92,6 +100,9 @@ function scoreFrame(frame: FrameObservation, sample: ReturnType<typeof analyzeVi
   if (label.gesture_hand_side && (label.open_palm || label.pointing || label.pinch)) {
     const field = label.gesture_hand_side === 'left' ? sample.gesture_left : sample.gesture_right;
     score('gesture on labelled side', field === (label.open_palm ? 'open_hand' : 'pinch_or_point'));
+  }
+  if (label.no_hand_gesture != null) {
+    score('no hand gesture', (sample.gesture_left === 'none' && sample.gesture_right === 'none') === label.no_hand_gesture);
   }
   if (label.looking_at_camera != null) score('gaze_direction_x center', (sample.gaze_direction_x === 'center') === label.looking_at_camera);
 }

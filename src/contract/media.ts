@@ -71,3 +71,55 @@ export interface FrameObservation {
     emotion: Array<{ emotion: string; score: number }>;
   } | null;
 }
+
+/** Hand shape labels (as `gesture_left/right` in the result). */
+export type HandGesture = 'open_hand' | 'pinch_or_point' | 'none';
+
+/** One detected hand reduced to what the analytics read (src/analytics/visual/compact.ts). */
+export interface CompactHand {
+  /** The detector's side; the analytics re-assign sides from the pose wrists. */
+  side: 'left' | 'right' | 'unknown';
+  score: number;
+  /** Centre of the landmarks' bounding box, px. */
+  centre: [x: number, y: number];
+  /** Apparent palm length, px (`palmSize`): the hand's reach toward the camera. */
+  palm: number;
+  /** Shape from the 21 landmarks (`classifyGesture`). */
+  gesture: HandGesture;
+}
+
+/** One face reduced to its measurements (all from the mesh, before any per-clip normalisation). */
+export interface CompactFace {
+  score: number;
+  box: [x: number, y: number, w: number, h: number];
+  /** Raw eye aspect ratio (`eyeAspectRatio`); null without measurable eyes. */
+  ear: number | null;
+  /** Eye-in-head gaze from the iris, degrees (`irisAngles`); null without iris points. */
+  iris: { x: number; y: number } | null;
+  rotation: { roll: number; yaw: number; pitch: number } | null;
+  /** Mouth in inter-ocular distances (`mouthMetrics`); null without the mouth points. */
+  mouth: { width: number; open: number; lift: number } | null;
+  /** Top emotion label (`topEmotion`). */
+  emotion: string;
+}
+
+/**
+ * A `FrameObservation` reduced to the numbers the visual analytics need (~0.7 KB of JSON and
+ * ~1.3 KB of JS heap instead of ~7 KB and ~40 KB): what the container's `/vision` route streams
+ * and the Worker keeps per frame. Deriving the video section from it gives exactly the same result as
+ * from the full observation, for every `VisualOptions`.
+ */
+export interface CompactFrame {
+  /** Format marker: tells a compact frame from a full `FrameObservation` on the wire. */
+  compact: 1;
+  time: number;
+  width: number;
+  height: number;
+  /** The pose's overall score and the keypoints the analytics read (unfiltered by score). */
+  pose: { score: number; keypoints: Record<string, Keypoint> } | null;
+  hands: CompactHand[];
+  face: CompactFace | null;
+}
+
+/** What the vision step may hand to the analytics: full or compact frames. */
+export type VisionFrame = FrameObservation | CompactFrame;

@@ -3,7 +3,7 @@
  * The typed client of the media container's internal HTTP API. Bodies stream both ways;
  * nothing here holds a whole media file.
  */
-import type { AsrOutput, FrameObservation, ProbeResult, TimeSegment } from '../contract/media.js';
+import type { AsrOutput, ProbeResult, TimeSegment, VisionFrame } from '../contract/media.js';
 import { TransientError, UnrecoverableError } from './errors.js';
 import type { MediaTransport } from './transport.js';
 
@@ -76,12 +76,12 @@ export class MediaClient {
     return res.json<AsrOutput>();
   }
 
-  /** Streams one FrameObservation per sampled frame. */
-  async *observeFrames(body: ReadableStream, hints: SourceHints, fps?: number): AsyncGenerator<FrameObservation> {
+  /** Streams one frame record per sampled frame: compact by default (the container's `/vision`), full with `?detail=full`. */
+  async *observeFrames(body: ReadableStream, hints: SourceHints, fps?: number): AsyncGenerator<VisionFrame> {
     const query = fps ? `?fps=${fps}` : '';
     const res = await this.call(`/vision${query}`, { method: 'POST', body, headers: hintHeaders(hints) }, 'visual analysis');
     for await (const line of ndjsonLines(res.body!)) {
-      const value = JSON.parse(line) as FrameObservation | { done: true } | { error: { message: string } };
+      const value = JSON.parse(line) as VisionFrame | { done: true } | { error: { message: string } };
       if ('error' in value) throw new UnrecoverableError(`visual analysis failed: ${value.error.message}`);
       if ('done' in value) return;
       yield value;

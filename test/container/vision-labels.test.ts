@@ -2,13 +2,14 @@
  * Derived labels (src/analytics/visual) on real vision output, against test/fixtures/visual/labels.json.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeVisual } from '../../src/analytics/visual/index.js';
+import { analyzeVisual, compactFrame, frameHands } from '../../src/analytics/visual/index.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { mediaPath, readLabels, runVision } from '../fixtures/visual/run-vision.js';
 
 const labels = readLabels();
 const NO_SPEECH = { fillers: [], pauses: [], positive: [], negative: [] };
 const S13 = 'gesture/liveportrait_s13_arms.mp4';
+const NO_HAND_CLIPS = labels.items.filter((i) => i.clip?.no_hand_gesture === true).map((i) => i.media);
 
 async function samples(media: string, fps = 2) {
   const { frames } = await runVision(mediaPath(labels, media)!, { fps });
@@ -50,6 +51,28 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
       const series = await samples(media);
       const center = series.filter((s) => s.gaze_direction_x === 'center').length;
       expect(center / series.length, media).toBeGreaterThanOrEqual(0.7);
+    }
+  });
+
+  // The hand detector fires on faces, hair and collars in head-and-shoulder shots (raw hands in
+  // 100 % of retalking_face2's frames); none of those may survive the body-consistency rule.
+  it.each(NO_HAND_CLIPS)('should accept no hand and report no hand gesture on %s', async (media) => {
+    const { frames } = await runVision(mediaPath(labels, media)!, { fps: 2 });
+    const accepted = frames.filter((f) => {
+      const hands = frameHands(f);
+      return hands.left !== null || hands.right !== null;
+    });
+    expect(accepted.map((f) => f.time), 'frames with an accepted hand').toEqual([]);
+    const visual = analyzeVisual(frames, NO_SPEECH);
+    expect(visual.gesture_summary).toEqual({ open_hand: 0, pinch_or_point: 0, none: 2 * frames.length });
+    expect(visual.merged_visual_time_series.every((s) => s.left_hand_depth === 0 && s.right_hand_depth === 0)).toBe(true);
+  });
+
+  it('should derive the same video section from compact frames as from the full observations', async () => {
+    for (const media of [S13, 'talking_head/retalking_face2.mp4']) {
+      const { frames } = await runVision(mediaPath(labels, media)!, { fps: 2 });
+      const compact = JSON.parse(JSON.stringify(frames.map(compactFrame)));
+      expect(analyzeVisual(compact, NO_SPEECH), media).toEqual(analyzeVisual(frames, NO_SPEECH));
     }
   });
 });

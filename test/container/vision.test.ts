@@ -134,7 +134,26 @@ describe('POST /vision', () => {
     const last = lines.at(-1);
     expect(last).toMatchObject({ done: true, frames: lines.length - 1 });
     expect(last.ms_per_frame).toHaveProperty('face');
-    expect(lines[0]).toMatchObject({ time: 0, width: 640, height: 480 });
+    // Compact frames by default: the analytics' numbers, no mesh or landmarks.
+    expect(lines[0]).toMatchObject({ compact: 1, time: 0, width: 640, height: 480, pose: null, hands: [], face: null });
+  });
+
+  it('should stream full observations with detail=full, compact ones ~10× smaller by default', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const body = await readFile(media(PALM) ?? (await lavfi('detail.mp4', 'testsrc=size=320x240:rate=25', 1)));
+    const read = async (query: string) => {
+      const res = await visionRoutes.request(`/vision?fps=1${query}`, { method: 'POST', body });
+      expect(res.status).toBe(200);
+      return (await res.text()).trim().split('\n').slice(0, -1);
+    };
+    const [full] = await read('&detail=full');
+    const [compact] = await read('');
+    expect(JSON.parse(full)).not.toHaveProperty('compact');
+    expect(JSON.parse(compact)).toMatchObject({ compact: 1 });
+    expect(compact).not.toContain('mesh');
+    if (media(PALM)) expect(compact.length * 5).toBeLessThan(full.length);
+    const bad = await visionRoutes.request('/vision?detail=everything', { method: 'POST', body: 'x' });
+    expect(bad.status).toBe(400);
   });
 
   it('should answer 415 with a JSON error for a body that is not media', async () => {

@@ -2,7 +2,7 @@
  * @module analytics/visual/analyze
  * The visual section of an analysis result from per-frame observations and speech events.
  */
-import type { FrameObservation } from '../../contract/media.js';
+import type { VisionFrame } from '../../contract/media.js';
 import { VIDEO_SECTION_MARKER, type VisualSection } from '../../contract/result.js';
 import { normaliseEyeOpenness } from './eyes.js';
 import { median } from './math.js';
@@ -22,7 +22,8 @@ export function mouthBaseline(mouths: ReadonlyArray<{ width: number; lift: numbe
  * Computes the `VisualSection` (it passes `VisualSection.parse()`): one time-series element per
  * frame in time order, the gesture and posture summaries, and the speech-event correlation.
  *
- * @param frames sampled frames, any order (sorted by time here; non-finite times are dropped).
+ * @param frames sampled frames, full or compact (`compactFrame`; same result), any order (sorted
+ *   by time here; non-finite times are dropped).
  * @param events speech event spans; empty lists give `{}` summaries.
  * @param options see {@link VisualOptions}; all optional.
  * @example
@@ -31,7 +32,7 @@ export function mouthBaseline(mouths: ReadonlyArray<{ width: number; lift: numbe
  * visual.posture_summary.raised_hand; // whole seconds with a raised hand
  */
 export function analyzeVisual(
-  frames: FrameObservation[],
+  frames: readonly VisionFrame[],
   events: SpeechEvents,
   options: VisualOptions = {},
 ): VisualSection {

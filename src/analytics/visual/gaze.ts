@@ -7,7 +7,7 @@
  * result. `gaze_angle_x` > 0 = toward the person's own right (image left in an unmirrored frame);
  * `gaze_angle_y` > 0 = up.
  */
-import type { FrameObservation, Point } from '../../contract/media.js';
+import type { CompactFace, FrameObservation, Point } from '../../contract/media.js';
 import { type Vec2, RAD_TO_DEG, clamp, dist, dot, mean, midpoint, sub, toVec, unit } from './math.js';
 import type { GazeX, GazeY } from './types.js';
 
@@ -86,15 +86,16 @@ export function irisAngles(mesh: Point[] | null | undefined): { x: number; y: nu
 }
 
 /**
- * Gaze angles of a face. Head yaw/pitch come from the engine (@vladmandic/human: yaw > 0 = head
- * turned to the person's own right, pitch > 0 = head down, radians) and are added to the
- * eye-in-head angles when `useHeadRotation`.
+ * Gaze angles of a face (full, or compact with its iris angles already measured). Head
+ * yaw/pitch come from the engine (@vladmandic/human: yaw > 0 = head turned to the person's own
+ * right, pitch > 0 = head down, radians) and are added to the eye-in-head angles when
+ * `useHeadRotation`.
  *
  * @param useHeadRotation @default true
  */
-export function gazeAngles(face: FrameObservation['face'], useHeadRotation = true): GazeAngles {
+export function gazeAngles(face: FrameObservation['face'] | CompactFace, useHeadRotation = true): GazeAngles {
   if (!face) return { eyeX: null, eyeY: null, x: 0, y: 0, measured: false };
-  const eye = irisAngles(face.mesh);
+  const eye = 'mesh' in face ? irisAngles(face.mesh) : (face.iris ?? null);
   const rot = useHeadRotation ? face.rotation : null;
   const headX = rot && Number.isFinite(rot.yaw) ? rot.yaw * RAD_TO_DEG : null;
   const headY = rot && Number.isFinite(rot.pitch) ? -rot.pitch * RAD_TO_DEG : null;

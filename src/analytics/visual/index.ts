@@ -27,7 +27,17 @@ export {
   isHandsOnHips,
   type BodyFrame,
 } from './posture.js';
-export { assignHands, handDepth, isHandForward, palmSize, type SideHands } from './hands.js';
+export {
+  assignHands,
+  judgeHand,
+  handDepth,
+  isHandForward,
+  palmSize,
+  type HandRejection,
+  type HandVerdict,
+  type SideHands,
+} from './hands.js';
+export { compactFrame, compactHand, isCompactFrame, POSE_KEYPOINTS_USED } from './compact.js';
 export { classifyGesture, fingerExtension, isPinch, type Fingers } from './gesture.js';
 export { eyeAspectRatio, normaliseEyeOpenness } from './eyes.js';
 export {
@@ -40,6 +50,6 @@ export {
 } from './gaze.js';
 export { mouthMetrics, smileRatio, type MouthMetrics, type MouthBaseline } from './mouth.js';
 export { topEmotion } from './emotion.js';
-export { frameFeatures, toVisualSample, type FrameFeatures } from './timeline.js';
+export { frameFeatures, frameHands, toVisualSample, type FrameFeatures } from './timeline.js';
 export { gestureSummary, postureSummary, frameDurations, sampleInterval } from './summary.js';
 export { framesInEvents, summarizeFrames, wordSync } from './word-sync.js';

@@ -4,10 +4,9 @@
  * everything a frame tells on its own; {@link toVisualSample} adds what needs the whole clip (the
  * person's open-eye EAR and neutral mouth) and makes the numbers JSON- and zod-safe.
  */
-import type { FrameObservation } from '../../contract/media.js';
+import type { VisionFrame } from '../../contract/media.js';
 import type { VisualSample } from '../../contract/result.js';
-import { eyeAspectRatio } from './eyes.js';
-import { classifyGesture } from './gesture.js';
+import { compactFrame } from './compact.js';
 import {
   DEFAULT_GAZE_CENTER_DEG,
   gazeAngles,
@@ -15,10 +14,9 @@ import {
   gazeDirectionX,
   gazeDirectionY,
 } from './gaze.js';
-import { DEFAULT_MIN_HAND_SCORE, assignHands, handDepth, isHandForward } from './hands.js';
+import { DEFAULT_MIN_HAND_SCORE, type SideHands, assignHands, handDepth, isHandForward } from './hands.js';
 import { finite } from './math.js';
-import { type MouthBaseline, type MouthMetrics, mouthMetrics, smileRatio } from './mouth.js';
-import { topEmotion } from './emotion.js';
+import { type MouthBaseline, type MouthMetrics, smileRatio } from './mouth.js';
 import {
   DEFAULT_MIN_KEYPOINT_SCORE,
   bodyFrame,
@@ -60,8 +58,23 @@ export interface FrameFeatures {
   emotion: string;
 }
 
-/** Derives the per-frame features; a frame with no person gives the "nothing seen" values. */
-export function frameFeatures(frame: FrameObservation, options: VisualOptions = {}): FrameFeatures {
+/**
+ * The hands of a frame that pass the body-consistency rule (`judgeHand`), per side: what the
+ * gesture and depth fields are computed from. Tests and the bench use it to count real hands.
+ *
+ * @param options `minKeypointScore` and `minHandScore` as in {@link frameFeatures}.
+ */
+export function frameHands(input: VisionFrame, options: VisualOptions = {}): SideHands {
+  const { minKeypointScore = DEFAULT_MIN_KEYPOINT_SCORE, minHandScore = DEFAULT_MIN_HAND_SCORE } = options;
+  const frame = compactFrame(input);
+  return assignHands(frame.hands, bodyFrame(frame.pose, minKeypointScore), frame.face?.box ?? null, minHandScore);
+}
+
+/**
+ * Derives the per-frame features from a full or compact frame (the same result either way: a
+ * full frame is compacted first); a frame with no person gives the "nothing seen" values.
+ */
+export function frameFeatures(input: VisionFrame, options: VisualOptions = {}): FrameFeatures {
   const {
     minKeypointScore = DEFAULT_MIN_KEYPOINT_SCORE,
     minHandScore = DEFAULT_MIN_HAND_SCORE,
@@ -69,11 +82,12 @@ export function frameFeatures(frame: FrameObservation, options: VisualOptions = 
     gazeCenterYDeg = DEFAULT_GAZE_CENTER_DEG,
     useHeadRotation = true,
   } = options;
+  const frame = compactFrame(input);
   const body = bodyFrame(frame.pose, minKeypointScore);
-  const hands = assignHands(frame.hands, body, minHandScore);
-  const leftDepth = handDepth(body, 'left', hands.left);
-  const rightDepth = handDepth(body, 'right', hands.right);
   const face = frame.face ?? null;
+  const hands = assignHands(frame.hands, body, face?.box ?? null, minHandScore);
+  const leftDepth = handDepth(body, 'left', hands.left?.palm ?? null);
+  const rightDepth = handDepth(body, 'right', hands.right?.palm ?? null);
   const gaze = gazeAngles(face, useHeadRotation);
   const gx = gaze.measured ? gazeDirectionX(gaze.x, gazeCenterXDeg) : 'center';
   const gy = gaze.measured ? gazeDirectionY(gaze.y, gazeCenterYDeg) : 'center';
@@ -92,17 +106,17 @@ export function frameFeatures(frame: FrameObservation, options: VisualOptions = 
     right_hand_high: isHandHigh(body, 'right'),
     left_hand_forward: isHandForward(body, 'left', leftDepth),
     right_hand_forward: isHandForward(body, 'right', rightDepth),
-    gesture_left: classifyGesture(hands.left),
-    gesture_right: classifyGesture(hands.right),
-    ear: eyeAspectRatio(face?.mesh),
+    gesture_left: hands.left?.gesture ?? 'none',
+    gesture_right: hands.right?.gesture ?? 'none',
+    ear: face?.ear ?? null,
     face_detected: face !== null,
     gaze_direction: gaze.measured ? gazeDirection(gx, gy) : null,
     gaze_direction_x: gx,
     gaze_direction_y: gy,
     gaze_angle_x: gaze.measured ? gaze.x : 0,
     gaze_angle_y: gaze.measured ? gaze.y : 0,
-    mouth: mouthMetrics(face),
-    emotion: topEmotion(face),
+    mouth: face?.mouth ?? null,
+    emotion: face ? face.emotion : 'unknown',
   };
 }
 

@@ -8,7 +8,6 @@ import {
   isHandHigh,
   isHandsOnHips,
   isRaisedHand,
-  assignHands,
   palmSize,
 } from '../../../src/analytics/visual/index.js';
 import { HIP_Y, handLandmarks, keypoint, pose } from './fixtures.js';
@@ -111,10 +110,10 @@ describe('hand depth and forward', () => {
     // 48 px long and 39.3 px wide (÷ 0.8 = 49.2 px implied length, the larger one wins).
     const h = handLandmarks('open', 368, 300, 1.2);
     expect(palmSize(h)).toBeCloseTo((1.2 * Math.hypot(39, 5)) / 0.8, 3);
-    const big = handDepth(b, 'left', h);
+    const big = handDepth(b, 'left', palmSize(h));
     expect(big).toBeCloseTo(palmSize(h) / 33.6 - 1, 3);
     expect(isHandForward(b, 'left', big)).toBe(true);
-    const small = handDepth(b, 'left', handLandmarks('open', 368, 300, 0.5));
+    const small = handDepth(b, 'left', palmSize(handLandmarks('open', 368, 300, 0.5)));
     expect(small).toBeLessThan(0);
     expect(isHandForward(b, 'left', small)).toBe(false);
   });
@@ -130,31 +129,7 @@ describe('hand depth and forward', () => {
   });
 
   it('should give 0 without a body', () => {
-    expect(handDepth(null, 'left', handLandmarks('open', 0, 0))).toBe(0);
+    expect(handDepth(null, 'left', palmSize(handLandmarks('open', 0, 0)))).toBe(0);
     expect(isHandForward(null, 'left', 5)).toBe(false);
-  });
-});
-
-describe('assignHands', () => {
-  it('should match hands to the pose wrist they sit on, whatever the model says', () => {
-    const b = bodyFrame(pose())!;
-    const left = handLandmarks('open', 368, 400);
-    const right = handLandmarks('fist', 232, 400);
-    const got = assignHands(
-      [
-        { side: 'right', score: 0.9, landmarks: left },
-        { side: 'unknown', score: 0.9, landmarks: right },
-      ],
-      b,
-    );
-    expect(got.left).toBe(left);
-    expect(got.right).toBe(right);
-  });
-
-  it('should use the model side without a body and skip weak or short hands', () => {
-    const h = handLandmarks('open', 100, 100);
-    expect(assignHands([{ side: 'left', score: 0.9, landmarks: h }], null).left).toBe(h);
-    expect(assignHands([{ side: 'left', score: 0.2, landmarks: h }], null).left).toBeNull();
-    expect(assignHands([{ side: 'left', score: 0.9, landmarks: h.slice(0, 5) }], null).left).toBeNull();
   });
 });

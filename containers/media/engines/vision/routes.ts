@@ -1,7 +1,9 @@
 /**
  * @module containers/media/engines/vision/routes
- * `POST /vision?fps=N`: the request body is the media file; the response is NDJSON, one
- * `FrameObservation` per line as frames finish, then `{"done":true,"frames":N,"ms_per_frame":{…}}`.
+ * `POST /vision?fps=N[&detail=full]`: the request body is the media file; the response is NDJSON,
+ * one `CompactFrame` per line as frames finish (`detail=full`: the full `FrameObservation`, ~10×
+ * larger, for debugging), then `{"done":true,"frames":N,"ms_per_frame":{…}}`. Compact frames
+ * carry every number the analytics read, so the Worker never holds face meshes or hand landmarks.
  * The body is spooled to a temp file first: MP4s with the `moov` box at the end need a seekable
  * input, and probing before answering lets unreadable media fail with a 4xx instead of a
  * broken 200 stream.
@@ -15,6 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono } from 'hono';
 import { FfmpegError, probeFile } from '../../src/ffmpeg.js';
+import { compactFrame } from '../../../../src/analytics/visual/compact.js';
 import { analyzeVideo, defaultVisionFps, type VisionRunStats } from './analyze.js';
 
 /** Sampling rates accepted from the query string. */
@@ -54,6 +57,13 @@ async function tempDir(): Promise<{ dir: string; dispose(): Promise<void> }> {
   return { dir, dispose: () => (removed ??= rm(dir, { recursive: true, force: true })) };
 }
 
+/** Parses `?detail=`: absent or `compact` → compact frames; `full` → full observations. */
+export function parseDetail(raw: string | undefined): 'compact' | 'full' {
+  if (raw === undefined || raw === '' || raw === 'compact') return 'compact';
+  if (raw === 'full') return 'full';
+  throw new VisionRouteError(400, 'invalid_request', `detail must be "compact" or "full", got "${raw}"`);
+}
+
 export const visionRoutes = new Hono();
 
 visionRoutes.onError((err, c) => {
@@ -63,6 +73,7 @@ visionRoutes.onError((err, c) => {
 
 visionRoutes.post('/vision', async function postVision(c) {
   const fps = parseFps(c.req.query('fps'));
+  const detail = parseDetail(c.req.query('detail'));
   const body = c.req.raw.body;
   if (!body) throw new VisionRouteError(400, 'invalid_request', 'the request body must be the media file');
 
@@ -105,7 +116,7 @@ visionRoutes.post('/vision', async function postVision(c) {
           controller.close();
           await finish();
         } else {
-          controller.enqueue(line(next.value));
+          controller.enqueue(line(detail === 'full' ? next.value : compactFrame(next.value)));
         }
       } catch (err) {
         // Headers are gone already: the error becomes the last line of the stream.
