@@ -9,8 +9,9 @@
  * Gate: blur of 60 s of 720p ≤ 60 s wall on 2 cores.
  * Eye contact: mean |gaze| before/after (`measureGaze`: Human's iris and pixel-located iris) on
  * a 5 s talking head with a turned head, plus a zoomed before/after sheet of the eyes.
- * Mouth driving from new speech: the case runs and reports `lip_sync.mode` (embedded mouth
- * driving is not implemented yet: see containers/media/engines/mouth/README.md).
+ * Mouth driving from new speech (`10s speech+mouth`, embedded patch bank when SYNC_API_URL is
+ * unset): `lip_sync.mode`, the mouth–speech-envelope correlation of the output versus the plain
+ * fitted video (`10s speech-swap`), and a zoomed before/after sheet of the mouth.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, copyFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderVideo, defaultRenderEngines, parseRenderOptions } from '../../containers/media/engines/render/index.js';
 import { measureGaze } from '../../containers/media/engines/gaze/index.js';
+import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
 
 const OUT_DIR = join(process.cwd(), 'bench/out');
 const SOURCE = '/work/shared/media/talking_head/sadtalker_wda_aoc.mp4';
@@ -26,6 +28,8 @@ const BLUR_GATE_SEC = 60;
 const GAZE_SOURCE = '/work/shared/media/talking_head/retalking_face2.mp4';
 /** Eye band of GAZE_SOURCE (x, y, w, h in px), for the zoomed sheet. */
 const GAZE_EYES_CROP = '240:80:270:330';
+/** Mouth of SOURCE (512²), for the zoomed mouth sheet. */
+const MOUTH_CROP = '200:140:200:290';
 
 interface Case {
   clip: string;
@@ -47,6 +51,12 @@ function makeClips(dir: string) {
 function contactSheet(before: string, after: string, png: string, durationSec: number) {
   const step = Math.max(0.5, durationSec / 5);
   const row = (i: number) => `[${i}:v]fps=1/${step.toFixed(3)},scale=256:-2,tile=5x1[r${i}]`;
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', before, '-i', after, '-filter_complex', `${row(0)};${row(1)};[r0][r1]vstack`, '-frames:v', '1', png]);
+}
+
+/** Plain fitted (top) / mouth-driven (bottom) mouth at 8 moments, 2× zoom. */
+function mouthSheet(before: string, after: string, png: string) {
+  const row = (i: number) => `[${i}:v]select='not(mod(n\\,30))',crop=${MOUTH_CROP},scale=iw*2:-1:flags=lanczos,tile=8x1[r${i}]`;
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', before, '-i', after, '-filter_complex', `${row(0)};${row(1)};[r0][r1]vstack`, '-frames:v', '1', png]);
 }
 
@@ -78,6 +88,8 @@ async function main() {
   const rows: string[] = ['| case | media s | wall s | RTF | peak RSS MB | stages ms |', '|---|---|---|---|---|---|'];
   let gate = 'not run';
   const gazeRows = ['| measure | before | after |', '|---|---|---|'];
+  let mouthLine = 'not run';
+  let plainSpeechOut: string | undefined;
   for (const c of cases) {
     const dir = mkdtempSync(join(work, 'case-'));
     const t0 = performance.now();
@@ -98,12 +110,20 @@ async function main() {
       eyeSheet(c.clip, outputPath, join(OUT_DIR, 'processing-eye-contact-eyes.png'));
       console.error('eye contact editor:', report.editors);
     }
+    if (c.name === '10s speech-swap') copyFileSync(outputPath, (plainSpeechOut = join(work, 'plain-speech.mp4')));
+    if (c.name === '10s speech+mouth' && plainSpeechOut) {
+      const [before, after] = [await mouthSpeechCorrelation(plainSpeechOut, clips.speech), await mouthSpeechCorrelation(outputPath, clips.speech)];
+      mouthLine = `lip_sync ${JSON.stringify(report.lip_sync)}; mouth–envelope r: plain fitted ${before.r} → driven ${after.r} (${after.faces}/${after.frames} frames with a face)`;
+      mouthSheet(plainSpeechOut, outputPath, join(OUT_DIR, 'processing-speech-mouth-zoom.png'));
+      console.error('mouth editor:', report.editors);
+    }
     if (c.name === '10s blur') copyFileSync(outputPath, join(OUT_DIR, 'processing-10s-blur.mp4'));
     console.error(`${c.name}: ${wall.toFixed(1)} s`, report.lip_sync ?? '', report.blur ?? '');
   }
   console.log(rows.join('\n'));
   console.log(`\nGate blur 60 s 720p: ${gate}`);
   console.log(`\nEye contact, mean |gaze| in degrees (${GAZE_SOURCE}):\n${gazeRows.join('\n')}`);
+  console.log(`\nMouth driving (10 s speech+mouth): ${mouthLine}`);
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -8,6 +8,7 @@ import { engineFailure } from './errors.js';
 import { createTfjsSegmenter } from '../segment/index.js';
 import { gazeEngineFromEnv } from '../gaze/index.js';
 import { alignCaptions } from './align.js';
+import { createMouthEditor } from '../mouth/index.js';
 import type { RenderEngines } from './render.js';
 
 /** Embedded engines + env-configured adapters (read at call time). */
@@ -25,6 +26,8 @@ export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): Rend
       }
     },
     gaze: () => gazeEngineFromEnv(env),
+    // Used only when the remote provider is not configured (render.ts tries it first).
+    mouth: (sourcePath, plan, speechPath, signal) => createMouthEditor({ sourcePath, plan, speechPath, signal }),
     align: (audioPath, text) => alignCaptions(audioPath, text),
     segmenter: () => createTfjsSegmenter({ model: (env.SEGMENTATION_MODEL as 'selfie' | 'meet' | undefined) ?? 'selfie' }),
   };

@@ -28,8 +28,11 @@ export interface RenderEngines {
   gaze?: () => GazeEngine;
   /** Measures how late the source audio is versus the mouth (seconds; positive = audio late). */
   estimateAvOffset?: (sourcePath: string, probe: ProbeResult) => Promise<{ lagSec: number; confidence: number; details?: Record<string, unknown> }>;
-  /** Mouth editor driven by new speech (embedded classical method). */
-  mouth?: (plan: RenderPlan, speechPath: string) => Promise<FrameEditor>;
+  /**
+   * Mouth editor driven by new speech (embedded classical method): analyses `sourcePath` as the
+   * render will show it (`plan`), then edits the output frames in order.
+   */
+  mouth?: (sourcePath: string, plan: RenderPlan, speechPath: string, signal?: AbortSignal) => Promise<FrameEditor>;
   /** Remote lip-sync: returns a path to a video whose mouth follows the speech, or null if not configured. */
   remoteLipSync?: (videoPath: string, speechPath: string, workDir: string) => Promise<string | null>;
   /** Word timings of `text` spoken in `audioPath`, or null when no aligner is available. */
@@ -169,6 +172,7 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
 
   // 5. Editors.
   const editors: FrameEditor[] = [];
+  let mouthEditor: FrameEditor | undefined;
   try {
     // Options whose engine is not available are reported as not applied (notes), not failed:
     // the rest of the render is still what the client asked for.
@@ -193,9 +197,11 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
         notes.push('lip_sync_correction with new speech: not applied (no embedded mouth engine yet; set SYNC_API_URL for the remote provider)');
         lipSyncReport = { mode: 'none', model: options.lip_sync_correction_model };
       } else {
-        editors.push(await time('mouth_init', () => engines.mouth!(plan, speechPath!)));
+        // First in the chain: it recognises the source frame by its pixels before others edit them.
+        mouthEditor = await time('mouth_init', () => engines.mouth!(videoSource, plan, speechPath!, signal));
+        editors.unshift(mouthEditor);
         applied.push('lip_sync_correction');
-        lipSyncReport = { mode: 'embedded-mouth', model: options.lip_sync_correction_model };
+        lipSyncReport = { mode: 'embedded', model: options.lip_sync_correction_model };
       }
     }
     let segmenter: Segmenter | undefined;
@@ -224,6 +230,16 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
         const tracker = segmenter ? new MaskTracker(segmenter, { everyNth: segmentEveryN(plan.fps) }) : undefined;
         frames = await time('encode', () => runFramePipeline(videoSource, loop, spec, editors, tracker, signal));
         if (tracker && segmenter) blurReport = { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) };
+      }
+      if (mouthEditor && lipSyncReport) {
+        const m = mouthEditor.report();
+        lipSyncReport = { ...lipSyncReport, engine: m.engine, frames_edited: m.edited, frames: m.frames, bank_patches: m.bank_patches, mean_abs_openness_error: m.mean_abs_openness_error };
+        if (m.skipped) {
+          // Never claim an edit that did not happen: the source had no usable mouth.
+          lipSyncReport = { ...lipSyncReport, mode: 'none', skipped: m.skipped };
+          applied.splice(applied.indexOf('lip_sync_correction'), 1);
+          notes.push(`lip_sync_correction with new speech: not applied (${m.skipped})`);
+        }
       }
       const report: RenderReport = {
         output: { width: plan.width, height: plan.height, fps: plan.fps, duration_sec: plan.durationSec, fit: plan.fit },

@@ -1,0 +1,118 @@
+/**
+ * @module containers/media/engines/mouth/analysis
+ * The analysis pass of mouth driving: one decode of the source frames the render will show
+ * (same size, rate and duration as the render's own decode, without looping), face mesh on
+ * every Nth frame → mouth landmarks for every frame (interpolated between meshes), openness,
+ * a thumbnail per frame, and a bounded bank of mouth patches cut at the mesh frames.
+ * Memory: ~0.4 KB per analysed frame + at most `capacity` patches.
+ */
+import { spawnFfmpeg } from '../../src/ffmpeg.js';
+import { rgbaToRgb } from '../gaze/editor.js';
+import { createFaceTracker, type FaceTracker } from '../lipsync/face-track.js';
+import { decoderArgs } from '../render/ffmpeg-args.js';
+import { readFrames } from '../render/frames.js';
+import type { RenderPlan } from '../render/plan.js';
+import { PatchBank } from './bank.js';
+import { cutPatch, type Patch } from './blend.js';
+import { lerpRecord, mouthRecord, outerLips, recordOpenness } from './landmarks.js';
+import { frameSignature } from './signature.js';
+
+/** Patches kept at most (each ~20–60 KB at 512–844 px faces; bounded whatever the length). */
+export const DEFAULT_BANK_CAPACITY = 96;
+/** Face mesh input, longest side px: the mesh crops the face itself; lips need ~40+ px. */
+export const ANALYSIS_DETECT_MAX_SIDE_PX = 480;
+
+export interface BankedPatch {
+  record: Float32Array;
+  patch: Patch;
+}
+
+export interface MouthAnalysis {
+  /** Landmark record per analysed frame (null: no face near it). */
+  records: (Float32Array | null)[];
+  signatures: Uint8Array[];
+  /** Openness of every mesh frame with a face (the source's openness distribution). */
+  openness: number[];
+  bank: PatchBank<BankedPatch>;
+  meshes: number;
+  faces: number;
+  ms: number;
+}
+
+export interface AnalysisOptions {
+  everyNth?: number;
+  capacity?: number;
+  detectMaxSide?: number;
+  tracker?: FaceTracker;
+  signal?: AbortSignal;
+}
+
+/** Crop kept around the lips, in mouth widths beyond the lip box (covers the blend ellipse). */
+const CROP_ALONG = 0.45, CROP_UP = 0.5, CROP_DOWN = 0.6;
+
+/** @example const a = await analyseMouths(sourcePath, plan); */
+export async function analyseMouths(sourcePath: string, plan: RenderPlan, options: AnalysisOptions = {}): Promise<MouthAnalysis> {
+  const { everyNth = 2, capacity = DEFAULT_BANK_CAPACITY, detectMaxSide = ANALYSIS_DETECT_MAX_SIDE_PX, tracker: given, signal } = options;
+  const N = Math.max(1, Math.floor(everyNth));
+  const t0 = performance.now();
+  const tracker = given ?? (await createFaceTracker({ iris: false }));
+  const records: (Float32Array | null)[] = [];
+  const signatures: Uint8Array[] = [];
+  const openness: number[] = [];
+  const bank = new PatchBank<BankedPatch>(capacity);
+  let meshes = 0, faces = 0;
+  try {
+    using dec = spawnFfmpeg(decoderArgs(sourcePath, plan, { loop: false, pixFmt: 'rgba' }), signal);
+    dec.child.stdin.end();
+    const { width: W, height: H } = plan;
+    const scale = Math.min(1, detectMaxSide / Math.max(W, H));
+    const isKey: boolean[] = [];
+    for await (const f of readFrames(dec.child.stdout, { width: W, height: H, channels: 4, fps: plan.fps })) {
+      signatures.push(frameSignature(f.data, W, H, 4));
+      let rec: Float32Array | null = null;
+      if (f.index % N === 0) {
+        meshes++;
+        const { rgb, w, h } = rgbaToRgb(f.data, W, H, scale);
+        const face = await tracker.detect(rgb, w, h);
+        if (face && face.mesh.length >= 468) {
+          faces++;
+          rec = mouthRecord(face.mesh, 1 / scale);
+          const o = recordOpenness(rec);
+          openness.push(o);
+          bank.add({ openness: o, frame: f.index, value: { record: rec, patch: cropAroundLips(f.data, W, H, rec) } });
+        }
+      }
+      isKey.push(f.index % N === 0);
+      records.push(rec);
+    }
+    await dec.done;
+    fillBetweenMeshes(records, isKey, N);
+  } finally {
+    if (!given) tracker.dispose();
+  }
+  return { records, signatures, openness, bank, meshes, faces, ms: performance.now() - t0 };
+}
+
+function cropAroundLips(data: Uint8Array, W: number, H: number, rec: Float32Array): Patch {
+  const lips = outerLips(rec);
+  const xs = lips.map((p) => p.x), ys = lips.map((p) => p.y);
+  const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+  const mw = x1 - x0;
+  return cutPatch(data, W, H, 4, x0 - CROP_ALONG * mw, y0 - CROP_UP * mw, mw * (1 + 2 * CROP_ALONG), y1 - y0 + (CROP_UP + CROP_DOWN) * mw);
+}
+
+/**
+ * Frames between two mesh frames with a face get interpolated landmarks; frames next to a
+ * mesh frame without a face (or past the last mesh) only borrow a face within N frames.
+ */
+function fillBetweenMeshes(records: (Float32Array | null)[], isKey: boolean[], N: number): void {
+  let last = -1;
+  for (let i = 0; i < records.length; i++) {
+    if (!isKey[i]) continue;
+    if (records[i] && last >= 0 && records[last] && i - last <= N)
+      for (let k = last + 1; k < i; k++) records[k] = lerpRecord(records[last]!, records[i]!, (k - last) / (i - last));
+    last = i;
+  }
+  // Tail after the last mesh frame: hold it.
+  if (last >= 0 && records[last]) for (let k = last + 1; k < records.length; k++) records[k] = records[last];
+}
