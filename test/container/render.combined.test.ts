@@ -1,0 +1,83 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
+import { measureGaze } from '../../containers/media/engines/gaze/index.js';
+import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
+
+// Every per-frame edit at once, in the one decode → edits → one encode of the frames path:
+// blur (mask in alpha), eye contact, mouth driving from new speech, and a caption track.
+// retalking_face2: 844², 25 fps, 5.04 s, textured wall, head turned ~8° (gaze has work to do).
+const CLIP = '/work/shared/media/talking_head/retalking_face2.mp4';
+const FPS = 25;
+const TEXT = 'Thank you all for coming today. We will start with the numbers.';
+const tmp = mkdtempSync(join(tmpdir(), 'render-combined-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function probe(path: string) {
+  return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { encoding: 'utf8' }));
+}
+
+/** Variance of the 4-neighbour Laplacian of a gray frame inside a box (fractions of the frame). */
+function sharpness(path: string, sec: number, [x0, y0, x1, y1]: number[]): number {
+  const S = 422;
+  const g = execFileSync('ffmpeg', ['-v', 'error', '-ss', String(sec), '-i', path, '-frames:v', '1', '-vf', `scale=${S}:${S}`, '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], { maxBuffer: 1 << 26 });
+  const vals: number[] = [];
+  for (let y = Math.max(1, Math.floor(y0 * S)); y < Math.min(S - 1, Math.floor(y1 * S)); y++)
+    for (let x = Math.max(1, Math.floor(x0 * S)); x < Math.min(S - 1, Math.floor(x1 * S)); x++) {
+      const i = y * S + x;
+      vals.push(g[i - 1] + g[i + 1] + g[i - S] + g[i + S] - 4 * g[i]);
+    }
+  const mean = vals.reduce((a, b) => a + b, 0) / vals.length;
+  return vals.reduce((a, b) => a + (b - mean) ** 2, 0) / vals.length;
+}
+
+describe('POST /render with every option at once', () => {
+  it('should blur, correct the gaze, drive the mouth and caption in one render', { timeout: 900_000 }, async () => {
+    const speech = join(tmp, 'speech.wav');
+    execFileSync('espeak-ng', ['-v', 'en-us+m3', '-s', '160', '-w', speech, TEXT]);
+    const speechSec = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', speech], { encoding: 'utf8' }));
+
+    const fd = new FormData();
+    fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
+    fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
+    fd.set('options', JSON.stringify({ blur_background: true, eye_contact_correction: true, lip_sync_correction: true, captions: TEXT }));
+    const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+    expect(res.status).toBe(200);
+    const report = JSON.parse(res.headers.get('x-render-report')!);
+    const out = join(tmp, 'out.mp4');
+    writeFileSync(out, Buffer.from(await res.arrayBuffer()));
+
+    // One pass through the frame editors, each of them applied.
+    expect(report.path).toBe('frames');
+    expect(report.options_applied).toEqual(expect.arrayContaining(['blur_background', 'eye_contact_correction', 'lip_sync_correction']));
+    expect(report.lip_sync.mode).toBe('embedded');
+    expect(report.editors.eye_contact.eyes_warped).toBeGreaterThan(0);
+    expect(report.captions.words).toBeGreaterThan(8);
+
+    // The container: H.264 + AAC + mov_text, source size and rate, speech length ± 1 frame, faststart.
+    const info = probe(out);
+    const video = info.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
+    const audio = info.streams.find((s: { codec_type: string }) => s.codec_type === 'audio');
+    expect([video.codec_name, audio.codec_name]).toEqual(['h264', 'aac']);
+    expect(info.streams.some((s: { codec_name: string }) => s.codec_name === 'mov_text')).toBe(true);
+    expect([video.width, video.height, video.r_frame_rate]).toEqual([844, 844, '25/1']);
+    expect(Math.abs(Number(video.duration) - speechSec)).toBeLessThanOrEqual(1 / FPS + 1e-3);
+    const head = readFileSync(out).subarray(0, 64 * 1024).toString('latin1');
+    expect(head.indexOf('moov')).toBeLessThan(head.indexOf('mdat'));
+
+    // Blur: the wall loses its detail, the face keeps it.
+    const BG = [0.0, 0.0, 0.2, 0.25];
+    const FACE = [0.38, 0.35, 0.62, 0.6];
+    expect(sharpness(out, 2, BG) / sharpness(CLIP, 2, BG)).toBeLessThan(0.3);
+    expect(sharpness(out, 2, FACE) / sharpness(CLIP, 2, FACE)).toBeGreaterThan(0.6);
+
+    // Gaze moved toward the camera, the mouth follows the new speech.
+    const [gazeBefore, gazeAfter] = [await measureGaze(CLIP, { sampleFps: 4 }), await measureGaze(out, { sampleFps: 4 })];
+    expect(gazeAfter.meanAbsDirectDeg).toBeLessThan(gazeBefore.meanAbsDirectDeg * 0.85);
+    const mouth = await mouthSpeechCorrelation(out, speech);
+    expect(mouth.r).toBeGreaterThan(0.4);
+  });
+});
