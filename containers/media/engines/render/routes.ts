@@ -52,7 +52,7 @@ export function createRenderRoutes({ engines = defaultRenderEngines(), tmpRoot =
         headers: {
           'content-type': 'video/mp4',
           'content-length': String(size),
-          'x-render-report': JSON.stringify(report),
+          'x-render-report': asciiJson(report),
         },
       });
     } finally {
@@ -70,3 +70,8 @@ export function createRenderRoutes({ engines = defaultRenderEngines(), tmpRoot =
 
 /** The sub-app with default engines; the container server mounts it. */
 export const renderRoutes = createRenderRoutes();
+
+/** JSON with every non-ASCII character escaped: header values must be ASCII (notes may hold "–", names "é"). */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
