@@ -10,7 +10,8 @@ import { ASR_SAMPLE_RATE_HZ } from '../asr/pcm.js';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
 import type { CaptionWord } from './captions.js';
 
-/** Longest speech aligned, s: the WebAssembly decoder is synchronous and ~0.1–0.3× real time. */
+/** Longest speech aligned, s: the WebAssembly decoder is synchronous; phrase-by-phrase alignment
+ * runs at ~0.05–0.1× real time on synthesized speech, slower when phrases must be re-planned. */
 export const MAX_ALIGN_SEC = 600;
 
 /** Decodes any audio file to 16 kHz mono s16 samples. */
