@@ -1,67 +1,103 @@
 /**
  * @module containers/media/engines/lipsync/av-offset
- * Measures how late a clip's audio is versus its mouth movement: face mesh on every frame of
- * the first seconds (mouth openness track) against the speech envelope, cross-correlated.
+ * Measures how late a clip's audio is versus its mouth movement: face mesh on the frames of the
+ * first seconds (outer-lip opening track) against the F2-band speech envelope, cross-correlated
+ * (see ./offset.ts for the estimator and its confidence).
  */
 import type { ProbeResult } from '../../../../src/contract/media.js';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
 import { readFrames } from '../render/frames.js';
-import { ENVELOPE_HZ, speechEnvelope } from './envelope.js';
-import { createFaceTracker, mouthOpenness } from './face-track.js';
+import { ENVELOPE_HZ, F2_BAND_HZ, floorEnvelope, speechEnvelope } from './envelope.js';
+import { createFaceTracker, outerLipOpening } from './face-track.js';
 import { estimateLag, resample, type OffsetEstimate } from './offset.js';
 
 /**
- * The mouth visibly opens before the sound it shapes starts (articulation leads voicing), so
- * onset cross-correlation reads in-sync clips as "audio late" by about this much. Calibrated on
- * two in-sync talking heads of ../shared/media (raw lags 206 ms and 92 ms); per-clip spread
- * around it is roughly ±60 ms, which bounds the absolute accuracy of the correction.
+ * The mouth visibly opens before the sound it shapes starts (articulation leads voicing). Used
+ * by the mouth driver (../mouth) to place mouth shapes ahead of the speech that drives them.
  */
 export const MOUTH_LEADS_AUDIO_SEC = 0.15;
 
+/**
+ * Raw lag this estimator reads on in-sync real speech: the mouth's movement leads the F2 energy
+ * it shapes. Calibrated on the two real (HDTF) talking heads of ../shared/media/talking_head
+ * (120 and 150 ms). AI lip-synced clips read -80…+50 ms (generators do not anticipate the
+ * sound), so the absolute accuracy of a correction is about ±100 ms across sources; the
+ * *change* in lag (an added delay) is read to ±10 ms.
+ */
+export const IN_SYNC_LAG_SEC = 0.13;
+
+/**
+ * Below this confidence no shift is applied. On 5–8 s clips, mismatched mouth/audio pairs
+ * (39 pairs: one clip's mouth against another clip's speech) reached at most 0.18; in-sync
+ * real footage reads 0.4–0.46.
+ */
+export const MIN_CONFIDENCE = 0.2;
+
+/** Frames analysed per second: mouth movement is below 8 Hz, so 25 fps is plenty and bounds cost. */
+export const ANALYSIS_FPS = 25;
+
 export interface AvOffsetOptions {
-  /** Seconds analysed from the start. Default 8 (enough syllables; bounded cost). */
+  /** Seconds analysed from the start. Default 8 (enough syllables; ~200 face-mesh passes). */
   maxSec?: number;
-  /** Width of analysed frames in px. Default 384 (mouth still ~40 px wide in a talking head). */
+  /** Width of analysed frames in px. Default 320 (mouth still ~40 px wide in a talking head). */
   width?: number;
-  /** Below this peak correlation, no shift is applied. Default 0.12. */
+  /** Below this confidence, no shift is applied. Default MIN_CONFIDENCE. */
   minConfidence?: number;
-  /** Subtracted from the raw lag. Default MOUTH_LEADS_AUDIO_SEC. */
+  /** Raw lag read when in sync; subtracted from the raw lag. Default IN_SYNC_LAG_SEC. */
   biasSec?: number;
   signal?: AbortSignal;
 }
 
 export interface AvOffsetResult extends OffsetEstimate {
-  details: { raw_lag_ms: number; bias_ms: number; frames: number; faces: number; applied: boolean };
+  details: { raw_lag_ms: number; bias_ms: number; peak_r: number; min_confidence: number; frames: number; faces: number; applied: boolean };
 }
 
-/** @example const { lagSec } = await measureAvOffset('/tmp/clip.mp4', probe); */
-export async function measureAvOffset(path: string, probe: ProbeResult, { maxSec = 6, width = 320, minConfidence = 0.12, biasSec = MOUTH_LEADS_AUDIO_SEC, signal }: AvOffsetOptions = {}): Promise<AvOffsetResult> {
+/**
+ * `lagSec` is the shift to apply (0 unless `details.applied`): positive means the audio is late.
+ * @example const { lagSec } = await measureAvOffset('/tmp/clip.mp4', probe);
+ */
+export async function measureAvOffset(path: string, probe: ProbeResult, { maxSec = 8, width = 320, minConfidence = MIN_CONFIDENCE, biasSec = IN_SYNC_LAG_SEC, signal }: AvOffsetOptions = {}): Promise<AvOffsetResult> {
   const v = probe.video!;
-  const fps = v.fps > 0 ? Math.min(v.fps, 60) : 25;
   const rotated = Math.abs(v.rotation) % 180 === 90;
   const [sw, sh] = rotated ? [v.height, v.width] : [v.width, v.height];
   const w = Math.min(width, sw) & ~1;
   const h = Math.round((sh * w) / sw / 2) * 2;
+  // fps with start_time=0 samples the frame shown at k/25 s on the file's timeline (true PTS,
+  // whatever the source's rate, VFR or start offset), the origin the envelope uses too.
+  const vf = `fps=${ANALYSIS_FPS}:start_time=0:round=near,scale=${w}:${h},format=rgb24`;
   using tracker = await createFaceTracker({ iris: false });
-  using dec = spawnFfmpeg(['-i', path, '-an', '-t', String(maxSec), '-vf', `fps=${fps},scale=${w}:${h},format=rgb24`, '-f', 'rawvideo', 'pipe:1'], signal);
+  using dec = spawnFfmpeg(['-i', path, '-an', '-t', String(maxSec), '-vf', vf, '-f', 'rawvideo', 'pipe:1'], signal);
   dec.child.stdin.end();
   const open: number[] = [];
   let faces = 0;
-  for await (const f of readFrames(dec.child.stdout, { width: w, height: h, channels: 3, fps })) {
+  for await (const f of readFrames(dec.child.stdout, { width: w, height: h, channels: 3, fps: ANALYSIS_FPS })) {
     const face = await tracker.detect(f.data, w, h);
-    open.push(face ? mouthOpenness(face.mesh) : NaN);
+    open.push(face ? outerLipOpening(face.mesh) : NaN);
     if (face) faces++;
   }
   await dec.done;
   fillGaps(open);
-  const env = await speechEnvelope(path, { maxSec, signal });
-  const mouth = resample(open, fps, ENVELOPE_HZ);
-  const est = faces >= 10 ? estimateLag(mouth, env, ENVELOPE_HZ) : { lagSec: 0, confidence: 0 };
+  const env = floorEnvelope(await speechEnvelope(path, { maxSec, bandHz: F2_BAND_HZ, signal }));
+  const mouth = resample(open, ANALYSIS_FPS, ENVELOPE_HZ);
+  // Search ±MAX_LAG_SEC around the in-sync reading, not around 0: the range is symmetric in
+  // what it can correct.
+  const usable = faces >= 10 && faces >= open.length / 2;
+  const est = usable ? estimateLag(mouth, env, ENVELOPE_HZ, { centerSec: biasSec }) : { lagSec: 0, confidence: 0, peak: 0 };
   const applied = est.confidence >= minConfidence;
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
   return {
     lagSec: applied ? est.lagSec - biasSec : 0,
-    confidence: Math.round(est.confidence * 1000) / 1000,
-    details: { raw_lag_ms: Math.round(est.lagSec * 1000), bias_ms: Math.round(biasSec * 1000), frames: open.length, faces, applied },
+    confidence: round3(est.confidence),
+    peak: round3(est.peak),
+    details: {
+      raw_lag_ms: Math.round(est.lagSec * 1000),
+      bias_ms: Math.round(biasSec * 1000),
+      peak_r: round3(est.peak),
+      min_confidence: minConfidence,
+      frames: open.length,
+      faces,
+      applied,
+    },
   };
 }
 

@@ -74,3 +74,16 @@ export function mouthOpenness(mesh: MeshPoint[]): number {
   const w = dist(mesh[MOUTH.left], mesh[MOUTH.right]);
   return w > 0 ? dist(mesh[MOUTH.upper], mesh[MOUTH.lower]) / w : 0;
 }
+
+/** Mesh indices: outer lip contour (0 top of the upper lip, 17 bottom of the lower), outer corners (61, 291). */
+export const OUTER_LIPS = { upper: 0, lower: 17, left: 61, right: 291 } as const;
+
+/**
+ * Outer lip height relative to outer mouth width (scale free, ~0.3 closed). Follows jaw and lip
+ * opening like `mouthOpenness`, but the outer contour is tracked more steadily by the mesh: the
+ * inner lip points collapse onto each other whenever the lips touch.
+ */
+export function outerLipOpening(mesh: MeshPoint[]): number {
+  const w = dist(mesh[OUTER_LIPS.left], mesh[OUTER_LIPS.right]);
+  return w > 0 ? dist(mesh[OUTER_LIPS.upper], mesh[OUTER_LIPS.lower]) / w : 0;
+}
