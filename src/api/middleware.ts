@@ -5,7 +5,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { authenticate, type Tenant } from '../auth/keys.js';
-import { effectiveLimits, tenantStub } from '../auth/limits.js';
+import { clientAddress, effectiveLimits, FailureCounter, tenantStub, unauthLimit, type UnauthLimitEnv } from '../auth/limits.js';
 import { ApiError, type ErrorBody, type ErrorCode } from '../contract/errors.js';
 import type { Env } from '../env.js';
 import type { RateVerdict } from '../jobs/tenant-object.js';
@@ -23,13 +23,45 @@ export const requestId = (): MiddlewareHandler<AppEnv> =>
     c.res.headers.set('X-Request-Id', id);
   };
 
-/** `X-API-Key` header or `api_key` query parameter; 401 otherwise. */
+/** Failed authentications per client address, in this isolate (see `FailureCounter`). */
+const authFailures = new FailureCounter();
+
+/** The IETF draft headers of a verdict (`RateLimit-Reset` in seconds, a 60 s window). */
+const rateLimitHeaders = (v: { limit: number; remaining: number; reset_sec: number }) => ({
+  'RateLimit-Limit': String(v.limit),
+  'RateLimit-Remaining': String(v.remaining),
+  'RateLimit-Reset': String(v.reset_sec),
+  'RateLimit-Policy': `${v.limit};w=60`,
+});
+
+/**
+ * `X-API-Key` header or `api_key` query parameter; 401 otherwise. Failures are counted per client
+ * address (`UNAUTH_RATE_LIMIT_PER_MIN`, default 60 a minute): beyond the limit the address gets
+ * 429 `rate_limited` (reason `unauthenticated_per_minute`) with `Retry-After` until its window
+ * ends, before any key lookup, so a flood of bad keys costs neither R2 nor a Durable Object.
+ * A valid key from an address over the limit is refused too: the lookup is what the limit saves.
+ */
 export const requireApiKey = (): MiddlewareHandler<AppEnv> =>
   async function apiKeyMiddleware(c, next) {
+    const address = clientAddress(c.req.raw.headers);
+    const limit = unauthLimit(c.env as Env & UnauthLimitEnv);
+    const standing = authFailures.check(address, limit);
+    if (!standing.allowed) {
+      for (const [k, v] of Object.entries(rateLimitHeaders(standing))) c.header(k, v);
+      c.header('Retry-After', String(standing.reset_sec));
+      throw new ApiError('rate_limited', `more than ${limit} requests per minute without a valid API key from this address; retry in ${standing.reset_sec} s`, {
+        reason: 'unauthenticated_per_minute',
+        limit,
+      });
+    }
+    const refuse = (message: string) => {
+      for (const [k, v] of Object.entries(rateLimitHeaders(authFailures.fail(address, limit)))) c.header(k, v);
+      return new ApiError('unauthorized', message);
+    };
     const presented = c.req.header('x-api-key') ?? c.req.query('api_key');
-    if (!presented) throw new ApiError('unauthorized', 'an API key is required: send it in the X-API-Key header or the api_key query parameter');
+    if (!presented) throw refuse('an API key is required: send it in the X-API-Key header or the api_key query parameter');
     const tenant = await authenticate(c.env, presented);
-    if (!tenant) throw new ApiError('unauthorized', 'the API key is not valid or has been revoked');
+    if (!tenant) throw refuse('the API key is not valid or has been revoked');
     c.set('tenant', tenant);
     await next();
   };
@@ -58,12 +90,7 @@ export const rateLimit = (): MiddlewareHandler<AppEnv> =>
       console.error(JSON.stringify({ level: 'warn', request_id: c.get('requestId'), action: 'rate_limit', error: String(err) }));
       return next();
     }
-    const headers = {
-      'RateLimit-Limit': String(verdict.limit),
-      'RateLimit-Remaining': String(verdict.remaining),
-      'RateLimit-Reset': String(verdict.reset_sec),
-      'RateLimit-Policy': `${verdict.limit};w=60`,
-    };
+    const headers = rateLimitHeaders(verdict);
     if (!verdict.allowed) {
       for (const [k, v] of Object.entries(headers)) c.header(k, v);
       c.header('Retry-After', String(verdict.reset_sec));

@@ -35,3 +35,100 @@ export const tenantStub = (env: Pick<Env, 'TENANT'>, tenantId: string): DurableO
   env.TENANT.get(env.TENANT.idFromName(tenantId));
 
 export const idempotencyTtlMs = (env: Env) => numberVar(env.IDEMPOTENCY_TTL_SEC, DEFAULT_IDEMPOTENCY_TTL_SEC) * 1000;
+
+/** Failed authentications per minute from one client address before it is refused. */
+export const DEFAULT_UNAUTH_PER_MIN = 60;
+/** The unauthenticated window; fixed, as for the per-key limits (`RateLimit-Policy: n;w=60`). */
+export const UNAUTH_WINDOW_MS = 60_000;
+/** Addresses remembered per isolate; beyond it the oldest entry is forgotten (bounded memory). */
+export const MAX_TRACKED_ADDRESSES = 10_000;
+
+export interface UnauthLimitEnv {
+  /** Failed authentications per minute per client address. Default 60. */
+  UNAUTH_RATE_LIMIT_PER_MIN?: string;
+}
+
+export const unauthLimit = (env: UnauthLimitEnv) => {
+  const n = Math.floor(numberVar(env.UNAUTH_RATE_LIMIT_PER_MIN, DEFAULT_UNAUTH_PER_MIN));
+  return n > 0 ? n : DEFAULT_UNAUTH_PER_MIN;
+};
+
+/** The counter's answer, shaped like the tenant's `RateVerdict` so the same headers apply. */
+export interface FailureVerdict {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  reset_sec: number;
+}
+
+/**
+ * The client's address for counting: `CF-Connecting-IP`, which Cloudflare always sets at the edge
+ * (clients cannot forge it there). Without it the request did not come through Cloudflare (local
+ * development, tests): the first `X-Forwarded-For` hop, else one shared `local` bucket. An IPv6
+ * address counts as its /64, the block one subscriber usually holds.
+ */
+export function clientAddress(headers: Headers): string {
+  const ip = headers.get('cf-connecting-ip')?.trim() || headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'local';
+  return ip.includes(':') ? ipv6Prefix64(ip) : ip;
+}
+
+function ipv6Prefix64(ip: string): string {
+  const [head, tail] = ip.toLowerCase().split('::', 2);
+  const left = head ? head.split(':') : [];
+  const right = tail !== undefined && tail !== '' ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/**
+ * Counts failed authentications per client address in fixed windows, in this isolate's memory:
+ * no storage and no Durable Object per request, so a flood of bad keys costs one map lookup each.
+ * Each isolate counts on its own (a flood spread over many isolates gets more through); the
+ * Workers Rate Limiting binding or a WAF rule is the edge-wide complement in production.
+ * @example
+ * const counter = new FailureCounter();
+ * if (!counter.check(ip, 60).allowed) refuse();
+ */
+export class FailureCounter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(private readonly maxTracked = MAX_TRACKED_ADDRESSES) {}
+
+  /** The address's standing, without counting. */
+  check(address: string, limit: number, now = Date.now()): FailureVerdict {
+    return this.verdict(this.current(address, now), limit, now);
+  }
+
+  /** Counts one failure for the address and returns its standing afterwards. */
+  fail(address: string, limit: number, now = Date.now()): FailureVerdict {
+    let w = this.current(address, now);
+    if (!w) {
+      if (this.windows.size >= this.maxTracked) this.evict(now);
+      w = { start: now, count: 0 };
+      this.windows.set(address, w);
+    }
+    w.count++;
+    return this.verdict(w, limit, now);
+  }
+
+  private current(address: string, now: number) {
+    const w = this.windows.get(address);
+    if (w && now - w.start >= UNAUTH_WINDOW_MS) {
+      this.windows.delete(address);
+      return undefined;
+    }
+    return w;
+  }
+
+  /** Drops ended windows; if none ended, the oldest address (insertion order). */
+  private evict(now: number) {
+    for (const [address, w] of this.windows) if (now - w.start >= UNAUTH_WINDOW_MS) this.windows.delete(address);
+    if (this.windows.size >= this.maxTracked) this.windows.delete(this.windows.keys().next().value!);
+  }
+
+  private verdict(w: { start: number; count: number } | undefined, limit: number, now: number): FailureVerdict {
+    const count = w?.count ?? 0;
+    const reset_sec = w ? Math.max(1, Math.ceil((w.start + UNAUTH_WINDOW_MS - now) / 1000)) : Math.ceil(UNAUTH_WINDOW_MS / 1000);
+    return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), reset_sec };
+  }
+}

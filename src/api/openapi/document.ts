@@ -27,7 +27,7 @@ const codesWithStatus = (status: number) => ERROR_CODE_DOCS.filter((e) => e.stat
 
 const INTRO = (maxUploadBytes: number) => `Asynchronous video analysis and processing. Create a job with one of the POST endpoints, then poll \`GET /api/status/{video_id}\` until status is \`completed\` or \`failed\`.
 
-**Authentication.** Every \`/api/*\` and \`/status/*\` request carries the API key in the \`X-API-Key\` header or the \`api_key\` query parameter. A missing, unknown or revoked key is 401 \`unauthorized\`. Keys are issued with \`npm run keys\` or the admin API (\`Authorization: Bearer {ADMIN_TOKEN}\`). Download links (\`/files/…\`) need no key.
+**Authentication.** Every \`/api/*\` and \`/status/*\` request carries the API key in the \`X-API-Key\` header or the \`api_key\` query parameter. A missing, unknown or revoked key is 401 \`unauthorized\`. More than 60 such failures a minute from one client address (UNAUTH_RATE_LIMIT_PER_MIN) → 429 \`rate_limited\` (reason \`unauthenticated_per_minute\`) for every request from it until the minute ends. Keys are issued with \`npm run keys\` or the admin API (\`Authorization: Bearer {ADMIN_TOKEN}\`). Download links (\`/files/…\`) need no key.
 
 **Errors.** Every 4xx/5xx body is \`{"error":{"code","message","field"?},"request_id"}\`; \`field\` names the form field at fault. Every response carries \`X-Request-Id\` (an incoming one of 8–128 characters \`[A-Za-z0-9._-]\` is kept).
 
@@ -93,7 +93,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, an
         RangeNotSatisfiable: errorResponse('The Range is outside the file.', ['range_not_satisfiable']),
         NotConfigured: errorResponse('A secret the feature needs is not set.', ['not_configured', 'storage_error']),
         RateLimited: {
-          ...errorResponse('Too many requests per minute, or too many unfinished jobs, for this API key.', ['rate_limited']),
+          ...errorResponse('Too many requests per minute, or too many unfinished jobs, for this API key; or too many failed authentications from this client address.', ['rate_limited']),
           headers: {
             'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
             'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },

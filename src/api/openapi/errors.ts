@@ -24,7 +24,7 @@ const WHEN: Record<ErrorCode, string> = {
   idempotency_key_reused: 'The same `Idempotency-Key` was sent with a different request (other fields or file).',
   idempotency_in_progress: 'A request with the same `Idempotency-Key` is still being handled; retry after `Retry-After`.',
   upload_conflict: 'Resumable upload: a part after completion, completing with a missing or short part, or a `file_id` whose upload is not completed.',
-  rate_limited: 'More requests per minute than the key allows (status polls have their own, larger budget), or all its concurrent-job slots are taken; wait `Retry-After` seconds. `RateLimit-*` headers show the budget.',
+  rate_limited: 'More requests per minute than the key allows (status polls have their own, larger budget), or all its concurrent-job slots are taken, or (before any key is checked) more than UNAUTH_RATE_LIMIT_PER_MIN (default 60) requests per minute from the client address failed authentication; wait `Retry-After` seconds. `RateLimit-*` headers show the budget; `reason` names it.',
   internal_error: 'An unexpected failure; the details are in the server log under the `request_id`.',
   storage_error: 'Storage was unavailable; retry later.',
   not_configured: 'A feature needs a secret that is not set: SIGNING_SECRET (download links) or ADMIN_TOKEN (admin API).',

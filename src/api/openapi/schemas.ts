@@ -210,7 +210,7 @@ export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: nu
             field: { type: 'string', description: 'The form field at fault, when there is one.' },
             limit_bytes: { type: 'integer', description: 'With payload_too_large: the limit in bytes.' },
             header: { type: 'string', description: 'The request header at fault (e.g. Idempotency-Key).' },
-            reason: { type: 'string', description: 'With rate_limited: which budget ran out.' },
+            reason: { type: 'string', description: 'With rate_limited: which budget ran out: `requests_per_minute`, `status_per_minute`, `concurrent_jobs` (per key) or `unauthenticated_per_minute` (per client address).' },
             limit: { type: 'integer', description: 'With rate_limited: that budget.' },
           },
           additionalProperties: true,
