@@ -174,6 +174,19 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   }
 
   /**
+   * The holder gives the job back after a transient failure, before its message is retried:
+   * notes the error and clears the heartbeat, so the retried delivery can claim it at once
+   * (a recent heartbeat would answer it `busy`, and the job would sit until the watchdog).
+   * `updated_at` restarts the watchdog's stall clock for the backoff. False when `lease` is stale.
+   */
+  async release(lease: number, message: string): Promise<boolean> {
+    const job = this.held(lease);
+    if (!job) return false;
+    await this.save({ ...state.noteError(job, message, Date.now()), heartbeat_at: null });
+    return true;
+  }
+
+  /**
    * Removes every trace of the job (DELETE): its R2 objects and its record. A running job is
    * failed first (its consumer then loses the lease and stops); a tombstone purges once more
    * after the stall timeout, in case that consumer wrote an output before noticing.

@@ -1,11 +1,13 @@
 /**
  * @module pipeline/run-job
- * Runs (or resumes) one job: claim it, run its plan's steps in order with progress and
- * heartbeats, complete it. Steps memoise their outputs in R2, so a redelivered message resumes.
+ * Runs (or resumes) one job: claim it, check its inputs are still stored, run its plan's steps
+ * in order with progress and heartbeats, complete it. Steps memoise their outputs in R2, so a
+ * redelivered message resumes.
  */
 import type { Env } from '../env.js';
 import type { JobRecord } from '../jobs/state.js';
 import { jobStub } from '../jobs/submit.js';
+import { TransientError, UnrecoverableError } from '../media/errors.js';
 import { r2Keys } from '../storage/keys.js';
 import { watchdogLimits } from '../jobs/limits.js';
 import { createContext, heartbeatIntervalMs, withHeartbeat, type StepContext } from './context.js';
@@ -21,11 +23,17 @@ export class LeaseLost extends Error {
 
 export type RunOutcome = 'completed' | 'skipped';
 
+/** Claims the job and runs it; `skipped` when it is finished, missing or held by a live consumer. */
 export async function runJob(env: Env, videoId: string): Promise<RunOutcome> {
-  const stub = jobStub(env, videoId);
-  const claimed = await stub.claim();
+  const claimed = await jobStub(env, videoId).claim();
   if (!claimed.ok) return 'skipped';
-  const job = claimed.job as JobRecord;
+  return runClaimed(env, claimed.job as JobRecord);
+}
+
+/** Runs a job this consumer has claimed (`job.lease` is its lease). */
+export async function runClaimed(env: Env, job: JobRecord): Promise<'completed'> {
+  const videoId = job.video_id;
+  const stub = jobStub(env, videoId);
   const lease = job.lease;
   const plan = planFor(job);
   const steps = plan.steps.filter((s) => !s.when || s.when(job));
@@ -42,22 +50,56 @@ export async function runJob(env: Env, videoId: string): Promise<RunOutcome> {
     await setProgress(((done + Math.min(1, Math.max(0, fraction)) * (step?.weight ?? 0)) / total) * 100);
   });
 
+  await checkInputs(env.MEDIA, job);
   for (const step of steps) {
     current = step.name;
     await setProgress((done / total) * 100);
-    await withHeartbeat(
-      beatEvery,
-      async () => {
-        if (!(await stub.heartbeat(lease))) throw new LeaseLost(videoId);
-      },
-      () => step.run(ctx),
-    );
+    try {
+      await withHeartbeat(
+        beatEvery,
+        async () => {
+          if (!(await stub.heartbeat(lease))) throw new LeaseLost(videoId);
+        },
+        () => step.run(ctx),
+      );
+    } catch (err) {
+      throw inStep(step.name, err);
+    }
     done += step.weight;
   }
   const pointers = await plan.finish(ctx);
   if (!(await stub.complete(lease, pointers))) throw new LeaseLost(videoId);
   await deleteWork(env.MEDIA, videoId);
   return 'completed';
+}
+
+/**
+ * The uploaded files must still be stored, whole: one deleted or truncated since upload fails the
+ * job at once, before any work, instead of being retried. (Other bytes in its place are for the
+ * probe to refuse: it says what is wrong with them.)
+ */
+export async function checkInputs(bucket: R2Bucket, job: JobRecord): Promise<void> {
+  const inputs = [
+    { ref: job.source, what: 'uploaded video' },
+    ...(job.audio ? [{ ref: job.audio, what: 'uploaded audio' }] : []),
+  ];
+  for (const { ref, what } of inputs) {
+    const head = await bucket.head(ref.key);
+    if (!head) throw new UnrecoverableError(`the ${what} is no longer stored (it was deleted before the job ran)`);
+    if (head.size < ref.size) {
+      throw new UnrecoverableError(`the ${what} is incomplete in storage (${head.size} of ${ref.size} bytes uploaded are stored)`);
+    }
+  }
+}
+
+/**
+ * Names the step in errors that do not say where they came from (a dropped connection, an R2
+ * error), so the job's `last_error` and final message are precise. Domain errors pass as they are.
+ */
+function inStep(step: string, err: unknown): unknown {
+  if (err instanceof UnrecoverableError || err instanceof TransientError || err instanceof LeaseLost) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new TransientError(`the ${step} step failed: ${message}`, { cause: err });
 }
 
 /** Intermediates are removed when a job ends. */

@@ -1,5 +1,7 @@
 import { env, SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { watchdogLimits } from '../../src/jobs/limits.js';
+import { decideRetry, retryPolicy, type RetryEnv } from '../../src/pipeline/retry.js';
 import { ALICE, BASE, expectError } from './helpers.js';
 
 const listAll = async (prefix: string) => (await env.MEDIA.list({ prefix })).objects.map((o) => o.key);
@@ -42,5 +44,18 @@ describe('faults', () => {
     });
     await expectError(res, 400, 'invalid_multipart');
     expect((await SELF.fetch(`${BASE}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('retry policy', () => {
+  it('should read the backoff from [vars] and keep every delay under half the stall timeout', () => {
+    expect(retryPolicy(env as unknown as RetryEnv)).toEqual({ baseDelaySec: 5, maxDelaySec: 120 });
+    // The consumer's ceiling: a job waiting for its retry must not look stalled to the watchdog.
+    expect(retryPolicy(env as unknown as RetryEnv, watchdogLimits(env).stallMs / 2000)).toEqual({ baseDelaySec: 5, maxDelaySec: 90 });
+    expect(retryPolicy({ JOB_RETRY_BASE_DELAY_SEC: '2', JOB_RETRY_MAX_DELAY_SEC: '8' }, 15)).toEqual({ baseDelaySec: 2, maxDelaySec: 8 });
+    expect(retryPolicy({ JOB_RETRY_BASE_DELAY_SEC: '0', JOB_RETRY_MAX_DELAY_SEC: '' })).toEqual({ baseDelaySec: 1, maxDelaySec: 120 });
+    const policy = retryPolicy({ JOB_RETRY_BASE_DELAY_SEC: '2', JOB_RETRY_MAX_DELAY_SEC: '8' });
+    const delays = [1, 2, 3, 4, 5].map((n) => (decideRetry(new Error('x'), n, () => 1, policy) as { delaySeconds: number }).delaySeconds);
+    expect(delays).toEqual([2, 4, 8, 8, 8]);
   });
 });
