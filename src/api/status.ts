@@ -32,6 +32,7 @@ async function statusHandler(c: Context<AppEnv>): Promise<Response> {
   if (job.status === 'completed' && job.kind === 'processing' && job.output_key) {
     const ttl = numberVar(c.env.DOWNLOAD_URL_TTL_SEC, DEFAULT_DOWNLOAD_TTL_SEC);
     body.download_url = await signDownloadUrl(storageOrigin(c), signingSecret(c.env), job.output_key, ttl);
+    if (job.processing_report) body.processing_report = job.processing_report;
   }
   if (job.status === 'completed' && job.kind === 'analysis' && job.result_key) {
     const stored = await c.env.MEDIA.get(job.result_key);

@@ -3,6 +3,7 @@
  * `VideoApiClient`: a typed, fetch-based client of the service for Node 20+ and browsers.
  */
 import type { AnalysisResult } from '../contract/result.js';
+import type { ProcessingReport } from '../contract/jobs.js';
 import { errorFromResponse, VideoApiError, VideoJobError, VideoWaitTimeoutError } from './errors.js';
 import { buildMultipart, canStreamUploads, countingStream, toNamedFile, type FileInput, type NamedFile, type UploadProgress } from './form.js';
 import { nextPollDelayMs, sleep, type BackoffOptions } from './poll.js';
@@ -22,6 +23,8 @@ export interface JobStatus {
   download_url: string | null;
   result: AnalysisResult | null;
   error_message: string | null;
+  /** Extension: what a completed processing job did (options applied, lip-sync mode, notes). */
+  processing_report?: ProcessingReport;
 }
 
 export interface JobCreated {

@@ -11,12 +11,41 @@ export type ReportedStatus = JobStatus | 'not_found';
 
 export type JobKind = 'analysis' | 'processing';
 
+/**
+ * What a completed processing job really did (extension of the status response): which options
+ * took effect, how lip sync was done, how captions were timed, how the video was fitted to new
+ * speech, and notes for anything requested but not applied.
+ */
+export const ProcessingReport = z.object({
+  options_applied: z.array(z.enum(['blur_background', 'eye_contact_correction', 'lip_sync_correction'])),
+  lip_sync: z
+    .object({
+      mode: z.enum(['offset', 'embedded', 'remote', 'none']),
+      /** Audio shift applied in offset mode, ms (positive: the audio was late and was pulled earlier). */
+      audio_shift_ms: z.number().nullable(),
+    })
+    .nullable(),
+  captions: z.enum(['alignment', 'even-split']).nullable(),
+  output: z.object({
+    width: z.number().int(),
+    height: z.number().int(),
+    fps: z.number(),
+    duration_sec: z.number(),
+    /** `source`: as long as the source; `loop`/`trim`: fitted to the new speech. */
+    fit: z.enum(['source', 'loop', 'trim']),
+  }),
+  notes: z.array(z.string()),
+});
+export type ProcessingReport = z.infer<typeof ProcessingReport>;
+
 export const StatusResponse = z.object({
   status: z.enum([...JOB_STATUSES, 'not_found']),
   progress: z.number().min(0).max(100),
   download_url: z.string().nullable(),
   result: z.record(z.string(), z.unknown()).nullable(),
   error_message: z.string().nullable(),
+  /** Extension: only on completed processing jobs. */
+  processing_report: ProcessingReport.optional(),
 });
 export type StatusResponse = z.infer<typeof StatusResponse>;
 

@@ -156,7 +156,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     return job !== null;
   }
 
-  async complete(lease: number, pointers: { result_key?: string; output_key?: string }): Promise<JobRecord | null> {
+  async complete(lease: number, pointers: state.CompletionPointers): Promise<JobRecord | null> {
     const job = this.held(lease);
     return job && this.save(state.complete(job, pointers, Date.now()));
   }

@@ -7,7 +7,7 @@
  *      │                  │  ▲ progress/heartbeat
  *      └──────fail────────┴──┴────fail────────▶ failed
  */
-import type { AnalysisOptions, JobKind, JobStatus, ProcessOptions, SourceRef } from '../contract/jobs.js';
+import type { AnalysisOptions, JobKind, JobStatus, ProcessingReport, ProcessOptions, SourceRef } from '../contract/jobs.js';
 
 export interface JobRecord {
   video_id: string;
@@ -28,6 +28,8 @@ export interface JobRecord {
   /** R2 keys of what the job produced. */
   result_key: string | null;
   output_key: string | null;
+  /** What a completed processing job did (absent on older records). */
+  processing_report?: ProcessingReport | null;
   source: SourceRef;
   audio: SourceRef | null;
   options: AnalysisOptions | ProcessOptions;
@@ -95,11 +97,14 @@ export function heartbeat(job: JobRecord, now: number): JobRecord {
   return { ...job, heartbeat_at: now };
 }
 
-export function complete(
-  job: JobRecord,
-  pointers: { result_key?: string; output_key?: string },
-  now: number,
-): JobRecord {
+/** What a finished plan hands to `complete`. */
+export interface CompletionPointers {
+  result_key?: string;
+  output_key?: string;
+  processing_report?: ProcessingReport;
+}
+
+export function complete(job: JobRecord, pointers: CompletionPointers, now: number): JobRecord {
   if (job.status !== 'processing') throw new InvalidTransition(job.status, 'complete');
   if (job.kind === 'analysis' && !pointers.result_key) throw new Error('an analysis job completes with a result');
   if (job.kind === 'processing' && !pointers.output_key) throw new Error('a processing job completes with an output');
@@ -110,6 +115,7 @@ export function complete(
     stage: null,
     result_key: pointers.result_key ?? null,
     output_key: pointers.output_key ?? null,
+    processing_report: pointers.processing_report ?? null,
     error_message: null,
     finished_at: now,
     updated_at: now,

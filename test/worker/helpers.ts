@@ -1,3 +1,4 @@
+import type { ProcessingReport } from '../../src/contract/jobs.js';
 import { env, SELF } from 'cloudflare:test';
 import { expect, vi } from 'vitest';
 
@@ -38,6 +39,7 @@ export interface Status {
   download_url: string | null;
   result: Record<string, unknown> | null;
   error_message: string | null;
+  processing_report?: ProcessingReport;
 }
 
 export async function status(id: string, key = ALICE): Promise<Status> {

@@ -65,6 +65,10 @@ describe('processing jobs and downloads', () => {
     expect(done.status).toBe('completed');
     expect(done.progress).toBe(100);
     expect(done.result).toBeNull();
+    // Extension: what the render did. Nothing was asked but the plain re-encode.
+    expect(done.processing_report).toMatchObject({ options_applied: [], lip_sync: null, captions: null, notes: [] });
+    expect(done.processing_report!.output).toMatchObject({ fit: 'source' });
+    expect(done.processing_report!.output.width).toBeGreaterThan(0);
     const url = new URL(done.download_url!);
     expect(url.pathname).toBe(`/files/outputs/${video_id}/video.mp4`);
     expect(url.searchParams.get('token')).toBeTruthy();
@@ -101,6 +105,17 @@ describe('processing jobs and downloads', () => {
     const later = new URL(done.download_url!);
     later.searchParams.set('expires', String(Number(later.searchParams.get('expires')) + 1));
     await expectError(await SELF.fetch(later), 403, 'invalid_signature');
+  });
+
+  it('should report a requested option it could not apply, and not claim it', async () => {
+    // A test pattern with a tone: no face and no speech, so no lip-sync offset can be measured.
+    const res = await post('/api/process-video', { file: await video(), blur_background: 'false', lip_sync_correction: 'true' });
+    const { video_id } = await res.json<{ video_id: string }>();
+    const done = await waitForJob(video_id);
+    expect(done.status).toBe('completed');
+    expect(done.processing_report!.options_applied).not.toContain('lip_sync_correction');
+    expect(done.processing_report!.lip_sync).toEqual({ mode: 'none', audio_shift_ms: null });
+    expect(done.processing_report!.notes.join(' ')).toMatch(/lip_sync_correction/);
   });
 
   it('should refuse an expired link with 403', async () => {

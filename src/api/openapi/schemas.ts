@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../../contract/errors.js';
-import { JOB_STATUSES } from '../../contract/jobs.js';
+import { JOB_STATUSES, ProcessingReport } from '../../contract/jobs.js';
 import { AnalysisResult, EventFrameSummary } from '../../contract/result.js';
 import { ERROR_CODE_DOCS } from './errors.js';
 import { EVENT_SUMMARY_DESCRIPTIONS, RESULT_DESCRIPTIONS } from './result-descriptions.js';
@@ -104,8 +104,19 @@ export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: nu
         },
         result: { oneOf: [{ $ref: '#/components/schemas/AnalysisResult' }, { type: 'null' }], description: 'Completed analysis jobs only; null otherwise.' },
         error_message: { type: ['string', 'null'], description: 'Only when status is failed: what went wrong (e.g. the upload is not decodable media).' },
+        processing_report: {
+          $ref: '#/components/schemas/ProcessingReport',
+          description: 'Extension, completed processing jobs only (absent otherwise): what the render really did. An option listed in `options_applied` took effect; one requested but missing from it is explained in `notes` (e.g. lip sync confidence too low, no face).',
+        },
       },
     },
+    ProcessingReport: describe(fromZod(ProcessingReport), {
+      options_applied: 'The requested options that took effect.',
+      lip_sync: 'Null when lip_sync_correction was not requested. `offset`: the audio was shifted by `audio_shift_ms` (positive: it was late); `embedded`: the mouth was driven from the new speech by the built-in engine; `remote`: by the sync.so-compatible provider; `none`: requested but not applied (see notes).',
+      captions: 'How the caption track of `description` was timed: `alignment` (forced alignment) or `even-split` (fallback). Null without captions.',
+      output: 'The output video: size, frame rate, duration, and `fit` (`source`, or `loop`/`trim` to the new speech).',
+      notes: 'Plain-language notes, e.g. why a requested option was not applied.',
+    }),
     JobCreated: {
       type: 'object',
       required: ['video_id', 'status'],

@@ -4,7 +4,9 @@
  * (one decode, one encode) streamed into R2 as the output MP4.
  */
 import type { ProcessOptions } from '../../contract/jobs.js';
+import type { ProcessingReport } from '../../contract/jobs.js';
 import { UnrecoverableError } from '../../media/errors.js';
+import { summarizeRenderReport } from '../../media/render-report.js';
 import { r2Keys } from '../../storage/keys.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Step, StepContext } from '../context.js';
@@ -63,10 +65,20 @@ const renderStep: Step = {
       hints,
     );
     await streamToR2(ctx.bucket, r2Keys.output(ctx.job.video_id), iterate(res.body!), { contentType: 'video/mp4' });
+    // Kept beside the step's other work so `finish` finds it after a retry too.
+    const report = summarizeRenderReport(res.headers.get('x-render-report'));
+    if (report) await ctx.bucket.put(ctx.workKey(REPORT_STEP), JSON.stringify(report));
   },
 };
 
+const REPORT_STEP = 'render-report.json';
+
+async function readReport(ctx: StepContext): Promise<ProcessingReport | undefined> {
+  const obj = await ctx.bucket.get(ctx.workKey(REPORT_STEP));
+  return obj ? ((await obj.json()) as ProcessingReport) : undefined;
+}
+
 export const processingPlan: Plan = {
   steps: [probeStep, speechStep, renderStep],
-  finish: async (ctx) => ({ output_key: r2Keys.output(ctx.job.video_id) }),
+  finish: async (ctx) => ({ output_key: r2Keys.output(ctx.job.video_id), processing_report: await readReport(ctx) }),
 };

@@ -131,7 +131,11 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
       const est = await time('lipsync_offset', () => engines.estimateAvOffset!(input.sourcePath, source));
       lipSyncReport = { mode: 'offset', measured_lag_ms: Math.round(est.lagSec * 1000), confidence: est.confidence, ...est.details };
       audio.lagSec = est.lagSec;
-      applied.push('lip_sync_correction');
+      // An estimate below the confidence gate is reported, not applied: the audio stays put.
+      if (est.details?.applied === false) {
+        lipSyncReport.mode = 'none';
+        notes.push(`lip_sync_correction: the audio/video offset could not be measured reliably (confidence ${est.confidence.toFixed(2)}); the audio is not shifted`);
+      } else applied.push('lip_sync_correction');
     }
   }
 
