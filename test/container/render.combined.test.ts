@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { measureGaze } from '../../containers/media/engines/gaze/index.js';
 import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
+import { grayFrame, laplacianVariance } from '../support/sharpness.js';
 
 // Every per-frame edit at once, in the one decode → edits → one encode of the frames path:
 // blur (mask in alpha), eye contact, mouth driving from new speech, and a caption track.
@@ -20,18 +21,10 @@ function probe(path: string) {
   return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { encoding: 'utf8' }));
 }
 
-/** Variance of the 4-neighbour Laplacian of a gray frame inside a box (fractions of the frame). */
-function sharpness(path: string, sec: number, [x0, y0, x1, y1]: number[]): number {
+/** Sharpness of a box (fractions of the frame) of the frame at `sec`. */
+function sharpness(path: string, sec: number, box: number[]): number {
   const S = 422;
-  const g = execFileSync('ffmpeg', ['-v', 'error', '-ss', String(sec), '-i', path, '-frames:v', '1', '-vf', `scale=${S}:${S}`, '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], { maxBuffer: 1 << 26 });
-  const vals: number[] = [];
-  for (let y = Math.max(1, Math.floor(y0 * S)); y < Math.min(S - 1, Math.floor(y1 * S)); y++)
-    for (let x = Math.max(1, Math.floor(x0 * S)); x < Math.min(S - 1, Math.floor(x1 * S)); x++) {
-      const i = y * S + x;
-      vals.push(g[i - 1] + g[i + 1] + g[i - S] + g[i + S] - 4 * g[i]);
-    }
-  const mean = vals.reduce((a, b) => a + b, 0) / vals.length;
-  return vals.reduce((a, b) => a + (b - mean) ** 2, 0) / vals.length;
+  return laplacianVariance(grayFrame(path, sec, S), S, box);
 }
 
 describe('POST /render with every option at once', () => {

@@ -1,0 +1,18 @@
+import { execFileSync } from 'node:child_process';
+
+/** One gray frame at `sec` of `path`, scaled to `size`² pixels. */
+export function grayFrame(path: string, sec: number, size: number): Uint8Array {
+  return execFileSync('ffmpeg', ['-v', 'error', '-ss', String(sec), '-i', path, '-frames:v', '1', '-vf', `scale=${size}:${size}`, '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], { maxBuffer: 1 << 26 });
+}
+
+/** Variance of the 4-neighbour Laplacian inside a box given in fractions of the frame: a sharpness measure. */
+export function laplacianVariance(g: Uint8Array, size: number, [x0, y0, x1, y1]: number[]): number {
+  const vals: number[] = [];
+  for (let y = Math.max(1, Math.floor(y0 * size)); y < Math.min(size - 1, Math.floor(y1 * size)); y++)
+    for (let x = Math.max(1, Math.floor(x0 * size)); x < Math.min(size - 1, Math.floor(x1 * size)); x++) {
+      const i = y * size + x;
+      vals.push(g[i - 1] + g[i + 1] + g[i - size] + g[i + size] - 4 * g[i]);
+    }
+  const mean = vals.reduce((a, b) => a + b, 0) / vals.length;
+  return vals.reduce((a, b) => a + (b - mean) ** 2, 0) / vals.length;
+}
