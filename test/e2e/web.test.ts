@@ -119,6 +119,22 @@ describe('web page', () => {
     await page.close();
   });
 
+  it('should process a clip and show the download link and what the render did', async () => {
+    const page = await openPage();
+    await page.getByLabel('API key', { exact: true }).fill(KEY);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.check('input[name="mode"][value="process"]');
+    await page.uncheck('#blur');
+    await page.setInputFiles('#file', join(generateFixtures(), 'tone-3s.mp4'));
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.waitForSelector('#processing-report', { timeout: 120_000 });
+    expect(await page.getAttribute('#download a', 'href')).toMatch(/\/files\/outputs\/vid_[\w-]+\/video\.mp4\?expires=\d+&token=/);
+    const report = await page.textContent('#processing-report');
+    expect(report).toContain('Applied: none');
+    expect(report).toMatch(/Output: \d+×\d+, 3\.\d\d s \(source\)/);
+    await page.close();
+  });
+
   it('should show API errors with code and request id, accessibly', async () => {
     const page = await openPage();
     await page.getByLabel('API key', { exact: true }).fill('wrong-key');
