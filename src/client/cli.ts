@@ -178,7 +178,11 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       const done = await wait(created.video_id);
       if (o.output) await download(client, created.video_id, o.output, io);
       if (o.json) json({ video_id: created.video_id, ...done, output: o.output ?? null });
-      else out(o.output ?? done.download_url ?? '');
+      else {
+        // What was asked but not applied goes to stderr: stdout stays the path or link alone.
+        for (const note of done.processing_report?.notes ?? []) say(`note: ${note}`);
+        out(o.output ?? done.download_url ?? '');
+      }
       return EXIT.ok;
     }
     case 'register': {
@@ -199,6 +203,10 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
         out(`${id}  ${s.status}  ${s.progress.toFixed(1)}%`);
         if (s.error_message) out(`error: ${s.error_message}`);
         if (s.download_url) out(`download: ${s.download_url}`);
+        if (s.processing_report) {
+          out(`applied: ${s.processing_report.options_applied.join(', ') || 'none'}`);
+          for (const note of s.processing_report.notes) out(`note: ${note}`);
+        }
         if (s.result) out(formatAnalysis(s.result));
       }
       return s.status === 'failed' || s.status === 'not_found' ? EXIT.jobFailed : EXIT.ok;
