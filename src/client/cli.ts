@@ -180,7 +180,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       if (o.json) json({ video_id: created.video_id, ...done, output: o.output ?? null });
       else {
         // What was asked but not applied goes to stderr: stdout stays the path or link alone.
-        for (const note of done.processing_report?.notes ?? []) say(`note: ${note}`);
+        for (const note of done.processing_report?.notes ?? []) io.stderr.write(`note: ${note}\n`);
         out(o.output ?? done.download_url ?? '');
       }
       return EXIT.ok;
