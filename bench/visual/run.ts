@@ -71,6 +71,9 @@ async function bench(name: string, file: string, sampleFps: number): Promise<Fra
     'face ms': stats.ms_per_frame.face,
     'pose ms': stats.ms_per_frame.pose,
     'hand ms': stats.ms_per_frame.hands,
+    // Extra hand passes on crops around wrists the full-frame pass missed (containers/media/engines/vision/hand-crop.ts).
+    'crop ms': stats.ms_per_frame.handCrops,
+    'crop hands': frames.reduce((n, f) => n + f.hands.filter((h) => (h as { source?: string }).source === 'wrist-crop').length, 0),
     'wall ms/f': stats.ms_per_frame.total_wall,
     'cpu ms/f': cpuMsPerFrame,
     // Projection for two otherwise idle cores: CPU time spread over both.

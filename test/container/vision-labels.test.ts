@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeVisual, compactFrame, frameHands } from '../../src/analytics/visual/index.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
-import { mediaPath, readLabels, runVision } from '../fixtures/visual/run-vision.js';
+import { frameAt, mediaPath, readLabels, runVision } from '../fixtures/visual/run-vision.js';
 
 const labels = readLabels();
 const NO_SPEECH = { fillers: [], pauses: [], positive: [], negative: [] };
@@ -44,6 +44,19 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
         expect(s.raised_hand, `raised_hand at ${label.time}s`).toBe(false);
       }
     }
+  });
+
+  // On the full 640×960 frame the hand detector misses both raised index fingers (it only finds
+  // a "hand" on a sandal, rejected); the pass on crops around the unmatched wrists finds them.
+  it('should find a pinch_or_point hand at s13 1.5 s (both index fingers up) through the wrist crops', async () => {
+    const { frames } = await runVision(mediaPath(labels, S13)!, { fps: 2 });
+    const frame = frameAt(frames, 1.5);
+    const hands = frameHands(frame);
+    expect([hands.left?.gesture, hands.right?.gesture], 'accepted hands at 1.5 s').toContain('pinch_or_point');
+    const sources = frame.hands.map((h) => (h as { source?: string }).source ?? 'frame');
+    expect(sources, 'where the hands came from').toContain('wrist-crop');
+    // At most one extra hand per wrist.
+    expect(sources.filter((s) => s === 'wrist-crop').length).toBeLessThanOrEqual(2);
   });
 
   it('should find gaze_direction_x center in most frames of talking heads looking at the camera', async () => {

@@ -56,7 +56,7 @@ export async function* analyzeVideo(
 ): AsyncGenerator<FrameObservation, VisionRunStats> {
   const { fps = defaultVisionFps(), width = DEFAULT_FRAME_WIDTH_PX, pool = sharedVisionPool(), signal } = options;
   const started = performance.now();
-  const totals: ModelTimings = { face: 0, pose: 0, hands: 0, other: 0 };
+  const totals: ModelTimings = { face: 0, pose: 0, hands: 0, handCrops: 0, other: 0 };
   const detected = { pose: 0, face: 0, hands: 0 };
   let frames = 0;
   const inFlight: Array<Promise<FrameResult>> = [];
@@ -95,6 +95,7 @@ export async function* analyzeVideo(
       face: per(totals.face),
       pose: per(totals.pose),
       hands: per(totals.hands),
+      handCrops: per(totals.handCrops),
       other: per(totals.other),
       total_wall: per(wall_ms),
     },

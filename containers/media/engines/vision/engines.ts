@@ -25,6 +25,8 @@ export interface ModelTimings {
   pose: number;
   face: number;
   hands: number;
+  /** Extra hand passes on crops around wrists the full-frame pass found no hand for (0 when none ran). */
+  handCrops: number;
   /** Everything else: tensor upload, pre/post-processing. */
   other: number;
 }
@@ -86,7 +88,7 @@ export function combineEngines(pose: PoseEngine, hands: HandEngine, face: FaceEn
       const [f, faceMs] = await timed(() => face.detectFace(frame));
       return {
         observation: { time: frame.time, width: frame.width, height: frame.height, pose: p, hands: h, face: f },
-        timings: { pose: poseMs, hands: handsMs, face: faceMs, other: 0 },
+        timings: { pose: poseMs, hands: handsMs, handCrops: 0, face: faceMs, other: 0 },
       };
     },
     dispose,

@@ -6,6 +6,14 @@
 export type { FaceEngine, HandEngine, ModelTimings, PoseEngine, RgbFrame, VisionEngine } from './engines.js';
 export { combineEngines } from './engines.js';
 export { createHumanEngine, HUMAN_ENGINE_NAME, type HumanEngine } from './human/engine.js';
+export {
+  wristCrops,
+  wristCropBox,
+  pickCropHand,
+  MAX_WRIST_CROPS_PER_FRAME,
+  type WristCrop,
+  type HandSource,
+} from './hand-crop.js';
 export { decodeFrames, PpmStreamParser, DEFAULT_FRAME_WIDTH_PX } from './frames.js';
 export { VisionPool, sharedVisionPool, disposeSharedVisionPool, defaultThreadCount } from './pool.js';
 export { analyzeVideo, defaultVisionFps, DEFAULT_VISION_FPS, type VisionRunStats, type AnalyzeVideoOptions } from './analyze.js';

@@ -31,6 +31,11 @@ export interface HumanConfigOptions {
   maxHands?: number;
   /** Hand detector model. Default: `VISION_HAND_DETECTOR` env, else 'handtrack' (see below). */
   handDetector?: 'handtrack' | 'handdetect';
+  /**
+   * Re-run the hand model on a crop around each visible pose wrist the full-frame pass found no
+   * hand for (see `../hand-crop.ts`). Default: true unless the `VISION_WRIST_CROPS` env is `0`.
+   */
+  wristCrops?: boolean;
   debug?: boolean;
 }
 

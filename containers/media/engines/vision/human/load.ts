@@ -22,6 +22,7 @@ export interface HumanInstance {
     getBackend(): string;
     memory(): { numTensors: number; numBytes: number };
     tensor3d(values: Uint8Array | Int32Array, shape: [number, number, number], dtype: 'int32'): HumanTensor;
+    slice(x: HumanTensor, begin: number[], size: number[]): HumanTensor;
     dispose(t: unknown): void;
     env(): { getAsync(flag: string): Promise<unknown> };
   };

@@ -9,6 +9,7 @@
  */
 import type { Keypoint, Point } from '../../../../../src/contract/media.js';
 import type { FaceObservation, HandObservation, PoseObservation } from '../engines.js';
+import type { CropBox } from '../hand-crop.js';
 import { MIN_BODY_SCORE, MIN_FACE_SCORE, MIN_HAND_SCORE } from './config.js';
 import type { HumanResult } from './load.js';
 
@@ -92,6 +93,18 @@ export function mapHands(hands: HumanResult['hand'], pose: PoseObservation): Han
     out[p.hand].side = p.side;
   }
   return out;
+}
+
+/**
+ * Hands Human found on a crop of the frame, moved back into frame pixels (box and landmark x, y;
+ * landmark z is the model's own relative depth and stays as it is).
+ */
+export function handsFromCrop(hands: HumanResult['hand'], crop: CropBox): HumanResult['hand'] {
+  return hands.map((h) => ({
+    ...h,
+    box: [crop.x + h.box[0], crop.y + h.box[1], h.box[2], h.box[3]],
+    keypoints: h.keypoints.map(([x, y, z]) => (z === undefined ? [crop.x + x, crop.y + y] : [crop.x + x, crop.y + y, z])),
+  }));
 }
 
 function toPoint(p: [number, number, number?]): Point {
