@@ -54,6 +54,7 @@ export async function runClaimed(env: Env, job: JobRecord): Promise<'completed'>
   for (const step of steps) {
     current = step.name;
     await setProgress((done / total) * 100);
+    const startedAt = Date.now();
     try {
       await withHeartbeat(
         beatEvery,
@@ -65,6 +66,8 @@ export async function runClaimed(env: Env, job: JobRecord): Promise<'completed'>
     } catch (err) {
       throw inStep(step.name, err);
     }
+    // One line per step: where a job's time goes (Date.now only advances across I/O in workerd, which every step does).
+    console.log(JSON.stringify({ level: 'info', video_id: videoId, step: step.name, ms: Date.now() - startedAt }));
     done += step.weight;
   }
   const pointers = await plan.finish(ctx);
