@@ -14,7 +14,11 @@ export interface DecodePlanOptions {
   paddingSec?: number;
   /** Segments closer than this after padding are decoded as one utterance, seconds. Default 0.3. */
   mergeGapSec?: number;
-  /** Longer utterances are split at the quietest point near the limit, seconds. Default 20. */
+  /**
+   * Longer utterances are split at the quietest point near the limit, seconds. Default 10: short
+   * enough to share continuous speech evenly between the decoders (with 20, 60 s of speech became
+   * 3 utterances, 40 s on one core and 20 s on the other).
+   */
   maxUtteranceSec?: number;
   /** Utterances shorter than this are dropped (nothing to recognise), seconds. Default 0.1. */
   minUtteranceSec?: number;
@@ -49,7 +53,7 @@ export function validateSegments(value: unknown): TimeSegment[] {
  * @example planUtterances(pcm, [{ start: 1, end: 2 }, { start: 2.2, end: 3 }]) // [{ start: 0.7, end: 3.3 }]
  */
 export function planUtterances(pcm: Int16Array, speech: TimeSegment[] | undefined, options: DecodePlanOptions = {}): TimeSegment[] {
-  const { paddingSec = 0.3, mergeGapSec = 0.3, maxUtteranceSec = 20, minUtteranceSec = 0.1 } = options;
+  const { paddingSec = 0.3, mergeGapSec = 0.3, maxUtteranceSec = 10, minUtteranceSec = 0.1 } = options;
   const durationSec = pcm.length / ASR_SAMPLE_RATE_HZ;
   const source = speech ?? [{ start: 0, end: durationSec }];
   const padded = source
