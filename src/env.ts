@@ -36,6 +36,8 @@ export interface Env {
   /** Resumable uploads: part size (bytes, ≥ 5 MiB) and idle time before an unfinished upload is aborted. */
   UPLOAD_PART_BYTES?: string;
   UPLOAD_ABANDON_AFTER_SEC?: string;
+  /** Rows of the batched VAD run (1: exact sequential). Default 8. */
+  VAD_MAX_BATCH?: string;
   /** Edge budget: inputs up to this size have their audio extracted in the Worker (ffmpeg.wasm). */
   EDGE_AUDIO_MAX_BYTES?: string;
   /**

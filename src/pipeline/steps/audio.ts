@@ -6,7 +6,7 @@
  * larger ones, anything ffmpeg.wasm cannot read, or every input when the binding is absent, by
  * native ffmpeg in the media container.
  */
-import { EDGE_AUDIO_MAX_BYTES, extractWithEdgeAudio } from '../../../wasm/index.js';
+import { EDGE_AUDIO_MAX_BYTES, extractWithEdgeAudio, getSileroSession } from '../../../wasm/index.js';
 import { numberVar } from '../../env.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Step, StepContext } from '../context.js';
@@ -57,6 +57,9 @@ export const audioStep: Step = {
   async run(ctx) {
     const probe = await probeSource(ctx);
     if (!probe.audio) return;
+    // Load the VAD model now, without waiting (once per isolate): compiling onnxruntime's wasm
+    // and the model overlaps the extraction's waits. A failure is reported by the VAD step.
+    getSileroSession().catch(() => {});
     if (await ctx.bucket.head(audioKey(ctx))) return;
     await extractAudio(ctx);
   },
