@@ -67,10 +67,11 @@ export interface RenderResult {
 }
 
 /**
- * Masks per second in the blur paths. A person moves little in 1/7 s and the EMA + feather
- * hide the hold; segmentation (~80 ms per mask on one core) is the blur's main cost.
+ * Masks per second in the blur paths (`BLUR_MASKS_PER_SEC` overrides). A talking person moves
+ * little in 1/4 s and the EMA + feather hide the hold; segmentation (~80–100 ms per mask on one
+ * core) is the blur's main cost: 7 per second made 60 s of 720p take 70 s, 4 per second 62 s.
  */
-export const BLUR_MASKS_PER_SEC = 7;
+export const BLUR_MASKS_PER_SEC = Number(process.env.BLUR_MASKS_PER_SEC) || 4;
 const segmentEveryN = (fps: number) => Math.max(1, Math.round(fps / BLUR_MASKS_PER_SEC));
 
 /**
