@@ -39,7 +39,8 @@ async function speechStream(ctx: StepContext): Promise<ReadableStream | null> {
   const key = o.speech === 'synthesized' ? ctx.workKey('speech.wav') : o.speech === 'supplied' ? ctx.job.audio?.key : null;
   if (!key) return null;
   const obj = await ctx.bucket.get(key);
-  if (!obj) throw new Error('the speech audio for this job is missing from storage');
+  // Gone from storage: retrying cannot bring it back.
+  if (!obj) throw new UnrecoverableError('the speech audio for this job is missing from storage');
   return obj.body;
 }
 
