@@ -67,6 +67,22 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
     }
   });
 
+  // retalking_face3 blinks often (labels.json): at 10 fps each blink is a dip of eye_openness to
+  // ~0.3 between runs near 0.9 (measured: 5 dips in 5 s, median 0.92).
+  it('should keep eye_openness in 0–1 and drop it on blinks', async () => {
+    const series = await samples('talking_head/retalking_face3.mp4', 10);
+    const open = series.map((s) => s.eye_openness);
+    expect(open.every((v) => v >= 0 && v <= 1)).toBe(true);
+    const median = [...open].sort((a, b) => a - b)[Math.floor(open.length / 2)];
+    expect(median).toBeGreaterThan(0.8);
+    // Blinks: separate runs of frames below half the median.
+    let blinks = 0;
+    open.forEach((v, i) => {
+      if (v < 0.5 * median && !(open[i - 1] < 0.5 * median)) blinks++;
+    });
+    expect(blinks).toBeGreaterThanOrEqual(3);
+  });
+
   // The hand detector fires on faces, hair and collars in head-and-shoulder shots (raw hands in
   // 100 % of retalking_face2's frames); none of those may survive the body-consistency rule.
   it.each(NO_HAND_CLIPS)('should accept no hand and report no hand gesture on %s', async (media) => {
