@@ -1,6 +1,10 @@
 /**
  * Derived labels (src/analytics/visual) on real vision output, against test/fixtures/visual/labels.json.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeVisual, compactFrame, frameHands } from '../../src/analytics/visual/index.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
@@ -81,6 +85,25 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
       if (v < 0.5 * median && !(open[i - 1] < 0.5 * median)) blinks++;
     });
     expect(blinks).toBeGreaterThanOrEqual(3);
+  });
+
+  // No clip here shows a person from behind; the closest real case is a body whose face is not in
+  // view (s13 with the head cropped off): pose yes, face measures honestly absent.
+  it('should report a body without a visible face honestly: no gaze, eyes 0, emotion unknown', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'headless-'));
+    try {
+      const clip = join(dir, 'headless.mp4');
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', mediaPath(labels, S13)!, '-vf', 'crop=iw:ih*0.7:0:ih*0.3', '-t', '3', '-an', clip]);
+      const { frames } = await runVision(clip, { fps: 2 });
+      const series = analyzeVisual(frames, NO_SPEECH).merged_visual_time_series;
+      expect(series.filter((s) => s.pose_detected).length).toBeGreaterThanOrEqual(series.length / 2);
+      for (const s of series) {
+        expect(s.gaze_direction, `gaze at ${s.time}s`).toBeNull();
+        expect([s.eye_openness, s.emotion, s.smile_ratio]).toEqual([0, 'unknown', 0]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   // The hand detector fires on faces, hair and collars in head-and-shoulder shots (raw hands in
