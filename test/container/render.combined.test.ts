@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { measureGaze } from '../../containers/media/engines/gaze/index.js';
 import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
-import { grayFrame, laplacianVariance } from '../support/sharpness.js';
+import { duration, grayFrame, laplacianVariance, probe } from '../support/media-measures.js';
 
 // Every per-frame edit at once, in the one decode → edits → one encode of the frames path:
 // blur (mask in alpha), eye contact, mouth driving from new speech, and a caption track.
@@ -16,10 +16,6 @@ const FPS = 25;
 const TEXT = 'Thank you all for coming today. We will start with the numbers.';
 const tmp = mkdtempSync(join(tmpdir(), 'render-combined-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-function probe(path: string) {
-  return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { encoding: 'utf8' }));
-}
 
 /** Sharpness of a box (fractions of the frame) of the frame at `sec`. */
 function sharpness(path: string, sec: number, box: number[]): number {
@@ -31,7 +27,7 @@ describe('POST /render with every option at once', () => {
   it('should blur, correct the gaze, drive the mouth and caption in one render', { timeout: 900_000 }, async () => {
     const speech = join(tmp, 'speech.wav');
     execFileSync('espeak-ng', ['-v', 'en-us+m3', '-s', '160', '-w', speech, TEXT]);
-    const speechSec = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', speech], { encoding: 'utf8' }));
+    const speechSec = duration(speech);
 
     const fd = new FormData();
     fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');

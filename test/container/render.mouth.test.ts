@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
+import { duration } from '../support/media-measures.js';
 
 // Two renders of 5.6 s (one with the mouth analysis) and two per-frame mouth tracks: ~2–4 min under load.
 const CLIP = '/work/shared/media/talking_head/retalking_face3.mp4'; // 590², 25 fps, 5.04 s
@@ -25,9 +26,6 @@ async function render(options: object, speech: string) {
   writeFileSync(out, Buffer.from(await res.arrayBuffer()));
   return { out, report: JSON.parse(res.headers.get('x-render-report')!) };
 }
-
-const duration = (p: string, stream?: string) =>
-  Number(execFileSync('ffprobe', ['-v', 'error', ...(stream ? ['-select_streams', stream] : []), '-show_entries', stream ? 'stream=duration' : 'format=duration', '-of', 'csv=p=0', p], { encoding: 'utf8' }).trim());
 
 /** Mean absolute gray difference of a region over a few frames of two videos. */
 function regionMad(a: string, b: string, crop: string): number {

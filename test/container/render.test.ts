@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
-import { grayFrame, laplacianVariance } from '../support/sharpness.js';
+import { grayFrame, laplacianVariance, probe } from '../support/media-measures.js';
 
 const MEDIA = '/work/shared/media/talking_head';
 const CLIP = join(MEDIA, 'retalking_face3.mp4'); // 590², 25 fps, 5 s, AAC
@@ -23,10 +23,6 @@ async function render(source: string, options: object, speech?: string) {
   const out = join(tmp, `out-${Math.random().toString(36).slice(2)}.mp4`);
   if (res.status === 200) writeFileSync(out, bytes);
   return { res, out, bytes, report: JSON.parse(res.headers.get('x-render-report') ?? 'null') };
-}
-
-function probe(path: string) {
-  return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { encoding: 'utf8' }));
 }
 
 function espeakWav(text: string, name: string): string {

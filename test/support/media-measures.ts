@@ -1,3 +1,4 @@
+/** Measurements of rendered media with ffmpeg/ffprobe, shared by the render tests. */
 import { execFileSync } from 'node:child_process';
 
 /** One gray frame at `sec` of `path`, scaled to `size`² pixels. */
@@ -15,4 +16,15 @@ export function laplacianVariance(g: Uint8Array, size: number, [x0, y0, x1, y1]:
     }
   const mean = vals.reduce((a, b) => a + b, 0) / vals.length;
   return vals.reduce((a, b) => a + (b - mean) ** 2, 0) / vals.length;
+}
+
+/** ffprobe's JSON of a file's format and streams. */
+export function probe(path: string) {
+  return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { encoding: 'utf8' }));
+}
+
+/** Duration in seconds of the file, or of one stream of it (`stream` like `v:0`). */
+export function duration(path: string, stream?: string): number {
+  const entry = stream ? 'stream=duration' : 'format=duration';
+  return Number(execFileSync('ffprobe', ['-v', 'error', ...(stream ? ['-select_streams', stream] : []), '-show_entries', entry, '-of', 'csv=p=0', path], { encoding: 'utf8' }).trim());
 }
