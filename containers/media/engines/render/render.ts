@@ -199,7 +199,7 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
     }
     if (speechPath && options.lip_sync_correction && !remoteUsed) {
       if (!engines.mouth) {
-        notes.push('lip_sync_correction with new speech: not applied (no embedded mouth engine yet; set SYNC_API_URL for the remote provider)');
+        notes.push('lip_sync_correction with new speech: not applied (no mouth engine in this build; set SYNC_API_URL for the remote provider)');
         lipSyncReport = { mode: 'none', model: options.lip_sync_correction_model };
       } else {
         // First in the chain: it recognises the source frame by its pixels before others edit them.
