@@ -29,6 +29,8 @@ export interface Env {
   STATUS_RATE_LIMIT_PER_MIN?: string;
   /** Default concurrent jobs (pending + processing) per key. Default 5. */
   MAX_CONCURRENT_JOBS?: string;
+  /** Longest media accepted (seconds, measured from the content). Default 14400 (4 h). */
+  MAX_MEDIA_DURATION_SEC?: string;
   /** Days a finished job's files and record are kept. Default 7. */
   RETENTION_DAYS?: string;
   /** Lifetime of an Idempotency-Key (seconds). Default 24 h. */

@@ -1,0 +1,106 @@
+/**
+ * @module containers/media/work-scope
+ * The budget of one container request, seen by every child process it starts. A request runs
+ * inside a scope (AsyncLocalStorage) that carries:
+ * - the job it works for (`x-job-id`): `DELETE /jobs/{id}` aborts every scope of that job;
+ * - a wall-clock deadline (`x-work-budget-ms`, set by the Worker from the media's real duration,
+ *   else `DEFAULT_REQUEST_BUDGET_MS`), which `narrow()` can only shorten;
+ * - one AbortSignal that fires on any of: the client went away, DELETE, the deadline.
+ * `spawnMedia` (ffmpeg.ts) reads the scope, so every engine's processes (speech recognition and
+ * speech synthesis included) are bounded and killed without those engines knowing about it.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** A request without a budget header (tools, tests): one hour. */
+export const DEFAULT_REQUEST_BUDGET_MS = Number(process.env.MEDIA_REQUEST_BUDGET_MS) || 3_600_000;
+
+/** Why a scope was aborted: its reason is one of these errors. */
+export class WorkAbortedError extends Error {
+  constructor(
+    readonly why: 'deleted' | 'deadline' | 'client_gone',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WorkAbortedError';
+  }
+}
+
+export interface WorkScope {
+  jobId: string | null;
+  signal: AbortSignal;
+  /** Epoch ms after which the work is aborted. */
+  readonly deadline: number;
+  /** Shortens the deadline to `ms` from now (never lengthens it). */
+  narrow(ms: number, why?: string): void;
+  dispose(): void;
+}
+
+const storage = new AsyncLocalStorage<WorkScope>();
+const byJob = new Map<string, Set<WorkScope & { abort(reason: WorkAbortedError): void }>>();
+
+export const currentScope = (): WorkScope | undefined => storage.getStore();
+
+/** Starts a scope; `run` the request inside it with `runInScope`. */
+export function openScope({ jobId = null, budgetMs = DEFAULT_REQUEST_BUDGET_MS, signal }: { jobId?: string | null; budgetMs?: number; signal?: AbortSignal } = {}): WorkScope {
+  const controller = new AbortController();
+  let deadline = Date.now() + budgetMs;
+  let timer: NodeJS.Timeout | undefined;
+  let what = `the work took longer than its budget of ${Math.round(budgetMs / 1000)} s`;
+  const abort = (reason: WorkAbortedError) => {
+    if (!controller.signal.aborted) controller.abort(reason);
+    dispose();
+  };
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => abort(new WorkAbortedError('deadline', what)), Math.max(0, deadline - Date.now()));
+    timer.unref();
+  };
+  const onClientGone = () => abort(new WorkAbortedError('client_gone', 'the caller went away'));
+  const dispose = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onClientGone);
+    if (jobId) {
+      const set = byJob.get(jobId);
+      set?.delete(scope);
+      if (set?.size === 0) byJob.delete(jobId);
+    }
+  };
+  const scope = {
+    jobId,
+    signal: controller.signal,
+    get deadline() {
+      return deadline;
+    },
+    narrow(ms: number, why?: string) {
+      if (Date.now() + ms >= deadline) return;
+      deadline = Date.now() + ms;
+      what = why ?? `the work took longer than its budget of ${Math.round(ms / 1000)} s`;
+      arm();
+    },
+    dispose,
+    abort,
+  };
+  arm();
+  if (signal?.aborted) onClientGone();
+  else signal?.addEventListener('abort', onClientGone, { once: true });
+  if (jobId) {
+    let set = byJob.get(jobId);
+    if (!set) byJob.set(jobId, (set = new Set()));
+    set.add(scope);
+  }
+  return scope;
+}
+
+export const runInScope = <T>(scope: WorkScope, fn: () => T): T => storage.run(scope, fn);
+
+/** Aborts every running scope of `jobId` (DELETE of the job); returns how many there were. */
+export function abortJob(jobId: string): number {
+  const set = byJob.get(jobId);
+  if (!set) return 0;
+  const scopes = [...set];
+  for (const s of scopes) s.abort(new WorkAbortedError('deleted', 'the job was deleted'));
+  return scopes.length;
+}
+
+/** Jobs with running work (for `GET /jobs`, tests and the health page). */
+export const runningJobs = (): string[] => [...byJob.keys()];
