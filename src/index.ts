@@ -10,6 +10,7 @@ import { handleBatch } from './pipeline/consumer.js';
 export { JobObject } from './jobs/job-object.js';
 export { TenantObject } from './jobs/tenant-object.js';
 export { MediaContainer } from './media/container.js';
+export { JobRunner } from './pipeline/consumer.js';
 
 const app = createApp();
 

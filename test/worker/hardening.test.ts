@@ -112,6 +112,46 @@ describe('rate limits per key', () => {
     await waitForJob((await third.json<{ video_id: string }>()).video_id, key);
   });
 
+  it('should validate the form before admission: a full key gets 400 for an invalid form, not 429', async () => {
+    const { key } = await keyWith({ concurrent_jobs: 1 });
+    const first = await postWith('/api/analyze-video', { file: await tone() }, key);
+    expect(first.status).toBe(200);
+    await expectError(await postWith('/api/process-video', { file: await tone(), blur_background: 'maybe' }, key), 400, 'invalid_field');
+    await expectError(await postWith('/api/analyze-video', { file: await tone() }, key), 429, 'rate_limited');
+    await waitForJob((await first.json<{ video_id: string }>()).video_id, key);
+  });
+
+  it('should admit exactly the limit from a burst of parallel submissions', async () => {
+    const { key, tenant } = await keyWith({ concurrent_jobs: 2 });
+    const file = await tone();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => postWith('/api/process-video', { file, blur_background: 'false' }, key)));
+    const accepted = answers.filter((r) => r.status === 200);
+    expect(accepted.length).toBe(2);
+    expect(answers.filter((r) => r.status === 429).length).toBe(3);
+    expect((await tenantStub(tenant).activeJobs()).length).toBe(2);
+    for (const r of accepted) await waitForJob((await r.json<{ video_id: string }>()).video_id, key);
+  });
+
+  it('should reconcile slots with the jobs real states: a lost release or a dead request never locks the key', async () => {
+    const { key, tenant } = await keyWith({ concurrent_jobs: 2 });
+    const stub = tenantStub(tenant);
+    // A request that died between admission and job creation (2 min ago), and a job that ended
+    // without its release reaching the tenant.
+    expect((await stub.admitJob('vid_ghostghostghostghost0', 2, Date.now() - 120_000)).allowed).toBe(true);
+    const first = await postWith('/api/analyze-video', { file: await tone() }, key);
+    const { video_id } = await first.json<{ video_id: string }>();
+    expect((await waitForJob(video_id, key)).status).toBe('completed');
+    await runInDurableObject(stub, async (t: TenantObject) => {
+      await t.admitJob(video_id, 2); // the slot comes back, as if the release was lost
+    });
+    expect((await stub.activeJobs()).sort()).toEqual(['vid_ghostghostghostghost0', video_id].sort());
+    const next = await postWith('/api/analyze-video', { file: await tone() }, key);
+    expect(next.status).toBe(200);
+    const nextId = (await next.json<{ video_id: string }>()).video_id;
+    expect(await stub.activeJobs()).toEqual([nextId]);
+    await waitForJob(nextId, key);
+  });
+
   it('should free the slot of a request that failed validation', async () => {
     const { key, tenant } = await keyWith({ concurrent_jobs: 1 });
     await expectError(await postWith('/api/analyze-video', { file: await tone(), visual_analytics: 'yes' }, key), 400, 'invalid_field');
