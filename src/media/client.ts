@@ -73,6 +73,7 @@ export class MediaClient {
       if (this.scope.maxDurationSec) headers.set('x-max-media-duration-sec', String(this.scope.maxDurationSec));
     }
     headers.set('x-work-budget-ms', String(budgetMs));
+    if (this.durationSec !== null) headers.set('x-media-duration-sec', String(this.durationSec));
     try {
       res = await this.transport.fetch(path, { ...init, headers, signal });
     } catch (err) {

@@ -18,7 +18,13 @@ import { openScope, runInScope } from './work-scope.js';
  */
 const workScopeMiddleware: MiddlewareHandler = async function workScope(c, next) {
   const budget = Number(c.req.header('x-work-budget-ms'));
-  const scope = openScope({ jobId: c.req.header('x-job-id') ?? null, budgetMs: budget > 0 ? budget : undefined, signal: c.req.raw.signal });
+  const mediaSec = Number(c.req.header('x-media-duration-sec'));
+  const scope = openScope({
+    jobId: c.req.header('x-job-id') ?? null,
+    budgetMs: budget > 0 ? budget : undefined,
+    signal: c.req.raw.signal,
+    mediaSec: mediaSec > 0 ? mediaSec : null,
+  });
   let handedOff = false;
   try {
     await runInScope(scope, () => next());

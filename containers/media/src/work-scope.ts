@@ -27,6 +27,8 @@ export class WorkAbortedError extends Error {
 
 export interface WorkScope {
   jobId: string | null;
+  /** Seconds of media the request works on, when known (`x-media-duration-sec`, or set by a route after probing). */
+  mediaSec: number | null;
   signal: AbortSignal;
   /** Epoch ms after which the work is aborted. */
   readonly deadline: number;
@@ -41,7 +43,7 @@ const byJob = new Map<string, Set<WorkScope & { abort(reason: WorkAbortedError):
 export const currentScope = (): WorkScope | undefined => storage.getStore();
 
 /** Starts a scope; `run` the request inside it with `runInScope`. */
-export function openScope({ jobId = null, budgetMs = DEFAULT_REQUEST_BUDGET_MS, signal }: { jobId?: string | null; budgetMs?: number; signal?: AbortSignal } = {}): WorkScope {
+export function openScope({ jobId = null, budgetMs = DEFAULT_REQUEST_BUDGET_MS, signal, mediaSec = null }: { jobId?: string | null; budgetMs?: number; signal?: AbortSignal; mediaSec?: number | null } = {}): WorkScope {
   const controller = new AbortController();
   let deadline = Date.now() + budgetMs;
   let timer: NodeJS.Timeout | undefined;
@@ -67,6 +69,7 @@ export function openScope({ jobId = null, budgetMs = DEFAULT_REQUEST_BUDGET_MS, 
   };
   const scope = {
     jobId,
+    mediaSec,
     signal: controller.signal,
     get deadline() {
       return deadline;
@@ -104,3 +107,12 @@ export function abortJob(jobId: string): number {
 
 /** Jobs with running work (for `GET /jobs`, tests and the health page). */
 export const runningJobs = (): string[] => [...byJob.keys()];
+
+/** Media longer than this is long work: its processes run at a lower CPU priority. */
+export const LONG_MEDIA_SEC = Number(process.env.MEDIA_LONG_WORK_SEC) || 60;
+/** The nice value of long work's processes: short jobs of other keys get the CPU first. */
+export const LONG_WORK_NICE = 10;
+
+/** Pure: the nice value for a child of `scope` (0 = normal). */
+export const niceFor = (scope: Pick<WorkScope, 'mediaSec'> | undefined): number =>
+  scope?.mediaSec != null && scope.mediaSec > LONG_MEDIA_SEC ? LONG_WORK_NICE : 0;

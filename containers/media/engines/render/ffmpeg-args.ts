@@ -58,9 +58,14 @@ export interface EncodeSpec {
   maxBytes?: number;
 }
 
-/** The blur radius (at the downscaled size) that reads as "clearly blurred" at any resolution. */
+/**
+ * The blur radius (at the downscaled size) that reads as "clearly blurred" at any resolution. boxblur
+ * refuses a radius above half the (chroma) plane, so small pictures get a smaller one: with 2 a
+ * 16-pixel side failed the filter graph ("Invalid argument") on every attempt.
+ */
 export function blurRadius(plan: RenderPlan): number {
-  return Math.max(2, Math.round(Math.min(plan.width, plan.height) / BLUR_DOWNSCALE / 30));
+  const side = Math.min(plan.width, plan.height) / BLUR_DOWNSCALE;
+  return Math.max(1, Math.min(Math.max(2, Math.round(side / 30)), Math.floor(side / 4)));
 }
 
 /** Arguments of the single encoding ffmpeg (after spawnFfmpeg's common flags). */

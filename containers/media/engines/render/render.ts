@@ -136,7 +136,9 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   }
   const plan = planRender(source, speechDur);
   // Bounded work: from here on the render's wall clock follows the real output duration.
-  currentScope()?.narrow(renderBudgetMs(plan.durationSec), `the render took longer than its budget of ${Math.round(renderBudgetMs(plan.durationSec) / 1000)} s for ${plan.durationSec.toFixed(1)} s of video`);
+  const scope = currentScope();
+  if (scope) scope.mediaSec = plan.durationSec;
+  scope?.narrow(renderBudgetMs(plan.durationSec), `the render took longer than its budget of ${Math.round(renderBudgetMs(plan.durationSec) / 1000)} s for ${plan.durationSec.toFixed(1)} s of video`);
   if (plan.fit === 'loop') notes.push(`speech (${speechDur!.toFixed(2)} s) is longer than the source (${source.duration_sec.toFixed(2)} s): the source video loops`);
   if (plan.fit === 'trim') notes.push(`speech (${speechDur!.toFixed(2)} s) is shorter than the source: the video is cut at the speech's end`);
 
