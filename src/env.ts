@@ -30,6 +30,8 @@ export interface Env {
   STATUS_RATE_LIMIT_PER_MIN?: string;
   /** Default concurrent jobs (pending + processing) per key. Default 5. */
   MAX_CONCURRENT_JOBS?: string;
+  /** Which header tells the client's address: `CF-Connecting-IP` (default) or `X-Forwarded-For` (development). */
+  CLIENT_ADDRESS_HEADER?: string;
   /** Longest media accepted (seconds, measured from the content). Default 14400 (4 h). */
   MAX_MEDIA_DURATION_SEC?: string;
   /** "1": jobs run detached from their queue delivery (local development and tests; see wrangler.toml). */

@@ -43,7 +43,7 @@ const rateLimitHeaders = (v: { limit: number; remaining: number; reset_sec: numb
  */
 export const requireApiKey = (): MiddlewareHandler<AppEnv> =>
   async function apiKeyMiddleware(c, next) {
-    const address = clientAddress(c.req.raw.headers);
+    const address = clientAddress(c.req.raw.headers, c.env);
     const limit = unauthLimit(c.env as Env & UnauthLimitEnv);
     const standing = authFailures.check(address, limit);
     if (!standing.allowed) {
