@@ -8,6 +8,7 @@ import { asrRoutes } from '../engines/asr/routes.js';
 import { renderRoutes } from '../engines/render/routes.js';
 import { ttsRoutes } from '../engines/tts/routes.js';
 import { visionRoutes } from '../engines/vision/routes.js';
+import { voiceProviderCheck } from './provider-check.js';
 import { coreRoutes } from './routes.js';
 import { openScope, runInScope } from './work-scope.js';
 
@@ -48,6 +49,7 @@ export function createMediaApp(): Hono {
   });
   app.use('*', workScopeMiddleware);
   app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  app.use('/tts', voiceProviderCheck);
   app.route('/', coreRoutes);
   app.route('/', asrRoutes);
   app.route('/', visionRoutes);
