@@ -496,3 +496,20 @@ describe('resumable uploads', () => {
     await expectError(await call(`/api/uploads/${idle.upload_id}`, { key: BOB }), 404, 'not_found');
   });
 });
+
+describe('form and sniffing edges (issue #12, finding 7)', () => {
+  it('should name the field of an over-long text value, whatever its length', async () => {
+    for (const size of [5_001, 1024 * 1024]) {
+      const res = await post('/api/process-video', { file: await tone(), blur_background: 'false', description: 'a'.repeat(size) });
+      await expectError(res, 400, 'invalid_field', 'description');
+    }
+  });
+
+  it('should refuse short JSON and UTF-16 text at upload as not media', async () => {
+    const utf16 = new Uint8Array([0xff, 0xfe, ...[...'this is a letter, not a video'].flatMap((c) => [c.charCodeAt(0), 0])]);
+    for (const bytes of [new TextEncoder().encode('{"a":1}'), utf16]) {
+      const res = await post('/api/analyze-video', { file: { bytes, filename: 'clip.mp4', type: 'video/mp4' } });
+      await expectError(res, 415, 'unsupported_media_type');
+    }
+  });
+});
