@@ -32,8 +32,10 @@ export async function unresolvable(host: string): Promise<string | null> {
 
 export const voiceProviderCheck: MiddlewareHandler = async function voiceProviderCheck(c, next) {
   if (c.req.method !== 'POST') return next();
-  const body = (await c.req.json().catch(() => null)) as { generator?: unknown } | null;
+  const body = (await c.req.json().catch(() => null)) as { generator?: unknown; credential?: unknown } | null;
   if (Number(body?.generator) !== 1) return next();
+  // No credential at all: the engine's own answer ("needs a credential") is the one to act on.
+  if (!(typeof body?.credential === 'string' && body.credential.trim()) && !process.env.ELEVENLABS_API_KEY) return next();
   const host = providerHost();
   const why = await unresolvable(host);
   if (why) {
