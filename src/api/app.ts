@@ -10,7 +10,7 @@ import { analyzeRoutes } from './analyze.js';
 import { avatarRoutes } from './avatars.js';
 import { fileRoutes } from './files.js';
 import { jobRoutes } from './jobs.js';
-import { accessLog, notFound, onError, rateLimit, requestId, requireApiKey, securityHeaders, type AppEnv } from './middleware.js';
+import { accessLog, notFoundOrNotAllowed, onError, rateLimit, requestId, requireApiKey, securityHeaders, type AppEnv } from './middleware.js';
 import { processRoutes } from './process.js';
 import { statusRoutes } from './status.js';
 import { uploadRoutes } from './uploads.js';
@@ -19,7 +19,7 @@ export function createApp() {
   const app = new Hono<AppEnv>();
   app.use('*', requestId(), accessLog(), securityHeaders());
   app.onError(onError);
-  app.notFound(notFound);
+  app.notFound(notFoundOrNotAllowed(() => app.routes));
 
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.route('/', fileRoutes);

@@ -104,3 +104,23 @@ describe('unauthenticated flood limit', () => {
     expect(unauthLimit({ UNAUTH_RATE_LIMIT_PER_MIN: 'lots' })).toBe(60);
   });
 });
+
+describe('admin token guesses and HEAD polls (issue #12, finding 7)', () => {
+  it('should count wrong admin tokens against the address like wrong API keys', async () => {
+    const ip = freshIp();
+    const guess = (token: string) => call('/admin/keys', { key: null, headers: { 'cf-connecting-ip': ip, authorization: `Bearer ${token}` } });
+    for (let i = 0; i < DEFAULT_UNAUTH_PER_MIN; i++) {
+      const res = await guess(`guess-${i}`);
+      expect(res.status).toBe(401);
+      await res.body?.cancel();
+    }
+    const body = await expectError(await guess('guess-last'), 429, 'rate_limited');
+    expect(body.error).toMatchObject({ reason: 'unauthenticated_per_minute' });
+  });
+
+  it('should charge HEAD of a status to the status bucket, not the general one', async () => {
+    const res = await call('/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA', { method: 'HEAD', headers: { 'cf-connecting-ip': freshIp() } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit-limit')).toBe('600');
+  });
+});

@@ -513,3 +513,15 @@ describe('form and sniffing edges (issue #12, finding 7)', () => {
     }
   });
 });
+
+describe('wrong methods (issue #12, finding 7)', () => {
+  it('should answer 405 with Allow on a path that exists under other methods, 404 elsewhere', async () => {
+    const get = await call('/api/analyze-video', { method: 'GET' });
+    await expectError(get, 405, 'method_not_allowed');
+    expect(get.headers.get('allow')).toBe('POST');
+    const post = await call('/api/status/vid_aaaaaaaaaaaaaaaaaaaaaa', { method: 'POST' });
+    await expectError(post, 405, 'method_not_allowed');
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    await expectError(await call('/api/nothing-here', { method: 'GET' }), 404, 'not_found');
+  });
+});
