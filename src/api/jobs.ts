@@ -11,20 +11,26 @@ import { ApiError } from '../contract/errors.js';
 import { isWellFormedId } from '../jobs/ids.js';
 import { isTerminal } from '../jobs/state.js';
 import { findJob, jobStub } from '../jobs/submit.js';
-import { MediaClient } from '../media/client.js';
-import { mediaTransport } from '../media/transport.js';
 import type { AppEnv } from './middleware.js';
 
-export const jobRoutes = new Hono<AppEnv>().delete('/api/jobs/:video_id', async (c) => {
-  const videoId = c.req.param('video_id');
-  const job = isWellFormedId(videoId) && videoId.startsWith('vid_') ? await findJob(c.env, videoId, c.get('tenant').id) : null;
-  if (!job) throw new ApiError('not_found', 'no job with this id for this API key');
-  await jobStub(c.env, videoId).destroy();
-  if (!isTerminal(job.status)) {
-    // Stop its work in the media container now: a consumer would only notice at its next heartbeat.
-    await new MediaClient(mediaTransport(c.env, videoId)).abortJob(videoId).catch((err) => {
-      console.error(JSON.stringify({ level: 'warn', video_id: videoId, action: 'abort_container_work', error: String(err) }));
-    });
-  }
-  return c.body(null, 204);
-});
+/** What DELETE does beyond the record: stop the job's running work (the Worker passes the media container's). */
+export interface JobRoutesOptions {
+  /** Stops a running job's work now. Default: none (its consumer stops at its next heartbeat). */
+  stopWork?: (env: AppEnv['Bindings'], videoId: string) => Promise<void>;
+}
+
+export function createJobRoutes({ stopWork }: JobRoutesOptions = {}) {
+  return new Hono<AppEnv>().delete('/api/jobs/:video_id', async function deleteJob(c) {
+    const videoId = c.req.param('video_id');
+    const job = isWellFormedId(videoId) && videoId.startsWith('vid_') ? await findJob(c.env, videoId, c.get('tenant').id) : null;
+    if (!job) throw new ApiError('not_found', 'no job with this id for this API key');
+    await jobStub(c.env, videoId).destroy();
+    // A consumer would only notice at its next heartbeat: its container work is stopped now.
+    if (!isTerminal(job.status) && stopWork) {
+      await stopWork(c.env, videoId).catch((err) => {
+        console.error(JSON.stringify({ level: 'warn', video_id: videoId, action: 'stop_work', error: String(err) }));
+      });
+    }
+    return c.body(null, 204);
+  });
+}
