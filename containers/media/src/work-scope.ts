@@ -116,3 +116,16 @@ export const LONG_WORK_NICE = 10;
 /** Pure: the nice value for a child of `scope` (0 = normal). */
 export const niceFor = (scope: Pick<WorkScope, 'mediaSec'> | undefined): number =>
   scope?.mediaSec != null && scope.mediaSec > LONG_MEDIA_SEC ? LONG_WORK_NICE : 0;
+
+/**
+ * Long work that just used the media service's main thread for `busyMs` (a person mask: the
+ * segmenter runs in this thread) gives it back for as long while other jobs are running here, so
+ * their requests and engines are not starved: a 5 min blur beside a 5 s analysis made the
+ * analysis 2.1× slower; niceness covers child processes, this covers the thread they all share.
+ */
+export async function yieldToOtherJobs(scope: WorkScope | undefined, busyMs: number): Promise<void> {
+  if (busyMs <= 0 || niceFor(scope) === 0 || byJob.size <= 1) return;
+  await new Promise((resolve) => setTimeout(resolve, Math.min(busyMs * YIELD_FACTOR, MAX_YIELD_MS)));
+}
+const MAX_YIELD_MS = 1_000;
+const YIELD_FACTOR = Number(process.env.MEDIA_LONG_WORK_YIELD) || 3;

@@ -13,7 +13,7 @@ import type { ProbeResult } from '../../../../src/contract/media.js';
 import { stat } from 'node:fs/promises';
 import { probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
 import { isTransientMediaFailure, mediaLimitsFrom, mediaProblem, plainMediaError, type MediaLimits } from '../../src/media-limits.js';
-import { currentScope } from '../../src/work-scope.js';
+import { currentScope, yieldToOtherJobs } from '../../src/work-scope.js';
 import { MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type Segmenter } from '../segment/index.js';
 import { evenWordTimes, toWebVtt, type CaptionWord } from './captions.js';
 import type { GazeEngine } from '../gaze/engine.js';
@@ -326,8 +326,11 @@ async function runMaskPipe(
   enc.child.stdout.resume();
   let n = 0;
   const pump = async () => {
+    const scope = currentScope();
     for await (const frame of readFrames(dec.child.stdout, { width: mw, height: mh, channels: 3, fps: spec.plan.fps })) {
+      const before = tracker.segmentMs;
       const m = await tracker.next(frame.index, tracker.needsInput(frame.index) ? frame.data : undefined);
+      await yieldToOtherJobs(scope, tracker.segmentMs - before);
       await writeWithBackpressure(enc.child.stdin, m);
       n++;
     }
@@ -357,6 +360,7 @@ async function runFramePipeline(
   // (lookahead + 1 frames of memory) until every editor can edit them.
   const lookahead = Math.max(0, ...editors.map((e) => e.lookahead ?? 0));
   const held: RawFrame[] = [];
+  const scope = currentScope();
   const emit = async (frame: RawFrame) => {
     for (const e of editors) await e.edit(frame);
     await writeWithBackpressure(enc.child.stdin, frame.data);
@@ -369,7 +373,9 @@ async function runFramePipeline(
         const small = tracker.needsInput(frame.index)
           ? downsampleRgba(frame.data, plan.width, plan.height, tracker.width, tracker.height)
           : undefined;
+        const before = tracker.segmentMs;
         const m = await tracker.next(frame.index, small);
+        await yieldToOtherJobs(scope, tracker.segmentMs - before);
         upsampleMaskIntoAlpha(m, tracker.width, tracker.height, frame.data, plan.width, plan.height);
       }
       for (const e of editors) if (e.observe) await e.observe(frame);
