@@ -39,6 +39,8 @@ const hintHeaders = (hints: SourceHints): Record<string, string> => ({
 /** What the container is told about the job each request works for (headers), and when the Worker gives up. */
 export interface JobScope {
   jobId: string;
+  /** The job's tenant: the container shares its CPU fairly between tenants. */
+  tenant?: string;
   /** Aborted when the job is deleted or this consumer lost it: in-flight requests end at once. */
   signal?: AbortSignal;
   /** Longest media accepted (seconds). */
@@ -70,6 +72,7 @@ export class MediaClient {
     const headers = new Headers(init.headers);
     if (this.scope) {
       headers.set('x-job-id', this.scope.jobId);
+      if (this.scope.tenant) headers.set('x-tenant-id', this.scope.tenant);
       if (this.scope.maxDurationSec) headers.set('x-max-media-duration-sec', String(this.scope.maxDurationSec));
     }
     headers.set('x-work-budget-ms', String(budgetMs));

@@ -45,7 +45,7 @@ export interface Step {
  */
 export function createContext(env: Env, job: JobRecord, stub: DurableObjectStub<JobObject>, onFraction: (f: number) => Promise<void>, signal?: AbortSignal): StepContext {
   const bucket = env.MEDIA;
-  const media = new MediaClient(mediaTransport(env, job.video_id), { jobId: job.video_id, signal, maxDurationSec: maxMediaDurationSec(env) });
+  const media = new MediaClient(mediaTransport(env, job.video_id), { jobId: job.video_id, tenant: job.tenant, signal, maxDurationSec: maxMediaDurationSec(env) });
   media.setMedia({ sizeBytes: job.source.size });
   return {
     env,

@@ -78,6 +78,8 @@ function ffmpegsUnder(root: number): number[] {
   return [...comm].filter(([pid, c]) => c === 'ffmpeg' && under(pid)).map(([pid]) => pid);
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
 /** A normal job of the neighbour key (analysis of a 5 s talking head), submitted and waited for; its wall time. */
 async function normalJob(): Promise<number> {
   const t0 = Date.now();
@@ -149,24 +151,29 @@ describe('abuse corpus (issue #12)', () => {
   });
 
   it('should not delay a normal job of another key while the abusive files of finding 1 and 2 run', async () => {
-    const solo = Math.min(await normalJob(), await normalJob());
+    // Medians of 3: single runs on two shared cores vary by ±50 %.
+    const solo = median([await normalJob(), await normalJob(), await normalJob()]);
     const abusive = ['forged-duration.mp4', 'tiny-1x1.mp4', 'forged-fps.mp4', 'huge-16k-frames.mkv', 'truncated-half.mp4'].map((n) => join(dir, n));
-    const ids = await Promise.all(abusive.map(async (f) => ((await (await submit('/api/process-video', f, {}, ABUSER)).json()) as { video_id: string }).video_id));
-    const loaded = await normalJob();
-    for (const id of ids) expect(['completed', 'failed']).toContain((await waitFinal(id, ABUSER)).status);
+    const times: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const ids = await Promise.all(abusive.map(async (f) => ((await (await submit('/api/process-video', f, {}, ABUSER)).json()) as { video_id: string }).video_id));
+      times.push(await normalJob());
+      for (const id of ids) expect(['completed', 'failed']).toContain((await waitFinal(id, ABUSER)).status);
+    }
+    const loaded = median(times);
     console.log(`[abuse] normal job of another key: solo ${(solo / 1000).toFixed(2)} s, while ${abusive.length} abusive jobs run ${(loaded / 1000).toFixed(2)} s (${loaded >= solo ? '+' : ''}${Math.round(((loaded - solo) / solo) * 100)} %)`);
     expect(loaded).toBeLessThan(solo * 2 + 5_000);
   });
 
   it('should complete a normal job of another key in its normal time while a slow job runs, and stop the slow job within 5 s of DELETE', async () => {
-    const solo = Math.min(await normalJob(), await normalJob());
+    const solo = median([await normalJob(), await normalJob(), await normalJob()]);
     const slow = await submit('/api/process-video', slowClip, { blur_background: 'true' }, ABUSER);
     const slowId = ((await slow.json()) as { video_id: string }).video_id;
     // Wait until the slow job's render is running in the media service.
     const t0 = Date.now();
     while (ffmpegsUnder(stack.pid).length < 2 && Date.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 300));
     expect(ffmpegsUnder(stack.pid).length).toBeGreaterThanOrEqual(2);
-    const loaded = await normalJob();
+    const loaded = median([await normalJob(), await normalJob(), await normalJob()]);
     const added = (loaded - solo) / solo;
     console.log(`[abuse] normal job of another key: solo ${(solo / 1000).toFixed(2)} s, beside a slow job ${(loaded / 1000).toFixed(2)} s (+${Math.round(added * 100)} %)`);
     // Before #12 it waited for the slow job to end (minutes): on two shared cores the slow job's

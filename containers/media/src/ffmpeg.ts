@@ -6,8 +6,8 @@
  * - it runs in its own process group, and dispose kills the whole group (SIGKILL);
  * - the request's work scope (work-scope.ts: DELETE of the job, client gone, wall-clock
  *   deadline) and the caller's signal abort it;
- * - work on long media (over `MEDIA_LONG_WORK_SEC`, 60 s) runs at nice 10, so short jobs of
- *   other keys get the CPU first;
+ * - work on long media (over `MEDIA_LONG_WORK_SEC`, 60 s) runs at nice 10, and a key with several
+ *   jobs running here at nice 5 per further job, so other keys' jobs get the CPU first;
  * - it is killed when it shows no sign of life (no byte on stdout or stderr) for
  *   `MEDIA_IDLE_TIMEOUT_SEC` (ffmpeg prints its progress line every 0.5 s, so a silent ffmpeg is
  *   stuck, not busy).
@@ -15,7 +15,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ProbeResult } from '../../../src/contract/media.js';
 import { setPriority } from 'node:os';
-import { currentScope, niceFor, WorkAbortedError } from './work-scope.js';
+import { currentNice, currentScope, WorkAbortedError } from './work-scope.js';
 
 export const FFMPEG_BIN = process.env.FFMPEG_PATH ?? 'ffmpeg';
 export const FFPROBE_BIN = process.env.FFPROBE_PATH ?? 'ffprobe';
@@ -63,7 +63,7 @@ export function spawnMedia(bin: string, args: string[], signal?: AbortSignal, { 
   const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   const scope = currentScope();
   // Long work yields the CPU to short jobs (one job never delays another key's by much).
-  const nice = niceFor(scope);
+  const nice = currentNice(scope);
   if (nice && child.pid !== undefined) {
     try {
       setPriority(child.pid, nice);

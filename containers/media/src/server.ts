@@ -25,6 +25,7 @@ const workScopeMiddleware: MiddlewareHandler = async function workScope(c, next)
     budgetMs: budget > 0 ? budget : undefined,
     signal: c.req.raw.signal,
     mediaSec: mediaSec > 0 ? mediaSec : null,
+    tenant: c.req.header('x-tenant-id') ?? null,
   });
   let handedOff = false;
   try {

@@ -27,6 +27,8 @@ export class WorkAbortedError extends Error {
 
 export interface WorkScope {
   jobId: string | null;
+  /** The API key's tenant id (`x-tenant-id`): a tenant with several jobs running here yields to the others. */
+  tenant: string | null;
   /** Seconds of media the request works on, when known (`x-media-duration-sec`, or set by a route after probing). */
   mediaSec: number | null;
   signal: AbortSignal;
@@ -43,7 +45,13 @@ const byJob = new Map<string, Set<WorkScope & { abort(reason: WorkAbortedError):
 export const currentScope = (): WorkScope | undefined => storage.getStore();
 
 /** Starts a scope; `run` the request inside it with `runInScope`. */
-export function openScope({ jobId = null, budgetMs = DEFAULT_REQUEST_BUDGET_MS, signal, mediaSec = null }: { jobId?: string | null; budgetMs?: number; signal?: AbortSignal; mediaSec?: number | null } = {}): WorkScope {
+export function openScope({
+  jobId = null,
+  budgetMs = DEFAULT_REQUEST_BUDGET_MS,
+  signal,
+  mediaSec = null,
+  tenant = null,
+}: { jobId?: string | null; budgetMs?: number; signal?: AbortSignal; mediaSec?: number | null; tenant?: string | null } = {}): WorkScope {
   const controller = new AbortController();
   let deadline = Date.now() + budgetMs;
   let timer: NodeJS.Timeout | undefined;
@@ -69,6 +77,7 @@ export function openScope({ jobId = null, budgetMs = DEFAULT_REQUEST_BUDGET_MS, 
   };
   const scope = {
     jobId,
+    tenant,
     mediaSec,
     signal: controller.signal,
     get deadline() {
@@ -113,9 +122,32 @@ export const LONG_MEDIA_SEC = Number(process.env.MEDIA_LONG_WORK_SEC) || 60;
 /** The nice value of long work's processes: short jobs of other keys get the CPU first. */
 export const LONG_WORK_NICE = 10;
 
-/** Pure: the nice value for a child of `scope` (0 = normal). */
-export const niceFor = (scope: Pick<WorkScope, 'mediaSec'> | undefined): number =>
-  scope?.mediaSec != null && scope.mediaSec > LONG_MEDIA_SEC ? LONG_WORK_NICE : 0;
+/** Nice added per further job of the same tenant running here (fair share between keys). */
+export const NICE_PER_TENANT_JOB = 5;
+
+/** How many distinct jobs of `tenant` have running work here. */
+export function tenantJobs(tenant: string | null): number {
+  if (!tenant) return 0;
+  let n = 0;
+  for (const set of byJob.values()) if ([...set].some((s) => s.tenant === tenant)) n++;
+  return n;
+}
+
+/**
+ * Pure: the nice value for a child of `scope` (0 = normal): long media gets `LONG_WORK_NICE`; a
+ * tenant with k jobs running here gets 5 × (k − 1) (at most 15), so one key's burst shares the CPU
+ * with another key's single job instead of outnumbering it.
+ * @example niceFor({ mediaSec: 300 }) // → 10
+ */
+export const niceFor = (scope: Pick<WorkScope, 'mediaSec'> | undefined, sameTenantJobs = 0): number =>
+  Math.min(
+    MAX_NICE,
+    Math.max(scope?.mediaSec != null && scope.mediaSec > LONG_MEDIA_SEC ? LONG_WORK_NICE : 0, NICE_PER_TENANT_JOB * Math.max(0, sameTenantJobs - 1)),
+  );
+const MAX_NICE = 15;
+
+/** The nice value for a child started now in `scope`. */
+export const currentNice = (scope: WorkScope | undefined): number => niceFor(scope, tenantJobs(scope?.tenant ?? null));
 
 /**
  * Long work that just used the media service's main thread for `busyMs` (a person mask: the
@@ -124,7 +156,7 @@ export const niceFor = (scope: Pick<WorkScope, 'mediaSec'> | undefined): number 
  * analysis 2.1× slower; niceness covers child processes, this covers the thread they all share.
  */
 export async function yieldToOtherJobs(scope: WorkScope | undefined, busyMs: number): Promise<void> {
-  if (busyMs <= 0 || niceFor(scope) === 0 || byJob.size <= 1) return;
+  if (busyMs <= 0 || currentNice(scope) === 0 || byJob.size <= 1) return;
   await new Promise((resolve) => setTimeout(resolve, Math.min(busyMs * YIELD_FACTOR, MAX_YIELD_MS)));
 }
 const MAX_YIELD_MS = 1_000;

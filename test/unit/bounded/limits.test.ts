@@ -96,6 +96,12 @@ describe('budgets', () => {
     expect(niceFor({ mediaSec: null })).toBe(0);
     expect(niceFor({ mediaSec: 300 })).toBe(10);
   });
+  it('should share the CPU between keys: a key with k jobs running gets nice 5 × (k − 1), at most 15', () => {
+    expect(niceFor({ mediaSec: 5 }, 1)).toBe(0);
+    expect(niceFor({ mediaSec: 5 }, 3)).toBe(10);
+    expect(niceFor({ mediaSec: 5 }, 9)).toBe(15);
+    expect(niceFor({ mediaSec: 300 }, 2)).toBe(10);
+  });
 });
 
 describe('blurRadius', () => {
