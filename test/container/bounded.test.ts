@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { probeFile, spawnMedia, WorkLimitError } from '../../containers/media/src/ffmpeg.js';
 import { abortJob, openScope, runInScope, runningJobs } from '../../containers/media/src/work-scope.js';
 import { renderVideo } from '../../containers/media/engines/render/render.js';
+import { createMediaApp } from '../../containers/media/src/server.js';
 import { forgeMp4Durations } from '../fixtures/abuse/make-corpus.js';
 
 /** Running, not a zombie waiting for its (new) parent to reap it. */
@@ -61,6 +62,17 @@ describe('work scope and process wrapper', () => {
     const err = (await proc.done.catch((e: unknown) => e)) as WorkLimitError;
     expect(err.why).toBe('idle');
     expect(err.message).toBe('sleep stopped making progress for 0 s');
+  });
+
+  it('should answer 422 with the plain reason when a limit stopped an engine’s process (never retried)', async () => {
+    const pcm = execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=20', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1']);
+    const res = await createMediaApp().request('/asr', {
+      method: 'POST',
+      body: pcm,
+      headers: { 'content-type': 'audio/L16; rate=16000; channels=1', 'x-speech-segments': JSON.stringify([{ start: 0, end: 20 }]), 'x-work-budget-ms': '300', 'x-job-id': 'vid_budgetbudgetbudget0' },
+    });
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({ code: 'work_limit', message: 'the work took longer than its budget of 0 s' });
   });
 
   it('should measure and render the content’s duration when the header is forged (finding 1)', async () => {

@@ -109,6 +109,7 @@ export function spawnMedia(bin: string, args: string[], signal?: AbortSignal, { 
   };
   const stop = (why: WorkLimitError) => {
     stopped ??= why;
+    if (scope) scope.limitHit ??= why.message;
     kill();
   };
   const onScopeAbort = () => {

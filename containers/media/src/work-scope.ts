@@ -31,6 +31,8 @@ export interface WorkScope {
   tenant: string | null;
   /** Seconds of media the request works on, when known (`x-media-duration-sec`, or set by a route after probing). */
   mediaSec: number | null;
+  /** Set when a child of this scope was stopped by a limit (inactivity, deadline, DELETE): its plain message. */
+  limitHit: string | null;
   signal: AbortSignal;
   /** Epoch ms after which the work is aborted. */
   readonly deadline: number;
@@ -79,6 +81,7 @@ export function openScope({
     jobId,
     tenant,
     mediaSec,
+    limitHit: null as string | null,
     signal: controller.signal,
     get deadline() {
       return deadline;
