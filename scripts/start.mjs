@@ -37,9 +37,11 @@ console.log(`[start] media container → ${containerUrl}`);
 run('media container', 'tsx', ['containers/media/src/main.ts'], { PORT: String(containerPort), HOST: '127.0.0.1' });
 
 // Settings from wrangler.toml [vars] that the environment may override for this run.
-const OVERRIDABLE = /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+|RATE_LIMIT_PER_MIN|STATUS_RATE_LIMIT_PER_MIN|UNAUTH_RATE_LIMIT_PER_MIN|MAX_CONCURRENT_JOBS|VAD_MAX_BATCH|RETENTION_DAYS|IDEMPOTENCY_TTL_SEC|UPLOAD_[A-Z_]+)$/;
+const OVERRIDABLE = /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+|RATE_LIMIT_PER_MIN|STATUS_RATE_LIMIT_PER_MIN|UNAUTH_RATE_LIMIT_PER_MIN|MAX_CONCURRENT_JOBS|MAX_MEDIA_DURATION_SEC|CLIENT_ADDRESS_HEADER|QUEUE_DETACHED_RUNS|VAD_MAX_BATCH|RETENTION_DAYS|IDEMPOTENCY_TTL_SEC|UPLOAD_[A-Z_]+)$/;
 const overrides = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => OVERRIDABLE.test(k) && v !== ''));
-const vars = { ...overrides, CONTAINER_URL: containerUrl, DEV_API_KEY: config.DEV_API_KEY };
+// The local queue delivers one batch at a time: jobs run detached, so a slow one holds no other (wrangler.toml).
+// No Cloudflare edge locally: the client address comes from X-Forwarded-For (README Limits).
+const vars = { QUEUE_DETACHED_RUNS: '1', CLIENT_ADDRESS_HEADER: 'X-Forwarded-For', ...overrides, CONTAINER_URL: containerUrl, DEV_API_KEY: config.DEV_API_KEY };
 const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
 // Two configs, one process: the API Worker (primary) and the edge-audio Worker (ffmpeg.wasm) that it
 // reaches through its EDGE_AUDIO service binding.

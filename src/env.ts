@@ -4,6 +4,7 @@
  */
 import type { JobMessage, JobObject } from './jobs/job-object.js';
 import type { TenantObject } from './jobs/tenant-object.js';
+import type { JobRunner } from './pipeline/consumer.js';
 import type { EdgeAudio } from '../wasm/edge-audio/worker.js';
 
 export interface Env {
@@ -29,6 +30,12 @@ export interface Env {
   STATUS_RATE_LIMIT_PER_MIN?: string;
   /** Default concurrent jobs (pending + processing) per key. Default 5. */
   MAX_CONCURRENT_JOBS?: string;
+  /** Which header tells the client's address: `CF-Connecting-IP` (default) or `X-Forwarded-For` (development). */
+  CLIENT_ADDRESS_HEADER?: string;
+  /** Longest media accepted (seconds, measured from the content). Default 14400 (4 h). */
+  MAX_MEDIA_DURATION_SEC?: string;
+  /** "1": jobs run detached from their queue delivery (local development and tests; see wrangler.toml). */
+  QUEUE_DETACHED_RUNS?: string;
   /** Days a finished job's files and record are kept. Default 7. */
   RETENTION_DAYS?: string;
   /** Lifetime of an Idempotency-Key (seconds). Default 24 h. */
@@ -45,6 +52,8 @@ export interface Env {
    * input's audio is extracted by the media container.
    */
   EDGE_AUDIO?: Service<EdgeAudio>;
+  /** This Worker's own `JobRunner` entrypoint: detached job runs (`QUEUE_DETACHED_RUNS`, local development). */
+  JOB_RUNNER?: Service<JobRunner>;
 
   /** Secret: HMAC key of download links. */
   SIGNING_SECRET?: string;

@@ -6,15 +6,17 @@
 import { Hono } from 'hono';
 import { createKey, digestsEqual, listKeys, revokeKey, sanitizeLimits, sha256Hex } from '../auth/keys.js';
 import { ApiError } from '../contract/errors.js';
-import type { AppEnv } from './middleware.js';
+import { failedAuthGate, type AppEnv } from './middleware.js';
 
 export const adminRoutes = new Hono<AppEnv>()
   .use('/admin/*', async function adminAuth(c, next) {
     const expected = c.env.ADMIN_TOKEN;
     if (!expected) throw new ApiError('not_configured', 'the admin API is disabled: set the ADMIN_TOKEN secret');
+    // Token guesses count against the address like bad API keys (429 beyond UNAUTH_RATE_LIMIT_PER_MIN).
+    const refuse = failedAuthGate(c);
     const presented = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
     if (!digestsEqual(await sha256Hex(presented), await sha256Hex(expected))) {
-      throw new ApiError('unauthorized', 'a valid admin token is required (Authorization: Bearer ...)');
+      throw refuse('a valid admin token is required (Authorization: Bearer ...)');
     }
     await next();
   })

@@ -1,7 +1,7 @@
 /**
  * @module api/admission
- * What the three POST endpoints do around their work: take a concurrent-job slot before the
- * upload (429 when the key has too many unfinished jobs), and honour `Idempotency-Key`.
+ * What the three POST endpoints do around their work: take a concurrent-job slot once the form
+ * is read and valid (429 when the key has too many unfinished jobs), and honour `Idempotency-Key`.
  *
  * Idempotency: the fingerprint of a request is SHA-256 over method, path, key id, the text
  * fields, and each file's size and SHA-256 (hashed as it streams into R2). The first request
@@ -26,6 +26,12 @@ const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 export interface Gate {
   /** Whether the file parts must be hashed (an Idempotency-Key was sent). */
   readonly hashing: boolean;
+  /**
+   * Takes a concurrent-job slot (429 `concurrent_jobs` when the key has none free). Called once the
+   * form is read and valid, just before the job is created: an invalid form is answered as such
+   * whatever the key's slots, and the slot is held only for the moment before the job exists.
+   */
+  admit(): Promise<void>;
   /** After the upload: a Response to return (replay), or null to go on. Throws 422/409. */
   check(form: ParsedForm): Promise<Response | null>;
   /** The work succeeded: remember the response for the key. */
@@ -49,7 +55,7 @@ export function idempotencyKeyOf(c: Context<AppEnv>): string | null {
  * (register-avatar), so no slot is taken.
  * @example
  * const gate = await openGate(c, videoId);
- * try { const form = await readUploadForm(..., { hash: gate.hashing }); const replay = await gate.check(form); ... }
+ * try { const form = await readUploadForm(..., { hash: gate.hashing }); const replay = await gate.check(form); validate(form); await gate.admit(); submitJob(...) }
  * catch (err) { await gate.release(); throw err; }
  */
 export async function openGate(c: Context<AppEnv>, jobId: string | null): Promise<Gate> {
@@ -59,18 +65,6 @@ export async function openGate(c: Context<AppEnv>, jobId: string | null): Promis
   // A known key is a retry: it must reach the replay even when every slot is taken.
   const known = key !== null && (await stub.idempotencyKnown(key));
   let slot = false;
-  if (jobId !== null && !known) {
-    const limit = effectiveLimits(c.env, tenant).concurrent_jobs;
-    const verdict = await stub.admitJob(jobId, limit);
-    if (!verdict.allowed) {
-      c.header('Retry-After', String(JOBS_FULL_RETRY_AFTER_SEC));
-      throw new ApiError('rate_limited', `this API key already has ${verdict.active} unfinished jobs (limit ${verdict.limit}); retry when one ends`, {
-        reason: 'concurrent_jobs',
-        limit: verdict.limit,
-      });
-    }
-    slot = true;
-  }
   let fingerprint: string | null = null;
   let begun = false;
 
@@ -87,6 +81,19 @@ export async function openGate(c: Context<AppEnv>, jobId: string | null): Promis
 
   return {
     hashing: key !== null,
+    async admit() {
+      if (jobId === null || known || slot) return;
+      const limit = effectiveLimits(c.env, tenant).concurrent_jobs;
+      const verdict = await stub.admitJob(jobId, limit);
+      if (!verdict.allowed) {
+        c.header('Retry-After', String(JOBS_FULL_RETRY_AFTER_SEC));
+        throw new ApiError('rate_limited', `this API key already has ${verdict.active} unfinished jobs (limit ${verdict.limit}); retry when one ends`, {
+          reason: 'concurrent_jobs',
+          limit: verdict.limit,
+        });
+      }
+      slot = true;
+    },
     async check(form) {
       if (key === null) return null;
       fingerprint = requestFingerprint(c.req.method, c.req.path, tenant.key_id, form);

@@ -33,6 +33,7 @@ export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async
       const source = (await resumableSource(c, form, 'file')) ?? form.files.file;
       if (!source) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
       const visual_analytics = parseBoolean(form.fields, 'visual_analytics', false);
+      await gate.admit();
       await submitJob(c.env, {
         video_id: videoId,
         kind: 'analysis',

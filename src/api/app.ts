@@ -9,17 +9,22 @@ import { docsRoutes } from './docs.js';
 import { analyzeRoutes } from './analyze.js';
 import { avatarRoutes } from './avatars.js';
 import { fileRoutes } from './files.js';
-import { jobRoutes } from './jobs.js';
-import { accessLog, notFound, onError, rateLimit, requestId, requireApiKey, securityHeaders, type AppEnv } from './middleware.js';
+import { createJobRoutes, type JobRoutesOptions } from './jobs.js';
+import { accessLog, notFoundOrNotAllowed, onError, rateLimit, requestId, requireApiKey, securityHeaders, type AppEnv } from './middleware.js';
 import { processRoutes } from './process.js';
 import { statusRoutes } from './status.js';
 import { uploadRoutes } from './uploads.js';
 
-export function createApp() {
+export interface AppOptions {
+  /** Stops a deleted job's running work (the Worker passes the media container's `DELETE /jobs/{id}`). */
+  stopJobWork?: JobRoutesOptions['stopWork'];
+}
+
+export function createApp({ stopJobWork }: AppOptions = {}) {
   const app = new Hono<AppEnv>();
   app.use('*', requestId(), accessLog(), securityHeaders());
   app.onError(onError);
-  app.notFound(notFound);
+  app.notFound(notFoundOrNotAllowed(() => app.routes));
 
   app.get('/healthz', (c) => c.json({ ok: true }));
   app.route('/', fileRoutes);
@@ -33,7 +38,7 @@ export function createApp() {
   app.route('/', processRoutes);
   app.route('/', avatarRoutes);
   app.route('/', statusRoutes);
-  app.route('/', jobRoutes);
+  app.route('/', createJobRoutes({ stopWork: stopJobWork }));
   app.route('/', uploadRoutes);
   return app;
 }

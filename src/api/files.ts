@@ -1,6 +1,7 @@
 /**
  * @module api/files
- * GET/HEAD {storage_url}/files/{key}?expires=..&token=.. — signed downloads, with Range.
+ * GET/HEAD {storage_url}/files/{key}?expires=..&token=.. — signed downloads, with Range, If-Range
+ * and If-None-Match (304).
  * No API key: the token is the credential, bound to one object and one expiry.
  */
 import { Hono, type Context } from 'hono';
@@ -26,6 +27,19 @@ export function parseRange(header: string | undefined, size: number): { offset: 
   return { offset: start, length: end - start + 1 };
 }
 
+/**
+ * Pure: whether a conditional header's entity tags match `etag`. `*` matches any; weak comparison
+ * ignores `W/` (If-None-Match), strong comparison refuses weak tags (If-Range); an If-Range date
+ * never matches (we send no Last-Modified), so the whole file is sent.
+ */
+export function etagMatches(header: string | undefined, etag: string, comparison: 'weak' | 'strong'): boolean {
+  if (header === undefined) return false;
+  const want = header.trim();
+  if (comparison === 'weak' && want === '*') return true;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return want.split(',').some((t) => (comparison === 'strong' ? !t.trim().startsWith('W/') && t.trim() === etag : bare(t) === bare(etag)));
+}
+
 async function serveFile(c: Context<AppEnv>): Promise<Response> {
   const key = decodeURIComponent(c.req.path.replace(/^\/files\//, ''));
   const check = await verifyDownload(signingSecret(c.env), key, c.req.query('expires'), c.req.query('token'));
@@ -34,7 +48,14 @@ async function serveFile(c: Context<AppEnv>): Promise<Response> {
 
   const head = await c.env.MEDIA.head(key);
   if (!head) throw new ApiError('not_found', 'the file no longer exists');
-  const range = parseRange(c.req.header('range'), head.size);
+  // RFC 9110 §13.1.2: a matching If-None-Match is 304 (no body); §13.1.5: a Range under an If-Range
+  // whose validator no longer matches is ignored (the whole, current file is sent).
+  if (etagMatches(c.req.header('if-none-match'), head.httpEtag, 'weak')) {
+    return new Response(null, { status: 304, headers: { ETag: head.httpEtag, 'Cache-Control': 'private, max-age=3600' } });
+  }
+  const ifRange = c.req.header('if-range');
+  const rangeHeader = ifRange === undefined || etagMatches(ifRange, head.httpEtag, 'strong') ? c.req.header('range') : undefined;
+  const range = parseRange(rangeHeader, head.size);
   if (range === 'invalid') {
     c.header('Content-Range', `bytes */${head.size}`);
     throw new ApiError('range_not_satisfiable', `the requested range is outside the file of ${head.size} bytes`);

@@ -35,6 +35,29 @@ const rateLimitHeaders = (v: { limit: number; remaining: number; reset_sec: numb
 });
 
 /**
+ * The per-address count of failed authentications (API keys and the admin token alike): throws
+ * 429 when the address is over `UNAUTH_RATE_LIMIT_PER_MIN`, else returns `refuse(message)`, which
+ * counts one failure and gives the 401 to throw.
+ */
+export function failedAuthGate(c: Context<AppEnv>): (message: string) => ApiError {
+  const address = clientAddress(c.req.raw.headers, c.env);
+  const limit = unauthLimit(c.env as Env & UnauthLimitEnv);
+  const standing = authFailures.check(address, limit);
+  if (!standing.allowed) {
+    for (const [k, v] of Object.entries(rateLimitHeaders(standing))) c.header(k, v);
+    c.header('Retry-After', String(standing.reset_sec));
+    throw new ApiError('rate_limited', `more than ${limit} requests per minute without valid credentials from this address; retry in ${standing.reset_sec} s`, {
+      reason: 'unauthenticated_per_minute',
+      limit,
+    });
+  }
+  return (message: string) => {
+    for (const [k, v] of Object.entries(rateLimitHeaders(authFailures.fail(address, limit)))) c.header(k, v);
+    return new ApiError('unauthorized', message);
+  };
+}
+
+/**
  * `X-API-Key` header or `api_key` query parameter; 401 otherwise. Failures are counted per client
  * address (`UNAUTH_RATE_LIMIT_PER_MIN`, default 60 a minute): beyond the limit the address gets
  * 429 `rate_limited` (reason `unauthenticated_per_minute`) with `Retry-After` until its window
@@ -43,21 +66,7 @@ const rateLimitHeaders = (v: { limit: number; remaining: number; reset_sec: numb
  */
 export const requireApiKey = (): MiddlewareHandler<AppEnv> =>
   async function apiKeyMiddleware(c, next) {
-    const address = clientAddress(c.req.raw.headers);
-    const limit = unauthLimit(c.env as Env & UnauthLimitEnv);
-    const standing = authFailures.check(address, limit);
-    if (!standing.allowed) {
-      for (const [k, v] of Object.entries(rateLimitHeaders(standing))) c.header(k, v);
-      c.header('Retry-After', String(standing.reset_sec));
-      throw new ApiError('rate_limited', `more than ${limit} requests per minute without a valid API key from this address; retry in ${standing.reset_sec} s`, {
-        reason: 'unauthenticated_per_minute',
-        limit,
-      });
-    }
-    const refuse = (message: string) => {
-      for (const [k, v] of Object.entries(rateLimitHeaders(authFailures.fail(address, limit)))) c.header(k, v);
-      return new ApiError('unauthorized', message);
-    };
+    const refuse = failedAuthGate(c);
     const presented = c.req.header('x-api-key') ?? c.req.query('api_key');
     if (!presented) throw refuse('an API key is required: send it in the X-API-Key header or the api_key query parameter');
     const tenant = await authenticate(c.env, presented);
@@ -80,7 +89,8 @@ export const rateLimit = (): MiddlewareHandler<AppEnv> =>
   async function rateLimitMiddleware(c, next) {
     const tenant = c.get('tenant');
     const limits = effectiveLimits(c.env, tenant);
-    const bucket = c.req.method === 'GET' && STATUS_PATH.test(c.req.path) ? 'status' : 'api';
+    // HEAD of a status is a poll too (issue #12): it is charged to the status bucket.
+    const bucket = (c.req.method === 'GET' || c.req.method === 'HEAD') && STATUS_PATH.test(c.req.path) ? 'status' : 'api';
     const limit = bucket === 'status' ? limits.status_per_minute : limits.requests_per_minute;
     let verdict: RateVerdict;
     try {
@@ -139,6 +149,35 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
 
 export function notFound(c: Context<AppEnv>): Response {
   return c.json(errorBody(c, 'not_found', `no route for ${c.req.method} ${c.req.path}`), 404);
+}
+
+/**
+ * 404 for a path no route has; 405 `method_not_allowed` with `Allow` (RFC 9110 §15.5.6) for a path
+ * that exists under other methods.
+ * @example app.notFound(notFoundOrNotAllowed(() => app.routes));
+ */
+export function notFoundOrNotAllowed(routes: () => ReadonlyArray<{ method: string; path: string }>) {
+  let table: Array<{ method: string; pattern: RegExp }> | null = null;
+  return function notFoundOrNotAllowedHandler(c: Context<AppEnv>): Response {
+    table ??= routes()
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => ({ method: r.method, pattern: routePattern(r.path) }));
+    const allow = allowedMethods(table, c.req.path);
+    if (allow.length === 0) return notFound(c);
+    c.header('Allow', allow.join(', '));
+    return c.json(errorBody(c, 'method_not_allowed', `${c.req.method} is not supported on ${c.req.path}; use ${allow.join(', ')}`), 405);
+  };
+}
+
+/** Pure: a Hono route path (`/api/status/:id`, `/files/*`) as an anchored pattern. */
+export const routePattern = (path: string): RegExp =>
+  new RegExp(`^${path.split('/').map((seg) => (seg === '*' ? '.*' : seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`);
+
+/** Pure: the methods some route accepts on `path` (GET implies HEAD), sorted. */
+export function allowedMethods(table: ReadonlyArray<{ method: string; pattern: RegExp }>, path: string): string[] {
+  const methods = new Set(table.filter((r) => r.pattern.test(path)).map((r) => r.method));
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
 }
 
 /** Logs one line per request, never the api_key query parameter nor any header value. */

@@ -93,6 +93,7 @@ export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async
         usesResumable = false;
       }
       if (!source) throw new ApiError('missing_file', 'send the video in "file" or a registered avatar id in "video_id"', { field: 'file' });
+      await gate.admit();
       await submitJob(c.env, {
         video_id: videoId,
         kind: 'processing',

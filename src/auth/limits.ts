@@ -61,14 +61,30 @@ export interface FailureVerdict {
   reset_sec: number;
 }
 
+/** Which header tells the client's address (`CLIENT_ADDRESS_HEADER`). */
+export interface ClientAddressEnv {
+  /**
+   * `CF-Connecting-IP` (default, production): set by Cloudflare's edge, which replaces any value a
+   * client sent, and the only header trusted there (X-Forwarded-For is the client's to write).
+   * `X-Forwarded-For` (set by `npm start`): development, where no edge stands in front: the last
+   * hop (the one a local reverse proxy appends; earlier hops are the client's), else the socket
+   * address the dev server reports. A local client can forge either; the dev server listens on
+   * 127.0.0.1, so only the machine's own users can.
+   */
+  CLIENT_ADDRESS_HEADER?: string;
+}
+
 /**
- * The client's address for counting: `CF-Connecting-IP`, which Cloudflare always sets at the edge
- * (clients cannot forge it there). Without it the request did not come through Cloudflare (local
- * development, tests): the first `X-Forwarded-For` hop, else one shared `local` bucket. An IPv6
- * address counts as its /64, the block one subscriber usually holds.
+ * The client's address for counting (see `ClientAddressEnv`). An IPv6 address counts as its /64,
+ * the block one subscriber usually holds. No address: one shared `local` bucket.
+ * @example clientAddress(headers, env) // → '198.51.100.7' or '2001:db8:7:1::/64'
  */
-export function clientAddress(headers: Headers): string {
-  const ip = headers.get('cf-connecting-ip')?.trim() || headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'local';
+export function clientAddress(headers: Headers, env: ClientAddressEnv = {}): string {
+  const edge = headers.get('cf-connecting-ip')?.trim();
+  const forwarded = /^x-forwarded-for$/i.test(env.CLIENT_ADDRESS_HEADER?.trim() ?? '')
+    ? headers.get('x-forwarded-for')?.split(',').map((h) => h.trim()).filter(Boolean).at(-1)
+    : undefined;
+  const ip = forwarded || edge || 'local';
   return ip.includes(':') ? ipv6Prefix64(ip) : ip;
 }
 

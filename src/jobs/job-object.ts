@@ -37,6 +37,8 @@ interface Tombstone {
 /** The queue message that asks a consumer to run (or resume) a job. */
 export interface JobMessage {
   video_id: string;
+  /** Detached runs (local development) count their own attempts: the message is acked at once. */
+  attempt?: number;
 }
 
 /** What a consumer gets when it claims a job. */

@@ -4,19 +4,26 @@
  * count without races:
  * - requests per fixed one-minute window, in two buckets (`api`, and `status` for cheap polling);
  *   the windows live in memory only: an evicted object forgets at most one minute of counts;
- * - the key's unfinished jobs (pending + processing): admitted by the API before an upload,
- *   released by the JobObject when the job ends (idempotent: a release is a delete);
+ * - the key's unfinished jobs (pending + processing): admitted by the API once the form is read
+ *   and valid, released by the JobObject when the job ends (idempotent: a release is a delete),
+ *   and reconciled with the jobs' real states when the key is at its limit and at each sweep;
  * - Idempotency-Key records: fingerprint of the request and the response it got, for 24 h;
  * - resumable uploads bound to the key (see `storage/resumable.ts`).
  * An alarm sweeps expired idempotency keys, jobs that never reported their end, and abandoned uploads.
  */
 import { DurableObject } from 'cloudflare:workers';
+import type { JobObject } from './job-object.js';
 import { watchdogLimits, type WatchdogEnv } from './limits.js';
 
 export const RATE_WINDOW_MS = 60_000;
 /** An idempotency record whose request never finished (crash mid-upload) stops blocking after this. */
 export const IDEMPOTENCY_PENDING_MS = 60 * 60_000;
 export const SWEEP_INTERVAL_MS = 60 * 60_000;
+/**
+ * A slot is taken just before its job is created (the form was read and valid); one whose job does
+ * not exist this long after was left by a request that died in between.
+ */
+export const ADMISSION_GRACE_MS = 60_000;
 
 const JOB_PREFIX = 'job:';
 const IDEM_PREFIX = 'idem:';
@@ -71,6 +78,8 @@ export interface UploadSession {
 
 export interface TenantObjectEnv extends WatchdogEnv {
   MEDIA: R2Bucket;
+  /** The jobs, to reconcile the slots with their real states. */
+  JOB?: DurableObjectNamespace<JobObject>;
   UPLOAD_ABANDON_AFTER_SEC?: string;
 }
 
@@ -101,16 +110,46 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     return { allowed: true, limit, remaining: limit - window.count, reset_sec };
   }
 
-  /** Takes a concurrent-job slot for `videoId`; idempotent for the same id. */
+  /**
+   * Takes a concurrent-job slot for `videoId`; idempotent for the same id. At the limit, the slots
+   * are first reconciled with the jobs' real states (a release that never arrived must not lock
+   * the key). The check and the take run with no await between them: atomic.
+   */
   async admitJob(videoId: string, limit: number, now = Date.now()): Promise<AdmitVerdict> {
     await this.pruneStaleJobs(now);
-    if (!this.active.has(videoId)) {
-      if (this.active.size >= limit) return { allowed: false, active: this.active.size, limit };
-      this.active.set(videoId, now);
-      await this.ctx.storage.put(JOB_PREFIX + videoId, now);
-      await this.ensureSweep(now);
-    }
+    if (this.active.has(videoId)) return { allowed: true, active: this.active.size, limit };
+    if (this.active.size >= limit) await this.reconcileJobs(now);
+    if (this.active.has(videoId)) return { allowed: true, active: this.active.size, limit };
+    if (this.active.size >= limit) return { allowed: false, active: this.active.size, limit };
+    this.active.set(videoId, now);
+    await this.ctx.storage.put(JOB_PREFIX + videoId, now);
+    await this.ensureSweep(now);
     return { allowed: true, active: this.active.size, limit };
+  }
+
+  /**
+   * Frees the slots whose job has ended (completed, failed, deleted) or never came to exist: the
+   * count of unfinished jobs is the jobs' own states, whatever message was lost on the way.
+   * Returns how many slots were freed.
+   */
+  async reconcileJobs(now = Date.now()): Promise<number> {
+    const jobs = this.env.JOB;
+    if (!jobs) return 0;
+    const verdicts = await Promise.all(
+      [...this.active].map(async ([id, at]) => {
+        try {
+          const job = (await jobs.get(jobs.idFromName(id)).get()) as { status: string } | null;
+          const ended = job ? job.status === 'completed' || job.status === 'failed' : now - at > ADMISSION_GRACE_MS;
+          return ended ? id : null;
+        } catch {
+          return null; // unknown: keep the slot
+        }
+      }),
+    );
+    const freed = verdicts.filter((id): id is string => id !== null);
+    for (const id of freed) this.active.delete(id);
+    if (freed.length) await this.ctx.storage.delete(freed.map((id) => JOB_PREFIX + id));
+    return freed.length;
   }
 
   /** Frees the slot of a job that ended (or was never created). Idempotent. */
@@ -191,6 +230,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     for (let i = 0; i < expired.length; i += 128) await this.ctx.storage.delete(expired.slice(i, i + 128));
     remaining += idem.size - expired.length;
     await this.pruneStaleJobs(now);
+    await this.reconcileJobs(now);
     remaining += this.active.size;
     remaining += await this.abortAbandonedUploads(now);
     if (remaining > 0) await this.ctx.storage.setAlarm(now + this.sweepEveryMs());

@@ -4,7 +4,8 @@
  * nothing here holds a whole media file.
  */
 import type { AsrOutput, ProbeResult, TimeSegment, VisionFrame } from '../contract/media.js';
-import { TransientError, UnrecoverableError } from './errors.js';
+import { FETCH_MARGIN_MS, workBudgetMs } from './budget.js';
+import { JobAbortedError, TransientError, UnrecoverableError } from './errors.js';
 import type { MediaTransport } from './transport.js';
 
 export interface SourceHints {
@@ -27,20 +28,60 @@ export interface TtsRequest {
   credential?: string | null;
 }
 
+/** DELETE must answer quickly even when the container is busy or down. */
+const ABORT_CALL_TIMEOUT_MS = 3_000;
+
 const hintHeaders = (hints: SourceHints): Record<string, string> => ({
   ...(hints.filename ? { 'x-source-filename': encodeURIComponent(hints.filename) } : {}),
   ...(hints.content_type ? { 'x-source-content-type': hints.content_type } : {}),
 });
 
+/** What the container is told about the job each request works for (headers), and when the Worker gives up. */
+export interface JobScope {
+  jobId: string;
+  /** The job's tenant: the container shares its CPU fairly between tenants. */
+  tenant?: string;
+  /** Aborted when the job is deleted or this consumer lost it: in-flight requests end at once. */
+  signal?: AbortSignal;
+  /** Longest media accepted (seconds). */
+  maxDurationSec?: number;
+}
+
 export class MediaClient {
-  constructor(private readonly transport: MediaTransport) {}
+  /** Real duration of the job's media once probed (budgets follow it), and the upload's size before. */
+  private durationSec: number | null = null;
+  private sizeBytes = 0;
+
+  constructor(
+    private readonly transport: MediaTransport,
+    private readonly scope: JobScope | null = null,
+  ) {}
+
+  /** The budgets of later requests follow the media's real duration (from the container's probe). */
+  setMedia({ durationSec, sizeBytes }: { durationSec?: number | null; sizeBytes?: number }): void {
+    if (durationSec !== undefined) this.durationSec = durationSec;
+    if (sizeBytes !== undefined) this.sizeBytes = sizeBytes;
+  }
 
   /** Calls the container; maps its errors to Unrecoverable (4xx) or Transient (5xx, network). */
   private async call(path: string, init: RequestInit, what: string): Promise<Response> {
     let res: Response;
+    const budgetMs = workBudgetMs({ durationSec: this.durationSec, sizeBytes: this.sizeBytes });
+    const deadline = AbortSignal.timeout(budgetMs + FETCH_MARGIN_MS);
+    const signal = this.scope?.signal ? AbortSignal.any([this.scope.signal, deadline]) : deadline;
+    const headers = new Headers(init.headers);
+    if (this.scope) {
+      headers.set('x-job-id', this.scope.jobId);
+      if (this.scope.tenant) headers.set('x-tenant-id', this.scope.tenant);
+      if (this.scope.maxDurationSec) headers.set('x-max-media-duration-sec', String(this.scope.maxDurationSec));
+    }
+    headers.set('x-work-budget-ms', String(budgetMs));
+    if (this.durationSec !== null) headers.set('x-media-duration-sec', String(this.durationSec));
     try {
-      res = await this.transport.fetch(path, init);
+      res = await this.transport.fetch(path, { ...init, headers, signal });
     } catch (err) {
+      if (this.scope?.signal?.aborted) throw new JobAbortedError(what, { cause: err });
+      if (deadline.aborted) throw new UnrecoverableError(`${what} took longer than its budget of ${Math.round(budgetMs / 1000)} s`, { cause: err });
       throw new TransientError(`the media service could not be reached for ${what}: ${(err as Error).message}`, { cause: err });
     }
     if (res.ok) return res;
@@ -58,7 +99,15 @@ export class MediaClient {
 
   async probe(body: ReadableStream, hints: SourceHints): Promise<ProbeResult> {
     const res = await this.call('/probe', { method: 'POST', body, headers: hintHeaders(hints) }, 'reading the media');
-    return res.json<ProbeResult>();
+    const probe = await res.json<ProbeResult>();
+    this.setMedia({ durationSec: probe.duration_sec });
+    return probe;
+  }
+
+  /** Stops every running piece of work of `jobId` in the container (DELETE of the job). */
+  async abortJob(jobId: string): Promise<number> {
+    const res = await this.transport.fetch(`/jobs/${encodeURIComponent(jobId)}`, { method: 'DELETE', signal: AbortSignal.timeout(ABORT_CALL_TIMEOUT_MS) });
+    return res.ok ? ((await res.json()) as { aborted: number }).aborted : 0;
   }
 
   /** 16 kHz mono s16le PCM of the input's first audio stream. */

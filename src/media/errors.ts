@@ -19,3 +19,11 @@ export class TransientError extends Error {
     this.name = 'TransientError';
   }
 }
+
+/** The job was deleted (or taken over) while this request ran: its work was stopped on purpose. */
+export class JobAbortedError extends Error {
+  constructor(what: string, options?: { cause?: unknown }) {
+    super(`${what} was stopped: the job was deleted or is no longer held by this worker`, options);
+    this.name = 'JobAbortedError';
+  }
+}

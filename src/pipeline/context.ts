@@ -8,6 +8,7 @@ import type { JobObject } from '../jobs/job-object.js';
 import type { JobRecord } from '../jobs/state.js';
 import { MediaClient, type SourceHints } from '../media/client.js';
 import { UnrecoverableError } from '../media/errors.js';
+import { maxMediaDurationSec } from '../media/budget.js';
 import { mediaTransport } from '../media/transport.js';
 import { r2Keys } from '../storage/keys.js';
 
@@ -38,13 +39,19 @@ export interface Step {
   run(ctx: StepContext): Promise<void>;
 }
 
-export function createContext(env: Env, job: JobRecord, stub: DurableObjectStub<JobObject>, onFraction: (f: number) => Promise<void>): StepContext {
+/**
+ * `signal` ends the job's in-flight container requests (the job was deleted, or this consumer
+ * lost it); their budgets follow the media's real duration once probed (`media/budget.ts`).
+ */
+export function createContext(env: Env, job: JobRecord, stub: DurableObjectStub<JobObject>, onFraction: (f: number) => Promise<void>, signal?: AbortSignal): StepContext {
   const bucket = env.MEDIA;
+  const media = new MediaClient(mediaTransport(env, job.video_id), { jobId: job.video_id, tenant: job.tenant, signal, maxDurationSec: maxMediaDurationSec(env) });
+  media.setMedia({ sizeBytes: job.source.size });
   return {
     env,
     job,
     bucket,
-    media: new MediaClient(mediaTransport(env, job.video_id)),
+    media,
     report: onFraction,
     workKey: (step) => r2Keys.work(job.video_id, step),
     async source() {

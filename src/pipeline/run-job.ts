@@ -45,10 +45,18 @@ export async function runClaimed(env: Env, job: JobRecord): Promise<'completed'>
   const setProgress = async (percent: number) => {
     if (!(await stub.progress(lease, percent, current))) throw new LeaseLost(videoId);
   };
-  const ctx: StepContext = createContext(env, job, stub, async (fraction) => {
-    const step = steps.find((s) => s.name === current);
-    await setProgress(((done + Math.min(1, Math.max(0, fraction)) * (step?.weight ?? 0)) / total) * 100);
-  });
+  // Ends the job's container work as soon as a heartbeat finds the job deleted or taken over.
+  const lost = new AbortController();
+  const ctx: StepContext = createContext(
+    env,
+    job,
+    stub,
+    async (fraction) => {
+      const step = steps.find((s) => s.name === current);
+      await setProgress(((done + Math.min(1, Math.max(0, fraction)) * (step?.weight ?? 0)) / total) * 100);
+    },
+    lost.signal,
+  );
 
   await checkInputs(env.MEDIA, job);
   for (const step of steps) {
@@ -59,12 +67,14 @@ export async function runClaimed(env: Env, job: JobRecord): Promise<'completed'>
       await withHeartbeat(
         beatEvery,
         async () => {
-          if (!(await stub.heartbeat(lease))) throw new LeaseLost(videoId);
+          if (await stub.heartbeat(lease)) return;
+          lost.abort(new LeaseLost(videoId));
+          throw new LeaseLost(videoId);
         },
         () => step.run(ctx),
       );
     } catch (err) {
-      throw inStep(step.name, err);
+      throw lost.signal.aborted ? lost.signal.reason : inStep(step.name, err);
     }
     // One line per step: where a job's time goes (Date.now only advances across I/O in workerd, which every step does).
     console.log(JSON.stringify({ level: 'info', video_id: videoId, step: step.name, ms: Date.now() - startedAt }));

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../contract/errors.js';
 import type { SourceRef } from '../contract/jobs.js';
-import { boundaryOf, MultipartError, parseMultipart } from './multipart.js';
+import { boundaryOf, FieldTooLongError, MultipartError, parseMultipart } from './multipart.js';
 import { streamToR2 } from './r2-upload.js';
 import { Sha256 } from './sha256.js';
 import { looksLikeText } from './sniff.js';
@@ -87,6 +87,7 @@ export async function readUploadForm(bucket: R2Bucket, request: Request, spec: F
     }
   } catch (err) {
     await Promise.all(Object.values(files).map((f) => bucket.delete(f.key).catch(() => {})));
+    if (err instanceof FieldTooLongError) throw new ApiError('invalid_field', `"${err.field}" is longer than ${err.maxBytes} bytes`, { field: err.field }, { cause: err });
     if (err instanceof MultipartError) throw new ApiError('invalid_multipart', err.message, {}, { cause: err });
     throw err;
   }

@@ -21,6 +21,17 @@ export class MultipartError extends Error {
   }
 }
 
+/** A text field beyond its size limit: the body is well-formed, the field's value is not (400 `invalid_field`). */
+export class FieldTooLongError extends MultipartError {
+  constructor(
+    readonly field: string,
+    readonly maxBytes: number,
+  ) {
+    super(`field "${field}" is longer than ${maxBytes} bytes`);
+    this.name = 'FieldTooLongError';
+  }
+}
+
 export interface MultipartLimits {
   /** Longest header block of one part. Default 16 KiB. */
   maxHeaderBytes?: number;
@@ -275,7 +286,7 @@ export async function* parseMultipart(
           let size = 0;
           for await (const chunk of iterable) {
             size += chunk.length;
-            if (size > maxBytes) throw new MultipartError(`field "${name}" is longer than ${maxBytes} bytes`);
+            if (size > maxBytes) throw new FieldTooLongError(name, maxBytes);
             chunks.push(chunk.slice());
           }
           return decoder.decode(chunks.reduce(concat, new Uint8Array(0)));

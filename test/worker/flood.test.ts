@@ -64,15 +64,20 @@ describe('unauthenticated flood limit', () => {
     expect(bad.headers.get('RateLimit-Remaining')).toBe(String(DEFAULT_UNAUTH_PER_MIN - 1));
   });
 
-  it('should count an IPv6 /64 as one address, and fall back to X-Forwarded-For without CF-Connecting-IP', async () => {
+  it('should count an IPv6 /64 as one address, and trust X-Forwarded-For (its last hop) only in development', async () => {
     await exhaust('2001:db8:7:1::1');
     await expectError(await from('2001:db8:7:1:ffff:ffff:ffff:ffff'), 429, 'rate_limited');
     await expectError(await from('2001:db8:7:2::1'), 401, 'unauthorized');
     expect(clientAddress(new Headers({ 'cf-connecting-ip': '2001:0db8:0007:0001:0:0:0:1' }))).toBe('2001:db8:7:1::/64');
     expect(clientAddress(new Headers({ 'cf-connecting-ip': '::1' }))).toBe('0:0:0:0::/64');
-    expect(clientAddress(new Headers({ 'x-forwarded-for': '198.51.100.7, 10.0.0.1' }))).toBe('198.51.100.7');
+    // Production: only Cloudflare's header; X-Forwarded-For is the client's to write.
+    expect(clientAddress(new Headers({ 'x-forwarded-for': '198.51.100.7, 10.0.0.1' }))).toBe('local');
     expect(clientAddress(new Headers({ 'cf-connecting-ip': '192.0.2.1', 'x-forwarded-for': '198.51.100.7' }))).toBe('192.0.2.1');
     expect(clientAddress(new Headers())).toBe('local');
+    // Development: the hop a local reverse proxy appended (the last), else the dev server's socket address.
+    const dev = { CLIENT_ADDRESS_HEADER: 'X-Forwarded-For' };
+    expect(clientAddress(new Headers({ 'x-forwarded-for': '6.6.6.6, 198.51.100.7', 'cf-connecting-ip': '127.0.0.1' }), dev)).toBe('198.51.100.7');
+    expect(clientAddress(new Headers({ 'cf-connecting-ip': '127.0.0.1' }), dev)).toBe('127.0.0.1');
   });
 
   it('should open a new window after a minute, and keep its memory bounded', () => {
@@ -97,5 +102,25 @@ describe('unauthenticated flood limit', () => {
     expect(unauthLimit({ UNAUTH_RATE_LIMIT_PER_MIN: '' })).toBe(60);
     expect(unauthLimit({ UNAUTH_RATE_LIMIT_PER_MIN: '0' })).toBe(60);
     expect(unauthLimit({ UNAUTH_RATE_LIMIT_PER_MIN: 'lots' })).toBe(60);
+  });
+});
+
+describe('admin token guesses and HEAD polls (issue #12, finding 7)', () => {
+  it('should count wrong admin tokens against the address like wrong API keys', async () => {
+    const ip = freshIp();
+    const guess = (token: string) => call('/admin/keys', { key: null, headers: { 'cf-connecting-ip': ip, authorization: `Bearer ${token}` } });
+    for (let i = 0; i < DEFAULT_UNAUTH_PER_MIN; i++) {
+      const res = await guess(`guess-${i}`);
+      expect(res.status).toBe(401);
+      await res.body?.cancel();
+    }
+    const body = await expectError(await guess('guess-last'), 429, 'rate_limited');
+    expect(body.error).toMatchObject({ reason: 'unauthenticated_per_minute' });
+  });
+
+  it('should charge HEAD of a status to the status bucket, not the general one', async () => {
+    const res = await call('/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA', { method: 'HEAD', headers: { 'cf-connecting-ip': freshIp() } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('ratelimit-limit')).toBe('600');
   });
 });

@@ -112,6 +112,46 @@ describe('rate limits per key', () => {
     await waitForJob((await third.json<{ video_id: string }>()).video_id, key);
   });
 
+  it('should validate the form before admission: a full key gets 400 for an invalid form, not 429', async () => {
+    const { key } = await keyWith({ concurrent_jobs: 1 });
+    const first = await postWith('/api/analyze-video', { file: await tone() }, key);
+    expect(first.status).toBe(200);
+    await expectError(await postWith('/api/process-video', { file: await tone(), blur_background: 'maybe' }, key), 400, 'invalid_field');
+    await expectError(await postWith('/api/analyze-video', { file: await tone() }, key), 429, 'rate_limited');
+    await waitForJob((await first.json<{ video_id: string }>()).video_id, key);
+  });
+
+  it('should admit exactly the limit from a burst of parallel submissions', async () => {
+    const { key, tenant } = await keyWith({ concurrent_jobs: 2 });
+    const file = await tone();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => postWith('/api/process-video', { file, blur_background: 'false' }, key)));
+    const accepted = answers.filter((r) => r.status === 200);
+    expect(accepted.length).toBe(2);
+    expect(answers.filter((r) => r.status === 429).length).toBe(3);
+    expect((await tenantStub(tenant).activeJobs()).length).toBe(2);
+    for (const r of accepted) await waitForJob((await r.json<{ video_id: string }>()).video_id, key);
+  });
+
+  it('should reconcile slots with the jobs real states: a lost release or a dead request never locks the key', async () => {
+    const { key, tenant } = await keyWith({ concurrent_jobs: 2 });
+    const stub = tenantStub(tenant);
+    // A request that died between admission and job creation (2 min ago), and a job that ended
+    // without its release reaching the tenant.
+    expect((await stub.admitJob('vid_ghostghostghostghost0', 2, Date.now() - 120_000)).allowed).toBe(true);
+    const first = await postWith('/api/analyze-video', { file: await tone() }, key);
+    const { video_id } = await first.json<{ video_id: string }>();
+    expect((await waitForJob(video_id, key)).status).toBe('completed');
+    await runInDurableObject(stub, async (t: TenantObject) => {
+      await t.admitJob(video_id, 2); // the slot comes back, as if the release was lost
+    });
+    expect((await stub.activeJobs()).sort()).toEqual(['vid_ghostghostghostghost0', video_id].sort());
+    const next = await postWith('/api/analyze-video', { file: await tone() }, key);
+    expect(next.status).toBe(200);
+    const nextId = (await next.json<{ video_id: string }>()).video_id;
+    expect(await stub.activeJobs()).toEqual([nextId]);
+    await waitForJob(nextId, key);
+  });
+
   it('should free the slot of a request that failed validation', async () => {
     const { key, tenant } = await keyWith({ concurrent_jobs: 1 });
     await expectError(await postWith('/api/analyze-video', { file: await tone(), visual_analytics: 'yes' }, key), 400, 'invalid_field');
@@ -454,5 +494,34 @@ describe('resumable uploads', () => {
     });
     await runDurableObjectAlarm(stub);
     await expectError(await call(`/api/uploads/${idle.upload_id}`, { key: BOB }), 404, 'not_found');
+  });
+});
+
+describe('form and sniffing edges (issue #12, finding 7)', () => {
+  it('should name the field of an over-long text value, whatever its length', async () => {
+    for (const size of [5_001, 1024 * 1024]) {
+      const res = await post('/api/process-video', { file: await tone(), blur_background: 'false', description: 'a'.repeat(size) });
+      await expectError(res, 400, 'invalid_field', 'description');
+    }
+  });
+
+  it('should refuse short JSON and UTF-16 text at upload as not media', async () => {
+    const utf16 = new Uint8Array([0xff, 0xfe, ...[...'this is a letter, not a video'].flatMap((c) => [c.charCodeAt(0), 0])]);
+    for (const bytes of [new TextEncoder().encode('{"a":1}'), utf16]) {
+      const res = await post('/api/analyze-video', { file: { bytes, filename: 'clip.mp4', type: 'video/mp4' } });
+      await expectError(res, 415, 'unsupported_media_type');
+    }
+  });
+});
+
+describe('wrong methods (issue #12, finding 7)', () => {
+  it('should answer 405 with Allow on a path that exists under other methods, 404 elsewhere', async () => {
+    const get = await call('/api/analyze-video', { method: 'GET' });
+    await expectError(get, 405, 'method_not_allowed');
+    expect(get.headers.get('allow')).toBe('POST');
+    const post = await call('/api/status/vid_aaaaaaaaaaaaaaaaaaaaaa', { method: 'POST' });
+    await expectError(post, 405, 'method_not_allowed');
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    await expectError(await call('/api/nothing-here', { method: 'GET' }), 404, 'not_found');
   });
 });

@@ -95,6 +95,19 @@ describe('processing jobs and downloads', () => {
     expect(await range.text()).toBe('ftyp');
     const bad = await SELF.fetch(done.download_url!, { headers: { range: `bytes=${bytes.length + 10}-` } });
     expect(bad.status).toBe(416);
+    // Conditional requests (issue #12, finding 7): If-None-Match → 304; If-Range with a stale tag → the whole file.
+    const etag = head.headers.get('etag')!;
+    const cached = await SELF.fetch(done.download_url!, { headers: { 'if-none-match': etag } });
+    expect(cached.status).toBe(304);
+    expect(await cached.text()).toBe('');
+    expect((await SELF.fetch(done.download_url!, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+    const resumed = await SELF.fetch(done.download_url!, { headers: { range: 'bytes=4-7', 'if-range': etag } });
+    expect(resumed.status).toBe(206);
+    await resumed.arrayBuffer();
+    const stale = await SELF.fetch(done.download_url!, { headers: { range: 'bytes=4-7', 'if-range': '"stale"' } });
+    expect(stale.status).toBe(200);
+    expect(Number(stale.headers.get('content-length'))).toBe(bytes.length);
+    await stale.arrayBuffer();
 
     const tampered = new URL(done.download_url!);
     tampered.searchParams.set('token', tampered.searchParams.get('token')!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')));

@@ -51,7 +51,11 @@ export default defineProject({
       wrangler: { configPath: '../../wrangler.toml' },
       miniflare: {
         workers: edgeAudioWorkers,
-        ...(edgeAudioWorkers.length === 0 && { serviceBindings: { EDGE_AUDIO: () => new Response('edge-audio disabled', { status: 503 }) } }),
+        serviceBindings: {
+          ...(edgeAudioWorkers.length === 0 && { EDGE_AUDIO: () => new Response('edge-audio disabled', { status: 503 }) }),
+          // The pool's runner Worker has no JobRunner entrypoint; jobs run inline here (QUEUE_DETACHED_RUNS unset).
+          JOB_RUNNER: () => new Response('no detached runs in the Worker tests', { status: 503 }),
+        },
         // Tests need the consumer to pick messages up quickly.
         queueConsumers: { 'video-api-jobs': { maxBatchTimeout: 0.05 } },
         bindings: {

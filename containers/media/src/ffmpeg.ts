@@ -1,14 +1,27 @@
 /**
  * @module containers/media/ffmpeg
- * The one wrapper around native ffmpeg/ffprobe processes. Every child process is disposable,
- * its stderr tail is kept for error messages, and a failed run rejects with `FfmpegError`.
+ * The one wrapper around native ffmpeg/ffprobe (and every other child) process. Every child
+ * process is disposable, its stderr tail is kept for error messages, and a failed run rejects
+ * with `FfmpegError`. Every child is bounded (ARCHITECTURE "Bounded work"):
+ * - it runs in its own process group, and dispose kills the whole group (SIGKILL);
+ * - the request's work scope (work-scope.ts: DELETE of the job, client gone, wall-clock
+ *   deadline) and the caller's signal abort it;
+ * - work on long media (over `MEDIA_LONG_WORK_SEC`, 60 s) runs at nice 10, and a key with several
+ *   jobs running here at nice 5 per further job, so other keys' jobs get the CPU first;
+ * - it is killed when it shows no sign of life (no byte on stdout or stderr) for
+ *   `MEDIA_IDLE_TIMEOUT_SEC` (ffmpeg prints its progress line every 0.5 s, so a silent ffmpeg is
+ *   stuck, not busy).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ProbeResult } from '../../../src/contract/media.js';
+import { setPriority } from 'node:os';
+import { currentNice, currentScope, WorkAbortedError } from './work-scope.js';
 
 export const FFMPEG_BIN = process.env.FFMPEG_PATH ?? 'ffmpeg';
 export const FFPROBE_BIN = process.env.FFPROBE_PATH ?? 'ffprobe';
 const STDERR_TAIL_BYTES = 4_000;
+/** A child silent this long is stuck: killed, and the work fails. Default 120 s. */
+export const IDLE_TIMEOUT_MS = (Number(process.env.MEDIA_IDLE_TIMEOUT_SEC) || 120) * 1000;
 
 export class FfmpegError extends Error {
   constructor(
@@ -21,6 +34,17 @@ export class FfmpegError extends Error {
   }
 }
 
+/** A child was stopped by a limit (deadline, inactivity) or by DELETE; the message is plain. */
+export class WorkLimitError extends FfmpegError {
+  constructor(
+    readonly why: WorkAbortedError['why'] | 'idle',
+    message: string,
+  ) {
+    super(message, null, '');
+    this.name = 'WorkLimitError';
+  }
+}
+
 export interface MediaProcess extends Disposable {
   child: ChildProcessWithoutNullStreams;
   /** Resolves when the process exits with 0; rejects with FfmpegError otherwise. */
@@ -28,32 +52,89 @@ export interface MediaProcess extends Disposable {
   dispose(): void;
 }
 
+export interface SpawnOptions {
+  /** Kill after this long without output. Default `IDLE_TIMEOUT_MS`. */
+  idleMs?: number;
+}
+
 /** Starts `bin args...`; the caller owns stdin/stdout. */
-export function spawnMedia(bin: string, args: string[], signal?: AbortSignal): MediaProcess {
-  const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+export function spawnMedia(bin: string, args: string[], signal?: AbortSignal, { idleMs = IDLE_TIMEOUT_MS }: SpawnOptions = {}): MediaProcess {
+  // Its own process group: a kill reaches whatever the child started too.
+  const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const scope = currentScope();
+  // Long work yields the CPU to short jobs (one job never delays another key's by much).
+  const nice = currentNice(scope);
+  if (nice && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, nice);
+    } catch {
+      /* not permitted: run at normal priority */
+    }
+  }
   let stderr = '';
+  let stopped: WorkLimitError | null = null;
+  let idle: NodeJS.Timeout | undefined;
+  const alive = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => stop(new WorkLimitError('idle', `${shortName(bin)} stopped making progress for ${Math.round(idleMs / 1000)} s`)), idleMs);
+    idle.unref();
+  };
+  alive();
+  child.stdout.on('data', alive);
   child.stderr.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+    alive();
+    // Progress lines end in "\r": signs of life, not diagnostics.
+    stderr = (stderr + chunk.toString('utf8')).replace(/[^\r\n]*\r(?!\n)/g, '').slice(-STDERR_TAIL_BYTES);
   });
   // A consumer that stops reading early must not crash us with EPIPE.
   child.stdin.on('error', () => {});
   const done = new Promise<void>((resolve, reject) => {
     child.on('error', (err) => reject(new FfmpegError(`${bin} could not start: ${err.message}`, null, stderr)));
     child.on('close', (code) => {
-      if (code === 0) resolve();
+      clearTimeout(idle);
+      detach();
+      if (stopped) reject(stopped);
+      else if (code === 0) resolve();
       else reject(new FfmpegError(`${bin} exited with code ${code}: ${lastLine(stderr)}`, code, stderr));
     });
   });
   done.catch(() => {}); // observed by whoever awaits it
-  const dispose = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  const kill = () => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
   };
-  signal?.addEventListener('abort', dispose, { once: true });
+  const stop = (why: WorkLimitError) => {
+    stopped ??= why;
+    if (scope) scope.limitHit ??= why.message;
+    kill();
+  };
+  const onScopeAbort = () => {
+    const reason = scope?.signal.reason;
+    stop(reason instanceof WorkAbortedError ? new WorkLimitError(reason.why, reason.message) : new WorkLimitError('client_gone', 'the work was cancelled'));
+  };
+  const detach = () => {
+    signal?.removeEventListener('abort', kill);
+    scope?.signal.removeEventListener('abort', onScopeAbort);
+  };
+  signal?.addEventListener('abort', kill, { once: true });
+  if (scope?.signal.aborted) onScopeAbort();
+  else scope?.signal.addEventListener('abort', onScopeAbort, { once: true });
+  const dispose = () => {
+    clearTimeout(idle);
+    kill();
+  };
   return { child, done, dispose, [Symbol.dispose]: dispose };
 }
 
-export const spawnFfmpeg = (args: string[], signal?: AbortSignal) =>
-  spawnMedia(FFMPEG_BIN, ['-hide_banner', '-nostdin', '-loglevel', 'error', ...args], signal);
+const shortName = (bin: string) => bin.split('/').pop() ?? bin;
+
+/** ffmpeg with the house flags; `-stats` keeps a progress line coming, which the idle timer watches. */
+export const spawnFfmpeg = (args: string[], signal?: AbortSignal, options?: SpawnOptions) =>
+  spawnMedia(FFMPEG_BIN, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-stats', ...args], signal, options);
 
 /** Runs a process to completion and returns its stdout as text. */
 export async function runToText(bin: string, args: string[], signal?: AbortSignal): Promise<string> {
@@ -70,15 +151,50 @@ function lastLine(text: string): string {
   return lines.at(-1) ?? 'no diagnostic output';
 }
 
-/** Probes a local file. Throws FfmpegError when ffprobe cannot read it as media. */
-export async function probeFile(path: string, signal?: AbortSignal): Promise<ProbeResult> {
+/**
+ * Probes a local file: ffprobe for the streams, then the real duration from the content (the
+ * packets' own times, `measureContentDuration`), never from the container header alone: a header
+ * can claim 4294967 s for 5 s of video. Throws FfmpegError when ffprobe cannot read it as media.
+ * `inputArgs` go before the input (a raw PCM format).
+ */
+export async function probeFile(path: string, signal?: AbortSignal, inputArgs: string[] = []): Promise<ProbeResult> {
   const json = await runToText(
     FFPROBE_BIN,
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path],
+    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs, path],
     signal,
   );
-  return parseProbe(JSON.parse(json));
+  const probe = parseProbe(JSON.parse(json));
+  if (!probe.video && !probe.audio) return probe;
+  const measured = await measureContentDuration(path, signal, inputArgs);
+  return { ...probe, duration_sec: contentDuration(probe.duration_sec, measured) };
 }
+
+/**
+ * The end time of the last packet of the first video and audio streams, read by demuxing (no
+ * decoding: ~1 s per GB). Null when there are no packets.
+ */
+export async function measureContentDuration(path: string, signal?: AbortSignal, inputArgs: string[] = []): Promise<number | null> {
+  const text = await runToText(
+    FFMPEG_BIN,
+    ['-hide_banner', '-nostdin', '-v', 'error', ...inputArgs, '-i', path, '-map', '0:v:0?', '-map', '0:a:0?', '-c', 'copy', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-'],
+    signal,
+  );
+  const times = [...text.matchAll(/^out_time_us=(\d+)$/gm)].map((m) => Number(m[1]));
+  const last = times.at(-1);
+  return last && last > 0 ? last / 1e6 : null;
+}
+
+/**
+ * Pure: the duration to believe. The header's is kept when the content agrees with it (it
+ * counts the last frame's own length, which the packet times miss); otherwise the content's.
+ */
+export function contentDuration(headerSec: number, measuredSec: number | null): number {
+  if (measuredSec === null) return 0;
+  const agrees = headerSec >= measuredSec && headerSec <= measuredSec + HEADER_SLACK_SEC;
+  return agrees ? headerSec : measuredSec;
+}
+/** The header may exceed the last packet's time by about one frame or audio packet; 1 s is generous. */
+const HEADER_SLACK_SEC = 1;
 
 interface FfprobeStream {
   codec_type?: string;

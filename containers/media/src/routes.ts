@@ -1,10 +1,12 @@
 /**
  * @module containers/media/routes
- * The container's own routes: health, probe and audio extraction.
+ * The container's own routes: health, probe and audio extraction, and stopping a job's work.
  */
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import { FfmpegError, FFPROBE_BIN, parseProbe, runToText, spawnFfmpeg } from './ffmpeg.js';
+import { FfmpegError, probeFile, spawnFfmpeg, WorkLimitError } from './ffmpeg.js';
+import { mediaLimitsFrom, mediaProblem, plainMediaError } from './media-limits.js';
+import { abortJob, runningJobs } from './work-scope.js';
 import { hintsFrom, rawPcmInputArgs, receiveToTempFile } from './input.js';
 
 export const PCM_SAMPLE_RATE_HZ = 16_000;
@@ -12,21 +14,22 @@ export const PCM_SAMPLE_RATE_HZ = 16_000;
 export const coreRoutes = new Hono()
   .get('/health', (c) => c.json({ ok: true }))
   .get('/ping', (c) => c.text('ok'))
+  // DELETE of a job in the API: stop every running piece of its work here (its processes are killed).
+  .delete('/jobs/:id', (c) => c.json({ aborted: abortJob(c.req.param('id')) }))
+  .get('/jobs', (c) => c.json({ running: runningJobs() }))
   .post('/probe', async function probe(c) {
     await using input = await receiveToTempFile(c.req.raw.body);
     if (input.bytes === 0) return c.json({ error: { code: 'empty_input', message: 'the file is empty' } }, 400);
-    const hints = hintsFrom(c.req.raw.headers);
-    const raw = rawPcmInputArgs(hints);
+    const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
     try {
-      const json = await runToText(FFPROBE_BIN, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...raw, input.path]);
-      const result = parseProbe(JSON.parse(json));
-      if (!result.video && !result.audio) {
-        return c.json({ error: { code: 'no_streams', message: 'the file has no audio or video stream' } }, 422);
-      }
+      const result = await probeFile(input.path, undefined, raw);
+      // Deterministic: the same file is refused the same way on every attempt, so 422 at once.
+      const problem = mediaProblem(result, mediaLimitsFrom(c.req.raw.headers));
+      if (problem) return c.json({ error: problem }, 422);
       return c.json(result);
     } catch (err) {
-      if (err instanceof FfmpegError) {
-        return c.json({ error: { code: 'unreadable_media', message: `the file is not a readable audio or video file (${err.message.replace(/^\S+ exited with code \d+: /, '').replace(input.path, 'input')})` } }, 422);
+      if (err instanceof FfmpegError && !(err instanceof WorkLimitError)) {
+        return c.json({ error: { code: 'unreadable_media', message: 'the file is not a readable audio or video file' } }, 422);
       }
       throw err;
     }
@@ -49,7 +52,7 @@ export const coreRoutes = new Hono()
     void first;
     if (proc.child.exitCode !== null && proc.child.exitCode !== 0) {
       const err = await proc.done.catch((e: FfmpegError) => e);
-      return c.json({ error: { code: 'audio_unreadable', message: `could not extract audio: ${(err as Error).message}` } }, 422);
+      return c.json({ error: { code: 'audio_unreadable', message: `could not extract audio: ${plainMediaError(err, 'the audio')}` } }, 422);
     }
     return new Response(Readable.toWeb(proc.child.stdout) as unknown as ReadableStream, {
       headers: { 'content-type': `audio/L16; rate=${PCM_SAMPLE_RATE_HZ}; channels=1` },

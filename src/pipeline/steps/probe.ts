@@ -8,10 +8,13 @@ import { UnrecoverableError } from '../../media/errors.js';
 import type { Step, StepContext } from '../context.js';
 
 export async function probeSource(ctx: StepContext): Promise<ProbeResult> {
-  return ctx.memo('probe', async () => {
+  const probe = await ctx.memo('probe', async () => {
     const { body, hints } = await ctx.source();
     return ctx.media.probe(body, hints);
   });
+  // A resumed job reads the memo: later budgets still follow the real duration.
+  ctx.media.setMedia({ durationSec: probe.duration_sec });
+  return probe;
 }
 
 export const probeStep: Step = {

@@ -21,6 +21,10 @@ export interface StackOptions {
 export interface Stack {
   base: string;
   persist: string;
+  /** Process id of `scripts/start.mjs` (the root of the stack's process tree). */
+  pid: number;
+  /** The last lines the stack printed. */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -53,6 +57,8 @@ export async function startStack({ port, containerPort, keys, env = {} }: StackO
   return {
     base,
     persist,
+    pid: child.pid!,
+    log: () => log,
     async stop() {
       if (!child.pid || child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

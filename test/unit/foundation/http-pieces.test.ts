@@ -77,5 +77,11 @@ describe('ids and sniffing', () => {
     expect(looksLikeText(enc.encode('hello, this is text and not a video at all'))).toBe(true);
     expect(looksLikeText(new Uint8Array([0, 0, 0, 32, 102, 116, 121, 112, 105, 115, 111, 109, 0, 0, 2, 0, 105, 115]))).toBe(false);
     expect(looksLikeText(enc.encode('RIFF\u0024\u0000\u0000\u0000WAVEfmt '))).toBe(false);
+    // Issue #12: short JSON and UTF-16 text are text too.
+    expect(looksLikeText(enc.encode('{"a":1}'))).toBe(true);
+    const utf16 = (text: string, bom: boolean) => new Uint8Array([...(bom ? [0xff, 0xfe] : []), ...[...text].flatMap((c) => [c.charCodeAt(0), 0])]);
+    expect(looksLikeText(utf16('hello, this is UTF-16 text and not a video', true))).toBe(true);
+    expect(looksLikeText(utf16('hello, this is UTF-16 text and not a video', false))).toBe(true);
+    expect(looksLikeText(new Uint8Array([0xff, 0xfe, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00]))).toBe(false);
   });
 });

@@ -54,11 +54,18 @@ export interface EncodeSpec {
   /** WebVTT file for a mov_text subtitle track. */
   captionsPath?: string;
   output: string;
+  /** Largest output file (ffmpeg `-fs`); unbounded when absent. */
+  maxBytes?: number;
 }
 
-/** The blur radius (at the downscaled size) that reads as "clearly blurred" at any resolution. */
+/**
+ * The blur radius (at the downscaled size) that reads as "clearly blurred" at any resolution. boxblur
+ * refuses a radius above half the (chroma) plane, so small pictures get a smaller one: with 2 a
+ * 16-pixel side failed the filter graph ("Invalid argument") on every attempt.
+ */
 export function blurRadius(plan: RenderPlan): number {
-  return Math.max(2, Math.round(Math.min(plan.width, plan.height) / BLUR_DOWNSCALE / 30));
+  const side = Math.min(plan.width, plan.height) / BLUR_DOWNSCALE;
+  return Math.max(1, Math.min(Math.max(2, Math.round(side / 30)), Math.floor(side / 4)));
 }
 
 /** Arguments of the single encoding ffmpeg (after spawnFfmpeg's common flags). */
@@ -123,14 +130,15 @@ export function encoderArgs(spec: EncodeSpec): string[] {
     filters.push(`[base]format=yuv420p[vout]`);
   }
 
-  // Audio graph: resample, shift for lip sync, pad so audio never ends before the video.
+  // Audio graph: resample, shift for lip sync, pad so audio never ends before the video, and
+  // never beyond it: an unbounded apad runs as long as the longest `-t` (a forged one too).
   const shift =
     audio.kind === 'source' && audio.lagSec > 0
       ? `atrim=start=${audio.lagSec.toFixed(4)},asetpts=PTS-STARTPTS,`
       : audio.kind === 'source' && audio.lagSec < 0
         ? `adelay=${Math.round(-audio.lagSec * 1000)}:all=1,`
         : '';
-  filters.push(`[${audioIndex}:a]${shift}aresample=${AUDIO_RATE_HZ},apad[aout]`);
+  filters.push(`[${audioIndex}:a]${shift}aresample=${AUDIO_RATE_HZ},apad=whole_dur=${plan.durationSec.toFixed(3)}[aout]`);
 
   args.push('-filter_complex', filters.join(';'));
   args.push('-map', '[vout]', '-map', '[aout]');
@@ -141,6 +149,7 @@ export function encoderArgs(spec: EncodeSpec): string[] {
     '-c:v', 'libx264', '-preset', x264Preset(plan), '-crf', String(X264_CRF), '-pix_fmt', 'yuv420p', '-r', String(fps),
     '-c:a', 'aac', '-b:a', AAC_BITRATE,
     '-t', plan.durationSec.toFixed(3),
+    ...(spec.maxBytes ? ['-fs', String(Math.floor(spec.maxBytes))] : []),
     '-movflags', '+faststart', '-f', 'mp4', spec.output,
   );
   return args;

@@ -10,7 +10,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProbeResult } from '../../../../src/contract/media.js';
-import { FfmpegError, probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
+import { stat } from 'node:fs/promises';
+import { probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
+import { isTransientMediaFailure, mediaLimitsFrom, mediaProblem, plainMediaError, type MediaLimits } from '../../src/media-limits.js';
+import { currentScope, yieldToOtherJobs } from '../../src/work-scope.js';
 import { MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type Segmenter } from '../segment/index.js';
 import { evenWordTimes, toWebVtt, type CaptionWord } from './captions.js';
 import type { GazeEngine } from '../gaze/engine.js';
@@ -46,7 +49,24 @@ export interface RenderInput {
   /** Directory for intermediates and the output; the caller deletes it. */
   workDir: string;
   signal?: AbortSignal;
+  /** Media limits of this request (the Worker's `MAX_MEDIA_DURATION_SEC`). */
+  limits?: MediaLimits;
 }
+
+/**
+ * Wall-clock budget of a render: `RENDER_BUDGET_BASE_SEC` (120) + `RENDER_BUDGET_FACTOR` (10) × the
+ * output's seconds. The slowest measured path (blur + edits, 720p) runs ~1.5× real time on two busy
+ * cores, so 10× only stops work that is stuck or runaway.
+ */
+export const renderBudgetMs = (durationSec: number) =>
+  ((Number(process.env.RENDER_BUDGET_BASE_SEC) || 120) + (Number(process.env.RENDER_BUDGET_FACTOR) || 10) * durationSec) * 1000;
+
+/**
+ * Largest output file of a render (ffmpeg `-fs`): 64 MB + 4 MB per second of output (32 Mbit/s,
+ * far above CRF 20 at 1080p), at most `RENDER_MAX_OUTPUT_BYTES` (8 GiB): a job's temp disk is bounded.
+ */
+export const outputBudgetBytes = (durationSec: number) =>
+  Math.min(Number(process.env.RENDER_MAX_OUTPUT_BYTES) || 8 * 2 ** 30, 64 * 2 ** 20 + 4 * 2 ** 20 * durationSec);
 
 export interface RenderReport {
   output: { width: number; height: number; fps: number; duration_sec: number; fit: RenderPlan['fit'] };
@@ -95,10 +115,10 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   // 1. Probe.
   const source = await time('probe', async () => {
     const p = await probeFile(input.sourcePath, signal).catch((err) => {
-      throw badInput('media_unreadable', `source: not readable as media (${(err as Error).message})`, err);
+      throw mediaFailure('media_unreadable', 'the video', err);
     });
-    if (!p.video) throw badInput('no_video_stream', 'source: has no video stream');
-    if (!(p.duration_sec > 0)) throw badInput('media_unreadable', 'source: duration is unknown or zero');
+    const problem = mediaProblem(p, input.limits ?? mediaLimitsFrom(new Headers()), true);
+    if (problem) throw badInput(problem.code, problem.message);
     return p;
   });
   let speechPath = input.speechPath;
@@ -106,14 +126,19 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   if (speechPath) {
     const sp = await time('probe_speech', () =>
       probeFile(speechPath!, signal).catch((err) => {
-        throw badInput('speech_unreadable', `speech: not readable as audio (${(err as Error).message})`, err);
+        throw mediaFailure('speech_unreadable', 'the speech audio', err);
       }),
     );
-    if (!sp.audio) throw badInput('speech_unreadable', 'speech: has no audio stream');
-    if (!(sp.duration_sec > 0)) throw badInput('speech_unreadable', 'speech: duration is unknown or zero');
+    if (!sp.audio) throw badInput('speech_unreadable', 'the speech audio has no audio stream');
+    const problem = mediaProblem(sp, input.limits ?? mediaLimitsFrom(new Headers()));
+    if (problem) throw badInput('speech_unreadable', `the speech audio: ${problem.message}`);
     speechDur = sp.duration_sec;
   }
   const plan = planRender(source, speechDur);
+  // Bounded work: from here on the render's wall clock follows the real output duration.
+  const scope = currentScope();
+  if (scope) scope.mediaSec = plan.durationSec;
+  scope?.narrow(renderBudgetMs(plan.durationSec), `the render took longer than its budget of ${Math.round(renderBudgetMs(plan.durationSec) / 1000)} s for ${plan.durationSec.toFixed(1)} s of video`);
   if (plan.fit === 'loop') notes.push(`speech (${speechDur!.toFixed(2)} s) is longer than the source (${source.duration_sec.toFixed(2)} s): the source video loops`);
   if (plan.fit === 'trim') notes.push(`speech (${speechDur!.toFixed(2)} s) is shorter than the source: the video is cut at the speech's end`);
 
@@ -218,7 +243,7 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
     try {
       const outputPath = join(workDir, 'output.mp4');
       const loop = plan.fit === 'loop' && !remoteUsed;
-      const spec = { plan, audio, captionsPath, output: outputPath };
+      const spec = { plan, audio, captionsPath, output: outputPath, maxBytes: outputBudgetBytes(plan.durationSec) };
       let path: RenderReport['path'];
       let frames: number | undefined;
       let blurReport: Record<string, unknown> | undefined;
@@ -236,6 +261,7 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
         frames = await time('encode', () => runFramePipeline(videoSource, loop, spec, editors, tracker, signal));
         if (tracker && segmenter) blurReport = { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) };
       }
+      await checkOutputSize(spec);
       if (mouthEditor && lipSyncReport) {
         const m = mouthEditor.report();
         lipSyncReport = { ...lipSyncReport, engine: m.engine, frames_edited: m.edited, frames: m.frames, bank_patches: m.bank_patches, mean_abs_openness_error: m.mean_abs_openness_error };
@@ -274,6 +300,15 @@ async function runEncoder(spec: EncodeSpec, signal?: AbortSignal): Promise<void>
   await enc.done.catch(wrapEncodeError);
 }
 
+/** ffmpeg's `-fs` stops writing at the budget and exits 0: a file that reached it is refused. */
+async function checkOutputSize(spec: Pick<EncodeSpec, 'output' | 'maxBytes'>): Promise<void> {
+  if (!spec.maxBytes) return;
+  const { size } = await stat(spec.output);
+  if (size >= spec.maxBytes * 0.99) {
+    throw badInput('output_too_large', `the processed video exceeded its size budget of ${Math.round(spec.maxBytes / 2 ** 20)} MB`);
+  }
+}
+
 /** Blur only: small RGB frames → segmenter → gray masks → encoder (which reads the source). */
 async function runMaskPipe(
   source: string,
@@ -291,8 +326,11 @@ async function runMaskPipe(
   enc.child.stdout.resume();
   let n = 0;
   const pump = async () => {
+    const scope = currentScope();
     for await (const frame of readFrames(dec.child.stdout, { width: mw, height: mh, channels: 3, fps: spec.plan.fps })) {
+      const before = tracker.segmentMs;
       const m = await tracker.next(frame.index, tracker.needsInput(frame.index) ? frame.data : undefined);
+      await yieldToOtherJobs(scope, tracker.segmentMs - before);
       await writeWithBackpressure(enc.child.stdin, m);
       n++;
     }
@@ -322,6 +360,7 @@ async function runFramePipeline(
   // (lookahead + 1 frames of memory) until every editor can edit them.
   const lookahead = Math.max(0, ...editors.map((e) => e.lookahead ?? 0));
   const held: RawFrame[] = [];
+  const scope = currentScope();
   const emit = async (frame: RawFrame) => {
     for (const e of editors) await e.edit(frame);
     await writeWithBackpressure(enc.child.stdin, frame.data);
@@ -334,7 +373,9 @@ async function runFramePipeline(
         const small = tracker.needsInput(frame.index)
           ? downsampleRgba(frame.data, plan.width, plan.height, tracker.width, tracker.height)
           : undefined;
+        const before = tracker.segmentMs;
         const m = await tracker.next(frame.index, small);
+        await yieldToOtherJobs(scope, tracker.segmentMs - before);
         upsampleMaskIntoAlpha(m, tracker.width, tracker.height, frame.data, plan.width, plan.height);
       }
       for (const e of editors) if (e.observe) await e.observe(frame);
@@ -355,7 +396,7 @@ async function settle(pump: Promise<void>, dec: { done: Promise<void>; dispose()
       throw err instanceof RenderError ? err : engineFailure('render_failed', `frame pipeline: ${(err as Error).message}`, err);
     }),
     dec.done.catch((err) => {
-      throw badInput('media_unreadable', `decoding the source failed: ${(err as Error).message}`, err);
+      throw mediaFailure('media_unreadable', 'the video', err);
     }),
     enc.done.catch(wrapEncodeError),
   ];
@@ -365,13 +406,23 @@ async function settle(pump: Promise<void>, dec: { done: Promise<void>; dispose()
     dec.dispose();
     enc.dispose();
     const results = await Promise.allSettled(all);
-    // A dead encoder shows up first as EPIPE in the pump; the process's own message is the precise one.
-    const precise = [results[1], results[2]].find((r) => r.status === 'rejected' && (r.reason as RenderError).cause instanceof FfmpegError && ((r.reason as RenderError).cause as FfmpegError).exitCode !== null);
+    // A dead encoder shows up first as EPIPE in the pump; a process's own failure is the precise one.
+    const precise = [results[1], results[2]].find((r) => r.status === 'rejected' && (r.reason as RenderError).status !== 500);
     throw precise?.status === 'rejected' ? precise.reason : err;
   }
 }
 
 function wrapEncodeError(err: unknown): never {
-  if (err instanceof FfmpegError) throw engineFailure('encode_failed', `encoding the output failed: ${err.message}`, err);
-  throw err;
+  throw mediaFailure('encode_failed', 'the video', err);
+}
+
+/**
+ * A failed media process as a RenderError: bad input, a limit or DELETE are final (422, never
+ * retried: the same file fails the same way); machine trouble (killed by the system, disk full)
+ * is 500 and retried. The message is plain (no ffmpeg internals).
+ */
+function mediaFailure(code: string, what: string, err: unknown): RenderError {
+  if (err instanceof RenderError) return err;
+  const message = plainMediaError(err, what);
+  return isTransientMediaFailure(err) ? engineFailure(code, message, err) : badInput(code, message, err);
 }

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
+import { mediaLimitsFrom } from '../../src/media-limits.js';
+import { currentScope } from '../../src/work-scope.js';
 import { defaultRenderEngines } from './engines.js';
 import { badInput, RenderError } from './errors.js';
 import { receiveForm } from './multipart.js';
@@ -32,6 +34,8 @@ export function createRenderRoutes({ engines = defaultRenderEngines(), tmpRoot =
     try {
       const abort = new AbortController();
       c.req.raw.signal?.addEventListener('abort', () => abort.abort(), { once: true });
+      // DELETE of the job and the request's budget end the engines' own work too, not only processes.
+      currentScope()?.signal.addEventListener('abort', () => abort.abort(), { once: true });
       const form = await receiveForm(c.req.raw, workDir, { fileParts: ['source', 'speech'] });
       const source = form.files.source;
       if (!source || source.bytes === 0) throw badInput('source_missing', 'source: a video file part named "source" is required');
@@ -39,7 +43,7 @@ export function createRenderRoutes({ engines = defaultRenderEngines(), tmpRoot =
       if (speech && speech.bytes === 0) throw badInput('speech_unreadable', 'speech: the part is empty');
       const options = parseRenderOptions(form.fields.options);
       const { outputPath, report } = await renderVideo(
-        { sourcePath: source.path, speechPath: speech?.path, options, workDir, signal: abort.signal },
+        { sourcePath: source.path, speechPath: speech?.path, options, workDir, signal: abort.signal, limits: mediaLimitsFrom(c.req.raw.headers) },
         engines,
       );
       const { size } = await stat(outputPath);

@@ -17,6 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono } from 'hono';
 import { FfmpegError, probeFile } from '../../src/ffmpeg.js';
+import { plainMediaError } from '../../src/media-limits.js';
 import { compactFrame } from '../../../../src/analytics/visual/compact.js';
 import { analyzeVideo, defaultVisionFps, type VisionRunStats } from './analyze.js';
 
@@ -86,7 +87,7 @@ visionRoutes.post('/vision', async function postVision(c) {
       probe = await probeFile(file, c.req.raw.signal);
     } catch (err) {
       if (err instanceof FfmpegError) {
-        throw new VisionRouteError(415, 'unsupported_media', `the body is not readable media: ${err.message}`, { cause: err });
+        throw new VisionRouteError(415, 'unsupported_media', `the body is not readable media: ${plainMediaError(err, 'the video')}`, { cause: err });
       }
       throw err;
     }
@@ -119,8 +120,9 @@ visionRoutes.post('/vision', async function postVision(c) {
           controller.enqueue(line(detail === 'full' ? next.value : compactFrame(next.value)));
         }
       } catch (err) {
-        // Headers are gone already: the error becomes the last line of the stream.
-        controller.enqueue(line(errorBody('vision_failed', (err as Error).message)));
+        // Headers are gone already: the error becomes the last line of the stream (plain: no ffmpeg internals).
+        const message = err instanceof FfmpegError ? plainMediaError(err, 'the video') : (err as Error).message;
+        controller.enqueue(line(errorBody('vision_failed', message)));
         controller.close();
         await finish();
       }

@@ -1,0 +1,40 @@
+/**
+ * @module media/budget
+ * The wall-clock budget of each container request of a job, as pure functions of the media's
+ * real duration (measured from the content by the container's probe) and the upload's size.
+ * The container enforces the same budget on its child processes (`x-work-budget-ms`); the
+ * Worker's own fetch gives up a little later, so the container's plain message wins the race.
+ */
+
+/** Longest media accepted by default (seconds): 4 h (`MAX_MEDIA_DURATION_SEC`). */
+export const DEFAULT_MAX_MEDIA_DURATION_SEC = 4 * 3600;
+/** Fixed part of every budget: model loading, a cold container, the upload to the container. */
+export const WORK_BUDGET_BASE_SEC = 120;
+/**
+ * Seconds of budget per second of media. The slowest measured work (blur + edits at 720p, or
+ * vision at 2 fps) runs about 1–1.5× real time on two busy cores: 10× stops only stuck or runaway work.
+ */
+export const WORK_BUDGET_PER_MEDIA_SEC = 10;
+/** Reading the upload into the container before any duration is known: 1 s per 20 MB. */
+export const PROBE_BYTES_PER_SEC = 20 * 2 ** 20;
+/** The Worker's fetch outlives the container's budget by this much. */
+export const FETCH_MARGIN_MS = 30_000;
+
+export interface BudgetEnv {
+  MAX_MEDIA_DURATION_SEC?: string;
+}
+
+/**
+ * Pure: the budget of one request (ms). Before the duration is known (the probe itself), it
+ * follows the upload's size.
+ * @example workBudgetMs({ durationSec: 60 }) // → 720000
+ */
+export function workBudgetMs({ durationSec, sizeBytes = 0 }: { durationSec: number | null; sizeBytes?: number }): number {
+  const seconds = durationSec === null ? WORK_BUDGET_BASE_SEC + sizeBytes / PROBE_BYTES_PER_SEC : WORK_BUDGET_BASE_SEC + WORK_BUDGET_PER_MEDIA_SEC * durationSec;
+  return Math.round(seconds * 1000);
+}
+
+export function maxMediaDurationSec(env: BudgetEnv): number {
+  const n = Number(env.MAX_MEDIA_DURATION_SEC);
+  return env.MAX_MEDIA_DURATION_SEC && Number.isFinite(n) && n > 0 ? n : DEFAULT_MAX_MEDIA_DURATION_SEC;
+}
