@@ -2,9 +2,10 @@
  * @module bench/speech/fillers-tune
  * Tries filler-recovery settings of the Whisper engine on the disfluent clips and prints
  * hesitation recall/precision (start within 150 ms of the aligned reference filler) and WER of
- * the other words: `npx tsx bench/speech/fillers-tune.ts [MEDIA dir of extra disfluent clips]`.
+ * the other words: `[SPLICED=1] npx tsx bench/speech/fillers-tune.ts` (SPLICED adds `spliced.ts`).
  */
 import { FasterWhisperEngine, type FasterWhisperOptions } from '../../containers/media/engines/asr/faster-whisper.js';
+import { loadSpliced } from './spliced.js';
 import { hesitations, loadDisfluent, matchFillers, referenceAlignment } from './fillers.js';
 
 const TRIALS: Array<{ name: string } & FasterWhisperOptions> = [
@@ -13,8 +14,7 @@ const TRIALS: Array<{ name: string } & FasterWhisperOptions> = [
   { name: 'disfluent prompt, whisper times', align: false },
 ];
 
-const only = process.argv.slice(2);
-const clips = (await Promise.all([loadDisfluent(), ...only.map((d) => loadDisfluent(d))])).flat();
+const clips = [...(await loadDisfluent()), ...(process.env.SPLICED ? await loadSpliced() : [])];
 const refs = await Promise.all(clips.map(async (c) => hesitations(await referenceAlignment(c.pcm, c.reference))));
 for (const t of TRIALS.filter((_, i) => !process.env.TRIAL || process.env.TRIAL.split(",").includes(String(i)))) {
   using engine = new FasterWhisperEngine(t);

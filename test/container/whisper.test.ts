@@ -17,6 +17,7 @@ import {
   isHallucinatedSegment,
 } from '../../containers/media/engines/asr/index.js';
 import { missingWhisperFile } from '../../containers/media/engines/asr/faster-whisper.js';
+import { grammarItems, jsgfOf, readAlignment } from '../../containers/media/engines/asr/align-fillers.js';
 import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.js';
 import type { TimedWord } from '../../src/contract/media.js';
 
@@ -137,5 +138,33 @@ describe('hallucination guards (pure)', () => {
     expect(isHallucinatedSegment({ ...seg, avg_logprob: -1.8 })).toBe(true);
     expect(isHallucinatedSegment({ ...seg, text: ' I know. '.repeat(20), compression_ratio: 5 })).toBe(true);
     expect(isHallucinatedSegment({ ...seg, text: ' Montreal,' + ' uh,'.repeat(20), compression_ratio: 5 })).toBe(false);
+  });
+});
+
+describe('filler grammar (pure)', () => {
+  const items = grammarItems(['So,', 'um,', 'uh', 'well-known', 'Zyx'], (t) => t !== 'zyx');
+
+  it('should make one filler run of consecutive hesitations and drop unknown tokens', () => {
+    expect(items).toEqual([
+      { kind: 'token', token: 'so', word: 0 },
+      { kind: 'fillers', word: 1 },
+      { kind: 'token', token: 'well', word: 3 },
+      { kind: 'token', token: 'known', word: 3 },
+    ]);
+    expect(jsgfOf(items, 0.01)).toContain('public <s> = so <f> well [<o>] known;');
+    expect(jsgfOf(items)).not.toContain('<o>');
+  });
+
+  it('should read the fillers heard back onto the items, or refuse a result off the grammar', () => {
+    const seg = (t: string, b: number) => ({ t, b, d: 0.3, p: 1 });
+    const ok = readAlignment(items, [seg('<sil>', 0), seg('so', 0.3), seg('uh', 0.7), seg('(NULL)', 1), seg('um', 1.1), seg('well', 1.5), seg('um', 1.8), seg('known(2)', 2.2)]);
+    expect(ok?.map((r) => [r.item.kind, r.segs.map((s) => s.t).join(' ')])).toEqual([
+      ['token', 'so'],
+      ['fillers', 'uh um'],
+      ['token', 'well'],
+      ['fillers', 'um'],
+      ['token', 'known'],
+    ]);
+    expect(readAlignment(items, [seg('so', 0.3), seg('well', 1.5)])).toBeUndefined();
   });
 });

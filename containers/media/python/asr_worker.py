@@ -52,7 +52,9 @@ def transcribe(model, req):
     beam = int(req.get("beam_size", 1))
     prompt = req.get("initial_prompt") or None
     word_ts = bool(req.get("word_timestamps", True))
-    temperature = req.get("temperature", 0.0)
+    # Greedy first; only a decode that compresses like a loop (ratio > 2.4) is retried warmer
+    # (OpenAI's ladder; on mfa_uhuh.flac only 0.8 broke the "uh, uh, ..." loop).
+    temperature = req.get("temperature", [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
     with open(req["pcm"], "rb") as f:
         for i, u in enumerate(req.get("utterances", [])):
             audio = read_utterance(f, u["start"], u["end"])
@@ -72,6 +74,10 @@ def transcribe(model, req):
                 vad_filter=False,
                 without_timestamps=not word_ts,
                 max_new_tokens=max_new,
+                compression_ratio_threshold=2.4,
+                # No retry and no skip on low log-probability: the caller filters on the scores.
+                log_prob_threshold=None,
+                no_speech_threshold=None,
             )
             out = []
             for s in segments:
