@@ -120,6 +120,17 @@ export class FallbackAsrEngine implements AsrEngine {
     return this.#reason ? this.#fallback?.lastRun : this.#primary?.lastRun;
   }
 
+  /** Loads Whisper now; a model that cannot load selects the fallback. */
+  async load(): Promise<void> {
+    if (this.#reason || !this.#primary) return;
+    try {
+      await this.#primary.load();
+    } catch (err) {
+      if (!(err instanceof AsrModelError)) throw err;
+      this.#reason = err.message;
+    }
+  }
+
   /** @inheritdoc */
   async transcribe(pcm: Int16Array, options?: TranscribeOptions): Promise<AsrOutput> {
     if (!this.#reason && this.#primary) {

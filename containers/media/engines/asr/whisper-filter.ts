@@ -20,9 +20,13 @@ import { isHesitation as isHesitationNorm, normalizeWord } from '../../../../src
 /** One decoded segment as the Python worker reports it. */
 export interface WhisperSegment {
   text: string;
+  /** Absolute times of the segment, seconds. */
+  start: number;
+  end: number;
   avg_logprob: number;
   no_speech_prob: number;
   compression_ratio: number;
+  /** Whisper's words with its own times; empty when word timestamps were not asked for. */
   words: Array<{ word: string; start: number; end: number; probability: number }>;
 }
 
