@@ -24,6 +24,9 @@ describe('speech analytics through the pipeline', () => {
     expect(result.pauses.total).toBe(result.pauses.time_series.length);
     expect(Object.keys(result.pos).sort()).toEqual([...POS_TAGS].sort());
     expect(result['Video Section']).toBeUndefined();
+    // The recogniser is named; the pocketsphinx fallback would also say why in warnings.
+    expect(result.speech_engine?.engine).toMatch(/^(faster-whisper|pocketsphinx)$/);
+    if (result.speech_engine?.engine === 'pocketsphinx') expect(result.warnings?.join(' ')).toMatch(/fallback engine pocketsphinx/);
   });
 
   it('should accept audio-only Ogg Vorbis for analysis', async () => {
@@ -35,6 +38,7 @@ describe('speech analytics through the pipeline', () => {
   it('should complete a video without audio with empty speech analytics and a warning', async () => {
     const result = await analyze('generated/silent-2s.webm', 'silent.webm');
     expect(result.transcript).toBe('');
+    expect(result.speech_engine).toBeUndefined();
     expect(result.summary.filler_word_count).toBe(0);
     expect(result.summary.words_per_minute).toBe(0);
     expect(result.pauses.total).toBe(0);
