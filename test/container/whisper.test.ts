@@ -16,7 +16,7 @@ import {
   FasterWhisperEngine,
   isHallucinatedSegment,
 } from '../../containers/media/engines/asr/index.js';
-import { missingWhisperFile } from '../../containers/media/engines/asr/faster-whisper.js';
+import { missingWhisperFile, segmentWords } from '../../containers/media/engines/asr/faster-whisper.js';
 import { grammarItems, jsgfOf, readAlignment } from '../../containers/media/engines/asr/align-fillers.js';
 import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.js';
 import type { TimedWord } from '../../src/contract/media.js';
@@ -131,6 +131,15 @@ describe('hallucination guards (pure)', () => {
     expect(cutRepeatLoops('I said go go go go go now'.split(' '))).toEqual([0, 1, 2, 7]);
   });
 
+  it('should share a segment by letters when Whisper gave no word times', () => {
+    const words = segmentWords({ text: ' Go forward, um, ten.', start: 1, end: 3, avg_logprob: -0.1, no_speech_prob: 0, compression_ratio: 1, words: [] });
+    expect(words.map((w) => w.word)).toEqual(['Go', 'forward,', 'um,', 'ten.']);
+    expect(words[0].start).toBe(1);
+    expect(words.at(-1)!.end).toBeCloseTo(3, 3);
+    expect(words[1].end - words[1].start).toBeGreaterThan(words[0].end - words[0].start);
+    expect(words[0].confidence).toBeCloseTo(Math.exp(-0.1), 3);
+  });
+
   it("should drop segments Whisper's scores mark as not speech", () => {
     const seg = { text: ' Thank you.', avg_logprob: -0.3, no_speech_prob: 0.1, compression_ratio: 1.1 };
     expect(isHallucinatedSegment(seg)).toBe(false);
@@ -151,8 +160,12 @@ describe('filler grammar (pure)', () => {
       { kind: 'token', token: 'well', word: 3 },
       { kind: 'token', token: 'known', word: 3 },
     ]);
-    expect(jsgfOf(items, 0.01)).toContain('public <s> = so <f> well [<o>] known;');
-    expect(jsgfOf(items)).not.toContain('<o>');
+    // Optional fillers between words only, never inside "well-known" or beside a required run.
+    expect(jsgfOf(items, 0.01)).toContain('public <s> = so <f> well known;');
+    const more = grammarItems(['So', 'well-known', 'now'], () => true);
+    expect(jsgfOf(more, 0.01)).toContain('public <s> = so [<o>] well known [<o>] now;');
+    expect(jsgfOf(more, 0.01, (word) => word === 1)).toContain('public <s> = so well known [<o>] now;');
+    expect(jsgfOf(more)).not.toContain('<o>');
   });
 
   it('should read the fillers heard back onto the items, or refuse a result off the grammar', () => {
