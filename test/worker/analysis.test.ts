@@ -29,6 +29,23 @@ describe('speech analytics through the pipeline', () => {
     if (result.speech_engine?.engine === 'pocketsphinx') expect(result.warnings?.join(' ')).toMatch(/fallback engine pocketsphinx/);
   });
 
+  it('should recognise no words in 20 s of silence and 20 s of room noise inside speech', async () => {
+    // speech-silence-noise.wav (test/support/fixtures.ts): the 3.6 s speech clip, 20 s of digital
+    // silence, the clip, 20 s of pink noise with mains hum, the clip.
+    const result = await analyze('generated/speech-silence-noise.wav', 'speech-silence-noise.wav');
+    const clip = 3.605;
+    const spans = [[clip + 0.3, clip + 20 - 0.3], [2 * clip + 20 + 0.3, 2 * clip + 40 - 0.3]];
+    const times = [
+      ...Object.values(result.pos).flatMap((entries) => entries.flatMap((e) => e.timestamps.map((t) => t.start))),
+      ...result.filler_words.instances.map((f) => f.start),
+    ];
+    expect(times.length).toBeGreaterThan(10);
+    expect(times.filter((t) => spans.some(([a, b]) => t > a && t < b))).toEqual([]);
+    // Three times the 11 words of the clip, give or take a recognition difference: nothing invented.
+    expect(result.transcript.split(' ').length).toBeGreaterThanOrEqual(30);
+    expect(result.transcript.split(' ').length).toBeLessThanOrEqual(36);
+  });
+
   it('should accept audio-only Ogg Vorbis for analysis', async () => {
     const result = await analyze('generated/speech.ogg', 'speech.ogg');
     expect(result.transcript.split(' ').length).toBeGreaterThan(4);
