@@ -147,9 +147,10 @@ const HESITATION_GAP_SEC = 0.1;
 
 /**
  * Pure: whether a hesitation Whisper did not write may follow word `i`: where Whisper put
- * punctuation (it writes "so," or "well..." where people pause) or left a gap in its timing.
- * Offering an optional filler after every word instead found a few more (recall 79 % vs 68 % on
- * disfluent + spliced) at 2.5× the alignment cost (3.5 vs 1.4 CPU-s per minute of speech).
+ * punctuation (it writes "so," or "well..." where people pause) or, when it gave word times, a
+ * gap (the engine asks for none by default, so punctuation decides). Offering an optional filler
+ * after every word instead found more on the spliced set (recall 72 % vs 39 %) at 2.5× the
+ * alignment cost (3.5 vs 1.4 CPU-s per minute of speech), which the 60 s speed gate cannot afford.
  */
 export function mayHesitateAfter(words: readonly TimedWord[], i: number): boolean {
   const next = words[i + 1];
