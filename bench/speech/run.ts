@@ -1,82 +1,158 @@
 /**
  * @module bench/speech/run
  * Speech benchmark (`npx tsx bench/speech/run.ts`): for every clip of ../shared/media/speech and
- * two container variants of JFK, the default engine's WER against the reference transcript, the
- * mean |word start error| against soundswallower's forced alignment of the reference (over words
- * the WER alignment matches), the real-time factor (wall / audio) and the decoder's peak RSS.
- * Then a 60 s run (clips concatenated, decoded per speech segment on 2 processes) for the
- * speed target. Set ASR_ENGINE / WHISPER_MODEL_PATH to bench another engine.
+ * ../shared/media/disfluent (and `spliced.ts`: real fillers spliced into the speech clips), the default engine (Whisper) and the pocketsphinx fallback side by
+ * side:
+ * - WER against the reference (normalised: case, punctuation, numbers spelled out; `wer.ts`);
+ * - hesitation fillers: reference count, true/false positives (start within 150 ms of the
+ *   reference filler; `fillers.ts`), hence recall and precision;
+ * - median |word start − reference start| over the words the WER alignment matches; the
+ *   reference times are soundswallower's forced alignment of the reference text over the clip;
+ * - real-time factor (engine wall time / audio) and the decoder process's peak RSS.
+ * Then a 60 s run (clips concatenated, decoded per speech segment as the pipeline does).
+ * `BENCH_VARIANTS=1` adds Whisper settings (beam 5, no prompt, Whisper's own times) for the
+ * tradeoff table.
  */
-import type { TimeSegment } from '../../src/contract/media.js';
-import { alignText } from '../../containers/media/engines/asr/align.js';
-import { createAsrEngine } from '../../containers/media/engines/asr/engine.js';
-import { loadCorpus } from './corpus.js';
+import type { TimedWord, TimeSegment } from '../../src/contract/media.js';
+import { createAsrEngine, type AsrEngine } from '../../containers/media/engines/asr/engine.js';
+import { FasterWhisperEngine } from '../../containers/media/engines/asr/faster-whisper.js';
+import { loadCorpus, type Clip } from './corpus.js';
+import { hesitations, loadDisfluent, matchFillers, referenceAlignment } from './fillers.js';
+import { loadSpliced } from './spliced.js';
 import { matchedPairs, normaliseWords, wordEdits } from './wer.js';
 
 const SAMPLE_RATE_HZ = 16_000;
-/** Length of the speed-target run, seconds. */
+/** Length of the speed run, seconds. */
 const SPEED_RUN_SEC = 60;
 /** Gap inserted between concatenated clips in the speed run, seconds. */
 const SPEED_RUN_GAP_SEC = 0.5;
 const MIB = 1024 * 1024;
 
-async function main(): Promise<void> {
-  const corpus = await loadCorpus();
-  using engine = await createAsrEngine(process.env);
-  console.log(`engine: ${engine.name}`);
-  console.log('| clip | dur s | WER | ref | hyp | start err ms (n) | RTF | peak RSS MiB |');
-  console.log('|---|---|---|---|---|---|---|---|');
-  const rows: Array<{ wer: number; rtf: number; startErr: number }> = [];
-  let edits = 0;
-  let refWords = 0;
-  for (const clip of corpus) {
-    const dur = clip.pcm.length / SAMPLE_RATE_HZ;
-    const t0 = performance.now();
-    const out = await engine.transcribe(clip.pcm);
-    const wallSec = (performance.now() - t0) / 1000;
-    const ref = normaliseWords(clip.reference);
-    const hyp = normaliseWords(out.words.map((w) => w.word).join(' '));
-    const e = wordEdits(ref, hyp);
-    const aligned = await alignText(clip.pcm, clip.reference);
-    const errs = matchedPairs(ref, hyp).map(([r, h]) => Math.abs(aligned[r].start - out.words[h].start));
-    const startErr = errs.length ? errs.reduce((s, x) => s + x, 0) / errs.length : NaN;
-    const row = { wer: e / ref.length, rtf: wallSec / dur, startErr };
-    rows.push(row);
-    edits += e;
-    refWords += ref.length;
-    console.log(
-      `| ${clip.file} | ${dur.toFixed(1)} | ${(100 * row.wer).toFixed(1)} % | ${ref.join(' ')} | ${hyp.join(' ')} | ` +
-        `${(1000 * startErr).toFixed(0)} (${errs.length}) | ${row.rtf.toFixed(2)} | ${((engine.lastRun?.peakRssBytes ?? 0) / MIB).toFixed(0)} |`,
-    );
-  }
-  const mean = (xs: number[]) => xs.filter(Number.isFinite).reduce((s, x, _, a) => s + x / a.length, 0);
-  console.log(
-    `summary: mean WER ${(100 * mean(rows.map((r) => r.wer))).toFixed(1)} % (pooled ${((100 * edits) / refWords).toFixed(1)} %), ` +
-      `mean RTF ${mean(rows.map((r) => r.rtf)).toFixed(2)}, mean |start err| ${(1000 * mean(rows.map((r) => r.startErr))).toFixed(0)} ms`,
-  );
+interface Row {
+  edits: number;
+  refWords: number;
+  fillers: { ref: number; tp: number; fp: number };
+  startErrors: number[];
+  wallSec: number;
+  audioSec: number;
+  peakRss: number;
+}
 
-  // Speed target: 60 s of speech, decoded per (oracle) speech segment like the pipeline does.
-  const { pcm, segments } = await concatToLength(corpus, SPEED_RUN_SEC);
-  const t0 = performance.now();
-  const out = await engine.transcribe(pcm, { speechSegments: segments });
-  const wallSec = (performance.now() - t0) / 1000;
-  const audioSec = pcm.length / SAMPLE_RATE_HZ;
-  console.log(
-    `speed: ${audioSec.toFixed(1)} s audio, ${segments.length} segments, ${out.words.length} words in ${wallSec.toFixed(1)} s wall ` +
-      `(RTF ${(wallSec / audioSec).toFixed(2)}, ${engine.lastRun?.processes ?? '?'} processes, peak RSS ${((engine.lastRun?.peakRssBytes ?? 0) / MIB).toFixed(0)} MiB)`,
+const ENGINES: Array<{ label: string; make: () => Promise<AsrEngine> }> = [
+  { label: 'whisper base (default)', make: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper' }) },
+  { label: 'pocketsphinx (fallback)', make: () => createAsrEngine({ ASR_ENGINE: 'pocketsphinx' }) },
+];
+if (process.env.BENCH_VARIANTS) {
+  ENGINES.push(
+    { label: 'whisper base, beam 5', make: async () => new FasterWhisperEngine({ beamSize: 5 }) },
+    { label: 'whisper base, no prompt', make: async () => new FasterWhisperEngine({ prompt: '' }) },
+    { label: "whisper base, Whisper's own times", make: async () => new FasterWhisperEngine({ align: false }) },
   );
 }
 
-/** Concatenates clips (with short gaps) until `seconds`; speech segments from forced alignment. */
-async function concatToLength(corpus: Awaited<ReturnType<typeof loadCorpus>>, seconds: number) {
+/** Words (normalised tokens) with the index of the TimedWord each came from. */
+function tokensOf(words: readonly TimedWord[]): { tokens: string[]; from: number[] } {
+  const tokens: string[] = [];
+  const from: number[] = [];
+  words.forEach((w, i) => {
+    for (const t of normaliseWords(w.word)) {
+      tokens.push(t);
+      from.push(i);
+    }
+  });
+  return { tokens, from };
+}
+
+async function score(engine: AsrEngine, clip: Clip, refWords: TimedWord[]): Promise<Row & { hyp: string }> {
+  const t0 = performance.now();
+  const out = await engine.transcribe(clip.pcm);
+  const wallSec = (performance.now() - t0) / 1000;
+  const ref = tokensOf(refWords);
+  const hyp = tokensOf(out.words);
+  const f = matchFillers(hesitations(refWords), hesitations(out.words));
+  const startErrors = matchedPairs(ref.tokens, hyp.tokens).map(([r, h]) => Math.abs(refWords[ref.from[r]].start - out.words[hyp.from[h]].start));
+  return {
+    edits: wordEdits(normaliseWords(clip.reference), normaliseWords(out.words.map((w) => w.word).join(' '))),
+    refWords: normaliseWords(clip.reference).length,
+    fillers: { ref: f.tp + f.fn, tp: f.tp, fp: f.fp },
+    startErrors,
+    wallSec,
+    audioSec: clip.pcm.length / SAMPLE_RATE_HZ,
+    peakRss: engine.lastRun?.peakRssBytes ?? 0,
+    hyp: out.words.map((w) => w.word).join(' '),
+  };
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1] : NaN;
+};
+const pct = (a: number, b: number): string => (b ? `${((100 * a) / b).toFixed(1)} %` : '–');
+
+function summarise(rows: Row[]) {
+  const sum = (k: (r: Row) => number) => rows.reduce((s, r) => s + k(r), 0);
+  const tp = sum((r) => r.fillers.tp);
+  return {
+    wer: pct(sum((r) => r.edits), sum((r) => r.refWords)),
+    recall: pct(tp, sum((r) => r.fillers.ref)),
+    precision: pct(tp, tp + sum((r) => r.fillers.fp)),
+    startMs: (1000 * median(rows.flatMap((r) => r.startErrors))).toFixed(0),
+    rtf: (sum((r) => r.wallSec) / sum((r) => r.audioSec)).toFixed(3),
+    peak: (Math.max(...rows.map((r) => r.peakRss)) / MIB).toFixed(0),
+  };
+}
+
+async function main(): Promise<void> {
+  const speech = await loadCorpus({ withExtras: false });
+  const disfluent = await loadDisfluent();
+  const spliced = await loadSpliced();
+  const sets = { speech, disfluent, spliced };
+  const clips = [...speech, ...disfluent, ...spliced];
+  const refs = new Map<Clip, TimedWord[]>();
+  for (const c of clips) refs.set(c, await referenceAlignment(c.pcm, c.reference));
+  const totals: string[] = [];
+  console.log('| clip | engine | WER | fillers ref / found / false | median start err ms | RTF | peak RSS MiB | words |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const { label, make } of ENGINES) {
+    await using engine = await make();
+    await engine.transcribe(speech[0].pcm); // warm: model load is not per clip
+    const bySet: Record<string, Row[]> = { speech: [], disfluent: [], spliced: [] };
+    for (const [set, list] of Object.entries(sets)) {
+      for (const clip of list) {
+        const r = await score(engine, clip, refs.get(clip)!);
+        bySet[set].push(r);
+        console.log(
+          `| ${clip.file} | ${label} | ${pct(r.edits, r.refWords)} | ${r.fillers.ref} / ${r.fillers.tp} / ${r.fillers.fp} | ` +
+            `${(1000 * median(r.startErrors)).toFixed(0)} | ${(r.wallSec / r.audioSec).toFixed(2)} | ${(r.peakRss / MIB).toFixed(0)} | ${r.hyp} |`,
+        );
+      }
+    }
+    for (const [set, rows] of Object.entries(bySet)) {
+      const s = summarise(rows);
+      totals.push(`| ${set} | ${label} | ${s.wer} | ${s.recall} | ${s.precision} | ${s.startMs} | ${s.rtf} | ${s.peak} |`);
+    }
+    const { pcm, segments } = await concatToLength(speech, refs, SPEED_RUN_SEC);
+    const t0 = performance.now();
+    const out = await engine.transcribe(pcm, { speechSegments: segments });
+    const wallSec = (performance.now() - t0) / 1000;
+    totals.push(
+      `| 60 s, per VAD segment | ${label} | ${out.words.length} words | | | | ${(wallSec / (pcm.length / SAMPLE_RATE_HZ)).toFixed(3)} (${wallSec.toFixed(1)} s) | ${((engine.lastRun?.peakRssBytes ?? 0) / MIB).toFixed(0)} |`,
+    );
+  }
+  console.log('\n| set | engine | WER (pooled) | filler recall | filler precision | median start err ms | RTF | peak RSS MiB |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const t of totals) console.log(t);
+}
+
+/** Concatenates clips (with short gaps) until `seconds`; speech segments from the reference alignment. */
+async function concatToLength(corpus: Clip[], refs: Map<Clip, TimedWord[]>, seconds: number) {
   const parts: Int16Array[] = [];
   const segments: TimeSegment[] = [];
   const gap = new Int16Array(Math.round(SPEED_RUN_GAP_SEC * SAMPLE_RATE_HZ));
   let at = 0;
   for (let i = 0; at < seconds * SAMPLE_RATE_HZ; i = (i + 1) % corpus.length) {
     const clip = corpus[i];
-    const words = await alignText(clip.pcm, clip.reference);
-    for (const w of words) {
+    for (const w of refs.get(clip)!) {
       const last = segments.at(-1);
       const start = at / SAMPLE_RATE_HZ + w.start;
       if (last && start - last.end < 0.3) last.end = at / SAMPLE_RATE_HZ + w.end;

@@ -1,17 +1,38 @@
 /**
  * @module bench/speech/wer
  * Word error rate with the usual normalisation (lowercase, punctuation stripped, whitespace
- * split; apostrophes kept inside words), by Levenshtein distance over words.
+ * split; apostrophes kept inside words; numbers spelled out; "mr"/"mrs"/"dr" written out, as
+ * the references write them), by Levenshtein distance over words.
  */
 
-/** Lowercases, strips punctuation and splits into words. */
+const ABBREVIATIONS: Record<string, string> = { mr: 'mister', mrs: 'missus', dr: 'doctor' };
+const ONES = 'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'.split(' ');
+const TENS = 'twenty thirty forty fifty sixty seventy eighty ninety'.split(' ');
+
+/**
+ * Pure: a whole number (0 to 999,999) in words; other strings unchanged.
+ * @example spellNumber('10') // 'ten'; spellNumber('1961') // 'one thousand nine hundred sixty one'
+ */
+export function spellNumber(token: string): string {
+  if (!/^\d{1,6}$/.test(token)) return token;
+  const words = (n: number): string[] => {
+    if (n < 20) return [ONES[n]];
+    if (n < 100) return [TENS[Math.floor(n / 10) - 2], ...(n % 10 ? [ONES[n % 10]] : [])];
+    if (n < 1000) return [ONES[Math.floor(n / 100)], 'hundred', ...(n % 100 ? words(n % 100) : [])];
+    return [...words(Math.floor(n / 1000)), 'thousand', ...(n % 1000 ? words(n % 1000) : [])];
+  };
+  return words(Number(token)).join(' ');
+}
+
+/** Lowercases, strips punctuation, spells numbers and splits into words. */
 export function normaliseWords(text: string): string[] {
   return text
     .toLowerCase()
     .replace(/[^a-z0-9'\s]+/g, ' ')
     .replace(/(^|\s)'+|'+(\s|$)/g, ' ')
     .split(/\s+/)
-    .filter(Boolean);
+    .filter(Boolean)
+    .flatMap((w) => (ABBREVIATIONS[w] ?? spellNumber(w)).split(' '));
 }
 
 /** Edit distance (substitutions + deletions + insertions) between two word lists. */

@@ -38,8 +38,13 @@ export interface ProsodyTrack {
 
 /** What the speech-recognition step returns. */
 export interface AsrOutput {
+  /** Engine that produced the words: `faster-whisper`, `pocketsphinx`. */
   engine: string;
+  /** Model the engine used (e.g. `faster-whisper-base`, `pocketsphinx-en-us`), when known. */
+  model?: string;
   words: TimedWord[];
+  /** What the caller should know about these words (e.g. the fallback engine was used). */
+  warnings?: string[];
   /** Silences the engine itself reported (pocketsphinx `<sil>`), when it has them. */
   silences?: TimeSegment[];
 }

@@ -136,5 +136,14 @@ export type VisualSection = z.infer<typeof VisualSection>;
 /** Documented extension: why a section is thinner than usual (no audio stream, no person...). */
 export const Warnings = z.object({ warnings: z.array(z.string()).optional() });
 
-export const AnalysisResult = SpeechSection.merge(VisualSection.partial()).merge(Warnings);
+/**
+ * Documented extension: which recogniser produced the words every speech number is derived
+ * from (`faster-whisper` + `faster-whisper-base` by default; `pocketsphinx` when Whisper is not
+ * installed, with a warning). Absent when the file has no audio.
+ */
+export const SpeechEngine = z.object({
+  speech_engine: z.object({ engine: z.string(), model: z.string().nullable() }).optional(),
+});
+
+export const AnalysisResult = SpeechSection.merge(VisualSection.partial()).merge(SpeechEngine).merge(Warnings);
 export type AnalysisResult = z.infer<typeof AnalysisResult>;

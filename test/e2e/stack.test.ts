@@ -80,6 +80,19 @@ describe('npm start, end to end', () => {
     expect(Number(probe.format.duration)).toBeGreaterThan(2.8);
   });
 
+  it('should analyse the JFK speech with Whisper: the exact words, the engine named, no warning', async () => {
+    const jfk = join(ROOT, '../shared/media/speech/jfk.wav');
+    expect(existsSync(jfk), `${jfk} (../shared beside the clone) is needed`).toBe(true);
+    const { video_id } = await upload('/api/analyze-video', jfk);
+    const done = await poll(video_id);
+    expect(done).toMatchObject({ status: 'completed', error_message: null });
+    const { result } = done as unknown as { result: { transcript: string; speech_engine: unknown; warnings?: string[] } };
+    const words = (t: string) => t.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).filter(Boolean).join(' ');
+    expect(words(result.transcript)).toBe(words('And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.'));
+    expect(result.speech_engine).toEqual({ engine: 'faster-whisper', model: 'faster-whisper-base' });
+    expect(result.warnings ?? []).toEqual([]);
+  });
+
   it('should finish a job interrupted by a restart of the whole stack', async () => {
     // Long enough to be caught mid-way: blur over a real talking-head clip when present.
     const shared = join(ROOT, '../shared/media/talking_head/sadtalker_wda_katiehill.mp4');

@@ -28,6 +28,13 @@ export function generateFixtures(): string {
   if (!existsSync(out('speech.ogg'))) {
     ff(['-i', out('speech.wav'), '-c:a', 'libvorbis', '-q:a', '4', out('speech.ogg')]);
   }
+  if (!existsSync(out('speech-silence-noise.wav'))) {
+    // Speech, 20 s of digital silence, speech, 20 s of room-like noise (pink noise + mains hum), speech.
+    ff(['-i', out('speech.wav'), '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono:d=20',
+      '-f', 'lavfi', '-i', 'anoisesrc=color=pink:amplitude=0.05:duration=20:seed=7:sample_rate=16000', '-f', 'lavfi', '-i', 'sine=f=50:d=20:sample_rate=16000',
+      '-filter_complex', '[0]aresample=16000,asplit=3[s1][s2][s3];[3]volume=0.02[hum];[2][hum]amix=inputs=2:duration=first[noise];[s1][1][s2][noise][s3]concat=n=5:v=0:a=1',
+      '-ac', '1', '-ar', '16000', out('speech-silence-noise.wav')]);
+  }
   if (!existsSync(out('not-media.mp4'))) {
     writeFileSync(out('not-media.mp4'), 'This is a plain text file pretending to be a video.\n'.repeat(20));
   }

@@ -24,6 +24,26 @@ describe('speech analytics through the pipeline', () => {
     expect(result.pauses.total).toBe(result.pauses.time_series.length);
     expect(Object.keys(result.pos).sort()).toEqual([...POS_TAGS].sort());
     expect(result['Video Section']).toBeUndefined();
+    // The recogniser is named; the pocketsphinx fallback would also say why in warnings.
+    expect(result.speech_engine?.engine).toMatch(/^(faster-whisper|pocketsphinx)$/);
+    if (result.speech_engine?.engine === 'pocketsphinx') expect(result.warnings?.join(' ')).toMatch(/fallback engine pocketsphinx/);
+  });
+
+  it('should recognise no words in 20 s of silence and 20 s of room noise inside speech', async () => {
+    // speech-silence-noise.wav (test/support/fixtures.ts): the 3.6 s speech clip, 20 s of digital
+    // silence, the clip, 20 s of pink noise with mains hum, the clip.
+    const result = await analyze('generated/speech-silence-noise.wav', 'speech-silence-noise.wav');
+    const clip = 3.605;
+    const spans = [[clip + 0.3, clip + 20 - 0.3], [2 * clip + 20 + 0.3, 2 * clip + 40 - 0.3]];
+    const times = [
+      ...Object.values(result.pos).flatMap((entries) => entries.flatMap((e) => e.timestamps.map((t) => t.start))),
+      ...result.filler_words.instances.map((f) => f.start),
+    ];
+    expect(times.length).toBeGreaterThan(10);
+    expect(times.filter((t) => spans.some(([a, b]) => t > a && t < b))).toEqual([]);
+    // Three times the 11 words of the clip, give or take a recognition difference: nothing invented.
+    expect(result.transcript.split(' ').length).toBeGreaterThanOrEqual(30);
+    expect(result.transcript.split(' ').length).toBeLessThanOrEqual(36);
   });
 
   it('should accept audio-only Ogg Vorbis for analysis', async () => {
@@ -35,6 +55,7 @@ describe('speech analytics through the pipeline', () => {
   it('should complete a video without audio with empty speech analytics and a warning', async () => {
     const result = await analyze('generated/silent-2s.webm', 'silent.webm');
     expect(result.transcript).toBe('');
+    expect(result.speech_engine).toBeUndefined();
     expect(result.summary.filler_word_count).toBe(0);
     expect(result.summary.words_per_minute).toBe(0);
     expect(result.pauses.total).toBe(0);

@@ -3,12 +3,14 @@
  * Starts the media service on PORT (default 8788).
  */
 import { serve } from '@hono/node-server';
+import { preloadAsr } from '../engines/asr/routes.js';
 import { createMediaApp } from './server.js';
 
 const port = Number(process.env.PORT ?? process.env.CONTAINER_PORT ?? 8788);
 const hostname = process.env.HOST ?? '0.0.0.0';
 const server = serve({ fetch: createMediaApp().fetch, port, hostname }, (info) => {
   console.log(`media container listening on http://${hostname}:${info.port}`);
+  void preloadAsr();
 });
 // Long renders: do not cut requests off mid-stream.
 (server as unknown as { requestTimeout: number }).requestTimeout = 0;

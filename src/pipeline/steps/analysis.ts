@@ -19,6 +19,7 @@ export async function buildResult(ctx: StepContext): Promise<AnalysisResult> {
   const probe = await probeSource(ctx);
   const warnings: string[] = [];
   let speech: SpeechSection;
+  let speechEngine: AnalysisResult['speech_engine'];
   if (probe.audio) {
     const asr = await transcript(ctx);
     speech = analyzeSpeech({
@@ -27,12 +28,14 @@ export async function buildResult(ctx: StepContext): Promise<AnalysisResult> {
       duration_sec: probe.duration_sec,
       prosody: await prosody(ctx),
     });
+    speechEngine = { engine: asr.engine, model: asr.model ?? null };
+    warnings.push(...(asr.warnings ?? []));
     if (asr.words.length === 0) warnings.push('no speech was recognised in the audio');
   } else {
     speech = analyzeSpeech({ words: [], speech_segments: [], duration_sec: probe.duration_sec });
     warnings.push('the file has no audio stream: speech analytics are empty');
   }
-  let result: AnalysisResult = { ...speech };
+  let result: AnalysisResult = speechEngine ? { ...speech, speech_engine: speechEngine } : { ...speech };
   const frames = await frameObservations(ctx);
   if (frames) {
     result = { ...result, ...analyzeVisual(frames, speechEvents(speech)) };

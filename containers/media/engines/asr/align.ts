@@ -103,6 +103,18 @@ export function alignText(pcm: Int16Array, text: string): Promise<TimedWord[]> {
   return run;
 }
 
+/**
+ * Runs `fn` with the shared decoder, after every alignment already queued (the WebAssembly
+ * decoder is one synchronous object).
+ */
+export function withDecoder<T>(fn: (decoder: Decoder) => Promise<T> | T): Promise<T> {
+  const run = queue.then(async () => fn(await getDecoder()));
+  queue = run.catch(() => {});
+  return run;
+}
+
+export type { Decoder as AlignDecoder };
+
 async function getDecoder(): Promise<Decoder> {
   decoderPromise ??= (async () => {
     const { default: createModule } = await import('soundswallower');
@@ -243,7 +255,7 @@ function decodeAligned(decoder: Decoder, pcm: Int16Array, words: string[], confi
  * The pronunciation of `word`, adding it from cmudict or espeak-ng when the decoder lacks it;
  * `spelled` marks espeak-ng's guesses.
  */
-async function ensureWord(decoder: Decoder, word: string): Promise<{ pron: string; spelled: boolean } | undefined> {
+export async function ensureWord(decoder: Decoder, word: string): Promise<{ pron: string; spelled: boolean } | undefined> {
   const known = decoder.lookup_word(word);
   if (known) return { pron: known, spelled: spelledWords.has(word) };
   const listed = loadExtraDict().get(word);

@@ -1,10 +1,11 @@
 /**
  * @module containers/media/engines/asr/engine
- * The speech-recognition port: one interface, an embedded default (Debian pocketsphinx) and a
- * production adapter (whisper.cpp via `@fugood/whisper.node`) chosen by configuration.
+ * The speech-recognition port: one interface; the default Whisper engine (faster-whisper in the
+ * project's Python venv) and Debian pocketsphinx as the fallback when Whisper is not installed.
  */
 import type { AsrOutput, TimeSegment } from '../../../../src/contract/media.js';
-import { AsrEngineError } from './errors.js';
+import { join } from 'node:path';
+import { AsrEngineError, AsrModelError } from './errors.js';
 
 export interface TranscribeOptions {
   /** Speech segments from VAD (seconds). When given, only these (padded) are decoded. */
@@ -37,13 +38,20 @@ export interface AsrEngine extends Disposable {
 }
 
 /** Engines selectable by `ASR_ENGINE`. */
-export type AsrEngineKind = 'pocketsphinx' | 'whisper';
+export type AsrEngineKind = 'auto' | 'faster-whisper' | 'pocketsphinx';
 
 export interface AsrEngineConfig {
-  /** Which engine; default `pocketsphinx` (works with only the Debian packages). */
+  /**
+   * Which engine. `auto` (default): faster-whisper when the venv and verified weights exist,
+   * else pocketsphinx with a warning in every output. `faster-whisper` / `pocketsphinx` force one.
+   */
   ASR_ENGINE?: string;
-  /** Path of a whisper.cpp `ggml-*.bin` model; required when ASR_ENGINE=whisper. */
-  WHISPER_MODEL_PATH?: string;
+  /** Virtual environment holding faster-whisper; default `<repo>/.venv`. */
+  PYTHON_VENV?: string;
+  /** CTranslate2 Whisper model directory; default `<PYTHON_VENV>/models/faster-whisper-base`. */
+  WHISPER_MODEL_DIR?: string;
+  /** Whisper beam width; default 1 (greedy: see the README speed table). */
+  WHISPER_BEAM_SIZE?: string;
   /** Decoding processes/threads; default 2 (the container's cores). */
   ASR_WORKERS?: string;
 }
@@ -53,23 +61,98 @@ export const DEFAULT_ASR_WORKERS = 2;
 
 /**
  * Builds the engine named by configuration (usually `process.env`).
- * @throws AsrEngineError for an unknown ASR_ENGINE; the whisper adapter throws AsrModelError
- *   at first use when WHISPER_MODEL_PATH is missing or not a ggml model.
+ * @throws AsrEngineError for an unknown ASR_ENGINE.
  * @example const asr = await createAsrEngine(process.env); const out = await asr.transcribe(pcm);
  */
 export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<AsrEngine> {
-  const kind = (config.ASR_ENGINE ?? 'pocketsphinx').trim().toLowerCase() || 'pocketsphinx';
+  const kind = (config.ASR_ENGINE ?? 'auto').trim().toLowerCase() || 'auto';
   const workers = Number(config.ASR_WORKERS ?? DEFAULT_ASR_WORKERS) || DEFAULT_ASR_WORKERS;
+  const { DEFAULT_PYTHON_VENV, FasterWhisperEngine, missingWhisperFile } = await import('./faster-whisper.js');
+  const { PocketsphinxEngine } = await import('./pocketsphinx.js');
+  const venv = config.PYTHON_VENV || DEFAULT_PYTHON_VENV;
+  const python = join(venv, 'bin', 'python');
+  const modelDir = config.WHISPER_MODEL_DIR || join(venv, 'models', 'faster-whisper-base');
   switch (kind) {
-    case 'pocketsphinx': {
-      const { PocketsphinxEngine } = await import('./pocketsphinx.js');
+    case 'auto':
+    case 'faster-whisper': {
+      const missing = missingWhisperFile(python, modelDir);
+      if (!missing) {
+        const beamSize = Number(config.WHISPER_BEAM_SIZE ?? 1) || 1;
+        const whisper = new FasterWhisperEngine({ python, modelDir, threads: workers, beamSize });
+        return kind === 'auto' ? new FallbackAsrEngine(whisper, () => new PocketsphinxEngine({ workers })) : whisper;
+      }
+      if (kind === 'faster-whisper') throw new AsrModelError('model_not_found', `Whisper is not installed: ${missing} is missing (run npm run setup)`);
+      return new FallbackAsrEngine(undefined, () => new PocketsphinxEngine({ workers }), `${missing} is missing`);
+    }
+    case 'pocketsphinx':
       return new PocketsphinxEngine({ workers });
-    }
-    case 'whisper': {
-      const { WhisperEngine } = await import('./whisper.js');
-      return new WhisperEngine({ modelPath: config.WHISPER_MODEL_PATH ?? '', threads: workers });
-    }
     default:
-      throw new AsrEngineError(`ASR_ENGINE=${kind} is not one of pocketsphinx, whisper`);
+      throw new AsrEngineError(`ASR_ENGINE=${kind} is not one of auto, faster-whisper, pocketsphinx`);
+  }
+}
+
+/** The warning every fallback output carries. */
+export const fallbackWarning = (why: string): string =>
+  `speech was recognised by the fallback engine pocketsphinx (about 5x more word errors than Whisper) because the Whisper engine is not available: ${why}`;
+
+/**
+ * The default engine: Whisper, or pocketsphinx when Whisper's files are missing or its worker
+ * cannot load the model; then every output names the fallback in `warnings`. A Whisper that
+ * loaded and later fails is an error, not a silent switch.
+ */
+export class FallbackAsrEngine implements AsrEngine {
+  #fallback?: AsrEngine;
+  #reason?: string;
+  readonly #primary?: AsrEngine & { load(): Promise<void> };
+  readonly #makeFallback: () => AsrEngine;
+
+  constructor(primary: (AsrEngine & { load(): Promise<void> }) | undefined, makeFallback: () => AsrEngine, reason?: string) {
+    this.#primary = primary;
+    this.#makeFallback = makeFallback;
+    this.#reason = primary ? undefined : reason;
+  }
+
+  get name(): string {
+    return this.#reason ? 'pocketsphinx' : (this.#primary?.name ?? 'pocketsphinx');
+  }
+
+  get lastRun(): AsrRunStats | undefined {
+    return this.#reason ? this.#fallback?.lastRun : this.#primary?.lastRun;
+  }
+
+  /** Loads Whisper now; a model that cannot load selects the fallback. */
+  async load(): Promise<void> {
+    if (this.#reason || !this.#primary) return;
+    try {
+      await this.#primary.load();
+    } catch (err) {
+      if (!(err instanceof AsrModelError)) throw err;
+      this.#reason = err.message;
+    }
+  }
+
+  /** @inheritdoc */
+  async transcribe(pcm: Int16Array, options?: TranscribeOptions): Promise<AsrOutput> {
+    if (!this.#reason && this.#primary) {
+      try {
+        await this.#primary.load();
+        return await this.#primary.transcribe(pcm, options);
+      } catch (err) {
+        if (!(err instanceof AsrModelError)) throw err;
+        this.#reason = err.message;
+      }
+    }
+    this.#fallback ??= this.#makeFallback();
+    const out = await this.#fallback.transcribe(pcm, options);
+    return { ...out, warnings: [...(out.warnings ?? []), fallbackWarning(this.#reason ?? 'unknown')] };
+  }
+
+  dispose(): void {
+    void this.#primary?.dispose();
+    void this.#fallback?.dispose();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
   }
 }

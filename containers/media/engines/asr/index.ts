@@ -1,12 +1,15 @@
 /**
  * @module containers/media/engines/asr
  * Speech recognition in the media container: the `AsrEngine` port and its factory, the
- * pocketsphinx default, the whisper.cpp adapter, soundswallower forced alignment and the routes.
+ * Whisper default (faster-whisper), the pocketsphinx fallback, soundswallower forced alignment
+ * (with hesitation counting) and the routes.
  */
-export { createAsrEngine, DEFAULT_ASR_WORKERS } from './engine.js';
+export { createAsrEngine, DEFAULT_ASR_WORKERS, FallbackAsrEngine, fallbackWarning } from './engine.js';
 export type { AsrEngine, AsrEngineConfig, AsrEngineKind, AsrRunStats, TranscribeOptions } from './engine.js';
 export { PocketsphinxEngine, PS_TUNED_PARAMS, type PocketsphinxOptions } from './pocketsphinx.js';
-export { WhisperEngine, loadWhisperModel, type WhisperOptions } from './whisper.js';
+export { FasterWhisperEngine, DISFLUENT_PROMPT, keptWords, type FasterWhisperOptions } from './faster-whisper.js';
+export { alignWithFillers } from './align-fillers.js';
+export { cutRepeatLoops, isHallucinatedSegment } from './whisper-filter.js';
 export { alignText, alignTokens } from './align.js';
 export { asrRoutes, createAsrRoutes, SPEECH_SEGMENTS_HEADER, type AsrRoutesOptions } from './routes.js';
 export { AsrError, AsrInputError, AsrModelError, AsrEngineError, AsrAbortedError, type AsrErrorCode } from './errors.js';

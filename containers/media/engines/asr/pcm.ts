@@ -1,7 +1,9 @@
 /**
  * @module containers/media/engines/asr/pcm
- * Helpers for the one audio format the speech engines take: 16 kHz mono signed 16-bit PCM.
+ * Helpers for the one audio format the speech engines take (16 kHz mono signed 16-bit PCM),
+ * and the decoder processes' peak memory.
  */
+import { readFileSync } from 'node:fs';
 import { AsrInputError } from './errors.js';
 
 /** Sample rate every ASR engine receives, in Hz. */
@@ -35,4 +37,19 @@ export function pcmToFloat32(pcm: Int16Array): Float32Array {
   const out = new Float32Array(pcm.length);
   for (let i = 0; i < pcm.length; i++) out[i] = pcm[i] / 32_768;
   return out;
+}
+
+/** The samples of [startSec, endSec] of `pcm` (a view, no copy). */
+export const slicePcm = (pcm: Int16Array, startSec: number, endSec: number): Int16Array =>
+  pcm.subarray(Math.floor(startSec * ASR_SAMPLE_RATE_HZ), Math.ceil(endSec * ASR_SAMPLE_RATE_HZ));
+
+/** VmHWM (peak resident set) of a live decoder process in bytes; 0 when unavailable. */
+export function readPeakRss(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0; // exited between polls
+  }
 }

@@ -7,19 +7,20 @@
  * utterances are shared between `workers` processes (one per core).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AsrOutput, TimedWord, TimeSegment } from '../../../../src/contract/media.js';
 import { spawnMedia, type MediaProcess } from '../../src/ffmpeg.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './engine.js';
 import { AsrAbortedError, AsrEngineError } from './errors.js';
-import { ASR_SAMPLE_RATE_HZ, pcmToBytes } from './pcm.js';
+import { ASR_SAMPLE_RATE_HZ, pcmToBytes, readPeakRss } from './pcm.js';
 import { joinUtterance, parseCtm, parseHypseg, PS_FRAMES_PER_SEC } from './pocketsphinx-output.js';
 import { partitionUtterances, planUtterances, type DecodePlanOptions } from './segments.js';
 
 /** Debian's model directory (package pocketsphinx-en-us). */
 export const PS_MODEL_DIR = process.env.POCKETSPHINX_MODEL_DIR ?? '/usr/share/pocketsphinx/model/en-us';
+/** Model name reported in `AsrOutput.model`. */
+export const PS_MODEL_NAME = 'pocketsphinx-en-us';
 export const PS_BATCH_BIN = process.env.POCKETSPHINX_BATCH_PATH ?? 'pocketsphinx_batch';
 
 /**
@@ -89,7 +90,7 @@ export class PocketsphinxEngine implements AsrEngine {
     const utterances = planUtterances(pcm, speechSegments, this.#plan);
     if (utterances.length === 0) {
       this.lastRun = { wallMs: performance.now() - t0, peakRssBytes: 0, utterances: 0, processes: 0 };
-      return { engine: this.name, words: [], silences: [] };
+      return { engine: this.name, model: PS_MODEL_NAME, words: [], silences: [] };
     }
     const audioSec = utterances.reduce((s, u) => s + u.end - u.start, 0);
     const workers = Math.min(this.#workers, utterances.length, 1 + Math.floor(audioSec / Math.max(this.#minAudioPerWorkerSec, 1e-9)));
@@ -107,7 +108,7 @@ export class PocketsphinxEngine implements AsrEngine {
         utterances: utterances.length,
         processes: groups.length,
       };
-      return { engine: this.name, words, silences };
+      return { engine: this.name, model: PS_MODEL_NAME, words, silences };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -185,16 +186,5 @@ export class PocketsphinxEngine implements AsrEngine {
 
   [Symbol.dispose](): void {
     this.dispose();
-  }
-}
-
-/** VmHWM (peak resident set) of a live process in bytes; 0 when unavailable. */
-function readPeakRss(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0; // exited between polls
   }
 }

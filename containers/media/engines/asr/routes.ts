@@ -80,8 +80,32 @@ export function createAsrRoutes({ engine, align = alignText }: AsrRoutesOptions 
   return app;
 }
 
-/** The sub-app with the engine chosen by `process.env` (ASR_ENGINE, WHISPER_MODEL_PATH). */
-export const asrRoutes = createAsrRoutes();
+let defaultEngine: Promise<AsrEngine> | undefined;
+
+/** The service's engine, chosen once by `process.env` (ASR_ENGINE, PYTHON_VENV, WHISPER_MODEL_DIR). */
+function defaultAsrEngine(): Promise<AsrEngine> {
+  defaultEngine ??= createAsrEngine(process.env);
+  defaultEngine.catch(() => {
+    defaultEngine = undefined;
+  });
+  return defaultEngine;
+}
+
+/** The sub-app with the engine chosen by `process.env`. */
+export const asrRoutes = createAsrRoutes({ engine: defaultAsrEngine });
+
+/**
+ * Loads the service's recogniser now (Whisper's model load is 1-2 s), so the first analysis
+ * does not wait for it. Failures are left for the first request to report.
+ */
+export async function preloadAsr(): Promise<void> {
+  try {
+    const engine = (await defaultAsrEngine()) as AsrEngine & { load?: () => Promise<void> };
+    await engine.load?.();
+  } catch {
+    // reported by the first /asr request
+  }
+}
 
 function parseSegmentsHeader(value: string | undefined) {
   if (value === undefined || value.trim() === '') return undefined;

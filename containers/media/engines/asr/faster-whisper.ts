@@ -1,0 +1,231 @@
+/**
+ * @module containers/media/engines/asr/faster-whisper
+ * The default recogniser: OpenAI Whisper (base, CTranslate2 int8 on CPU) through faster-whisper
+ * in a warm Python child (`whisper-process.ts`, `containers/media/python/asr_worker.py`).
+ *
+ * - Only VAD speech is decoded, one utterance (padded, merged, ≤ 28 s: one Whisper window) at a
+ *   time; the worker reads each utterance from a temp file, so memory does not grow with length.
+ * - Whisper's scores and a loop detector drop invented words (`whisper-filter.ts`).
+ * - A prompt written with disfluencies makes Whisper keep "um"/"uh", which it otherwise tidies
+ *   away (measured in bench/speech: README).
+ * - Word times come from forced alignment of Whisper's words to the audio (soundswallower,
+ *   `align-fillers.ts`, which also counts the hesitations), utterance by utterance while the
+ *   worker decodes the next one. Whisper's own word times (cross-attention, 70 ms median error on
+ *   clean speech, 880 ms on the disfluent clips: bench/speech) are not even computed by default.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
+import { alignText } from './align.js';
+import { alignTokens } from './align-tokens.js';
+import type { AsrEngine, AsrRunStats, TranscribeOptions } from './engine.js';
+import { AsrAbortedError } from './errors.js';
+import { alignWithFillers } from './align-fillers.js';
+import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
+import { planUtterances } from './segments.js';
+import { cutRepeatLoops, isHallucinatedSegment, isHesitation, type WhisperSegment } from './whisper-filter.js';
+import { WhisperProcess, type WorkerLine } from './whisper-process.js';
+
+/** Repository (or image) root: the `.venv` lives there. */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
+/** Default virtual environment (scripts/setup.mjs, Dockerfile). */
+export const DEFAULT_PYTHON_VENV = join(REPO_ROOT, '.venv');
+/** Default model: Whisper base as installed by install_models.py. */
+export const DEFAULT_WHISPER_MODEL_DIR = join(DEFAULT_PYTHON_VENV, 'models', 'faster-whisper-base');
+export const WORKER_SCRIPT = join(REPO_ROOT, 'containers', 'media', 'python', 'asr_worker.py');
+
+/**
+ * Initial prompt written the way people speak. Whisper continues the style of its prompt, so
+ * it transcribes "um"/"uh" instead of cleaning them up (filler recall on
+ * ../shared/media/disfluent: see the README table).
+ */
+export const DISFLUENT_PROMPT = "Umm, let me think like, hmm... Okay, here's what I'm, like, thinking.";
+/** One Whisper window is 30 s; utterances stay a little shorter so padding fits, seconds. */
+const MAX_UTTERANCE_SEC = 28;
+
+export interface FasterWhisperOptions {
+  /** The venv's python; default `<PYTHON_VENV>/bin/python`. */
+  python?: string;
+  /** CTranslate2 model directory; default DEFAULT_WHISPER_MODEL_DIR. */
+  modelDir?: string;
+  /** CPU threads of the worker; default 2. */
+  threads?: number;
+  /** Beam width; 1 (greedy) by default: see the README speed table. */
+  beamSize?: number;
+  /** Initial prompt; default DISFLUENT_PROMPT ('' for none). */
+  prompt?: string;
+  /** Align words with soundswallower (default true); false keeps Whisper's own times. */
+  align?: boolean;
+  /** Ask Whisper for its word times (default: only when not aligning). */
+  wordTimestamps?: boolean;
+}
+
+/** What must exist for the engine to run; the first missing path, or undefined. */
+export function missingWhisperFile(python: string, modelDir: string): string | undefined {
+  return [python, WORKER_SCRIPT, join(modelDir, 'model.bin'), join(modelDir, 'tokenizer.json')].find((p) => !existsSync(p));
+}
+
+/** faster-whisper as an AsrEngine. */
+export class FasterWhisperEngine implements AsrEngine {
+  readonly name = 'faster-whisper';
+  readonly model: string;
+  lastRun?: AsrRunStats;
+  readonly #proc: WhisperProcess;
+  readonly #beamSize: number;
+  readonly #prompt: string;
+  readonly #align: boolean;
+  readonly #wordTimestamps: boolean;
+
+  constructor({
+    python = join(DEFAULT_PYTHON_VENV, 'bin', 'python'),
+    modelDir = DEFAULT_WHISPER_MODEL_DIR,
+    threads = 2,
+    beamSize = 1,
+    prompt = DISFLUENT_PROMPT,
+    align = true,
+    wordTimestamps = !align,
+  }: FasterWhisperOptions = {}) {
+    this.#wordTimestamps = wordTimestamps;
+    this.model = modelDir.replace(/\/+$/, '').split('/').at(-1) ?? 'whisper';
+    this.#proc = new WhisperProcess({ python, script: WORKER_SCRIPT, modelDir, threads });
+    this.#beamSize = beamSize;
+    this.#prompt = prompt;
+    this.#align = align;
+  }
+
+  /** Loads the model now (else on first use). @throws AsrModelError */
+  async load(): Promise<void> {
+    await this.#proc.start();
+  }
+
+  /** @inheritdoc */
+  async transcribe(pcm: Int16Array, { speechSegments, signal }: TranscribeOptions = {}): Promise<AsrOutput> {
+    const t0 = performance.now();
+    if (signal?.aborted) throw new AsrAbortedError();
+    const utterances = planUtterances(pcm, speechSegments, { paddingSec: 0.2, mergeGapSec: 1, maxUtteranceSec: MAX_UTTERANCE_SEC });
+    const out: AsrOutput = { engine: this.name, model: this.model, words: [] };
+    if (utterances.length === 0) {
+      this.lastRun = { wallMs: performance.now() - t0, peakRssBytes: 0, utterances: 0, processes: 0 };
+      return out;
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'asr-fw-'));
+    const perUtterance: Array<Promise<TimedWord[]>> = [];
+    let peak = 0;
+    const poll = setInterval(() => (peak = Math.max(peak, readPeakRss(this.#proc.pid))), 100);
+    try {
+      await writeFile(join(dir, 'audio.raw'), pcmToBytes(pcm));
+      const onLine = (line: WorkerLine) => {
+        const words = keptWords(line.segments as WhisperSegment[]);
+        // Alignment (WebAssembly, this thread) overlaps the worker's next utterance.
+        perUtterance.push(
+          this.#align ? alignUtterance(pcm, Number(line.start), Number(line.end), words) : Promise.resolve(words),
+        );
+      };
+      const done = await this.#proc.request(
+        {
+          pcm: join(dir, 'audio.raw'),
+          utterances,
+          beam_size: this.#beamSize,
+          initial_prompt: this.#prompt,
+          word_timestamps: this.#wordTimestamps,
+        },
+        onLine,
+        signal,
+      );
+      peak = Math.max(peak, Number(done.peak_rss_bytes) || 0, readPeakRss(this.#proc.pid));
+      out.words = (await Promise.all(perUtterance)).flat();
+    } finally {
+      clearInterval(poll);
+      await rm(dir, { recursive: true, force: true });
+    }
+    this.lastRun = { wallMs: performance.now() - t0, peakRssBytes: peak, utterances: utterances.length, processes: 1 };
+    return out;
+  }
+
+  /** Stops the worker; idempotent. */
+  dispose(): void {
+    this.#proc.dispose();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
+/** Pure: the words of an utterance's segments, without invented segments and loops. */
+export function keptWords(segments: readonly WhisperSegment[]): TimedWord[] {
+  const words = segments.filter((s) => !isHallucinatedSegment(s)).flatMap(segmentWords);
+  return cutRepeatLoops(words.map((w) => w.word)).map((i) => words[i]);
+}
+
+/**
+ * Pure: a segment's words. Without Whisper's word timestamps (the default: the aligner times
+ * the words, and skipping them saves ~20 % of the decode), the text is split at spaces and the
+ * segment's span shared by letter count: only the fallback when alignment fails uses those times.
+ */
+export function segmentWords(s: WhisperSegment): TimedWord[] {
+  if (s.words.length > 0) {
+    return s.words
+      .map((w) => ({ word: w.word.trim(), start: w.start, end: Math.max(w.start, w.end), confidence: w.probability }))
+      .filter((w) => w.word !== '');
+  }
+  const texts = s.text.split(/\s+/).filter(Boolean);
+  const letters = texts.reduce((n, t) => n + t.length, 0) || 1;
+  const confidence = r3(Math.exp(Math.min(0, s.avg_logprob)));
+  let t = s.start;
+  return texts.map((word) => {
+    const d = ((s.end - s.start) * word.length) / letters;
+    const w = { word, start: r3(t), end: r3(t + d), confidence };
+    t += d;
+    return w;
+  });
+}
+
+/** Longest run of hesitation words kept when the aligner cannot count them (a loop otherwise). */
+const MAX_UNALIGNED_HESITATION_RUN = 3;
+
+/**
+ * Gives each word of one utterance ([start, end] of the audio) its forced-alignment time:
+ * first the grammar search that also counts hesitations (`align-fillers.ts`), else the
+ * phrase-by-phrase aligner on the words as written, else the times the words came with
+ * (Whisper's, or their segment's span shared by letters: rough, but the words stay).
+ */
+async function alignUtterance(pcm: Int16Array, start: number, end: number, words: TimedWord[]): Promise<TimedWord[]> {
+  if (words.length === 0) return words;
+  const withFillers = await alignWithFillers(pcm, start, end, words);
+  if (withFillers) return withFillers;
+  const capped = capHesitationRuns(words, MAX_UNALIGNED_HESITATION_RUN);
+  const tokenCounts = capped.map((w) => alignTokens(w.word).length);
+  if (tokenCounts.every((n) => n === 0)) return capped;
+  let aligned: TimedWord[];
+  try {
+    aligned = await alignText(slicePcm(pcm, start, end), capped.map((w) => w.word).join(' '));
+  } catch {
+    return capped;
+  }
+  let k = 0;
+  return capped.map((w, i) => {
+    const n = tokenCounts[i];
+    if (n === 0) return w;
+    const first = aligned[k];
+    const last = aligned[k + n - 1];
+    k += n;
+    // Tokens left out of the alignment (unknown words) have confidence 0 and interpolated times.
+    if (!first || !last || first.confidence === 0) return w;
+    return { ...w, start: r3(start + first.start), end: r3(start + last.end) };
+  });
+}
+
+/** Pure: cuts runs of hesitation words to at most `max`. */
+export function capHesitationRuns(words: readonly TimedWord[], max: number): TimedWord[] {
+  let run = 0;
+  return words.filter((w) => {
+    run = isHesitation(alignTokens(w.word).join(' ')) ? run + 1 : 0;
+    return run <= max;
+  });
+}
+
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;

@@ -1,0 +1,108 @@
+/**
+ * @module containers/media/engines/asr/whisper-filter
+ * Pure guards against Whisper's invented words. Whisper is a language model as much as a
+ * recogniser: on silence or noise it writes plausible text ("Thank you.", subtitles credits),
+ * and once a window goes wrong it can repeat a phrase until the window ends. Decoding only VAD
+ * speech removes most of it; these rules remove the rest:
+ *
+ * - a decoded segment Whisper itself thinks is not speech (OpenAI's own rule: no-speech
+ *   probability > 0.6 *and* mean log-probability < −1) is dropped;
+ * - a segment whose text compresses too well (gzip ratio > 2.4, OpenAI's threshold for a
+ *   degenerate, repetitive decode) or with very low mean log-probability is dropped;
+ * - a phrase of 2+ words repeated back to back 3+ times, or a word (not a hesitation)
+ *   repeated 4+ times, is cut to its first occurrence: people do say "no, no, no" and
+ *   "uh uh uh", but not "thank you thank you thank you".
+ */
+
+import { deflateSync } from 'node:zlib';
+import { isHesitation as isHesitationNorm, normalizeWord } from '../../../../src/analytics/speech/tokens.js';
+
+/** One decoded segment as the Python worker reports it. */
+export interface WhisperSegment {
+  text: string;
+  /** Absolute times of the segment, seconds. */
+  start: number;
+  end: number;
+  avg_logprob: number;
+  no_speech_prob: number;
+  compression_ratio: number;
+  /** Whisper's words with its own times; empty when word timestamps were not asked for. */
+  words: Array<{ word: string; start: number; end: number; probability: number }>;
+}
+
+/** OpenAI Whisper's no-speech threshold (transcribe.py). */
+export const NO_SPEECH_PROB = 0.6;
+/** OpenAI Whisper's log-probability threshold that goes with it. */
+export const LOGPROB_FOR_NO_SPEECH = -1;
+/** OpenAI Whisper's compression-ratio threshold for a degenerate decode. */
+export const MAX_COMPRESSION_RATIO = 2.4;
+/** Below this mean token log-probability the decode is noise, whatever no_speech says. */
+export const MIN_AVG_LOGPROB = -1.5;
+
+/**
+ * Pure: whether Whisper's own scores say the segment is not real speech.
+ * @example isHallucinatedSegment({ no_speech_prob: 0.9, avg_logprob: -1.2, compression_ratio: 1 }) // true
+ */
+export function isHallucinatedSegment(s: Pick<WhisperSegment, 'text' | 'avg_logprob' | 'no_speech_prob' | 'compression_ratio'>): boolean {
+  if (s.no_speech_prob > NO_SPEECH_PROB && s.avg_logprob < LOGPROB_FOR_NO_SPEECH) return true;
+  // "uh, uh, uh, uh" compresses as well as a loop; the hesitations are judged by the aligner.
+  if (s.compression_ratio > MAX_COMPRESSION_RATIO && compressionRatio(withoutHesitations(s.text)) > MAX_COMPRESSION_RATIO) return true;
+  return s.avg_logprob < MIN_AVG_LOGPROB;
+}
+
+/** Pure: Whisper's compression ratio (UTF-8 bytes / zlib-compressed bytes) of a text. */
+export function compressionRatio(text: string): number {
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.length === 0 ? 0 : bytes.length / deflateSync(bytes).length;
+}
+
+const withoutHesitations = (text: string): string =>
+  text
+    .split(/\s+/)
+    .filter((w) => !isHesitation(w))
+    .join(' ');
+
+/** Longest repeated phrase looked for, words. */
+const MAX_LOOP_WORDS = 8;
+/** A phrase of 2+ words repeated this many times in a row is a loop. */
+const MIN_PHRASE_REPEATS = 3;
+/** A single word repeated this many times in a row is a loop (unless a hesitation). */
+const MIN_WORD_REPEATS = 4;
+
+/** Pure: whether a raw word ("Umm,") is a hesitation sound, by the analytics' own rule. */
+export const isHesitation = (w: string): boolean => isHesitationNorm(normalizeWord(w));
+
+const norm = normalizeWord;
+
+/**
+ * Pure: cuts back-to-back repetitions of a phrase to its first occurrence. Returns the indices
+ * (into `words`) to keep, in order.
+ * @example cutRepeatLoops(['thank','you','thank','you','thank','you']) // [0, 1]
+ */
+export function cutRepeatLoops(words: readonly string[]): number[] {
+  const n = words.map(norm);
+  const keep: number[] = [];
+  for (let i = 0; i < n.length; ) {
+    let skipped = false;
+    for (let len = MAX_LOOP_WORDS; len >= 1; len--) {
+      const need = len === 1 ? MIN_WORD_REPEATS : MIN_PHRASE_REPEATS;
+      if (i + len * need > n.length) continue;
+      if (len === 1 && (isHesitationNorm(n[i]) || n[i] === '')) continue;
+      let reps = 1;
+      while (i + (reps + 1) * len <= n.length && sameRun(n, i, i + reps * len, len)) reps++;
+      if (reps >= need) {
+        for (let k = i; k < i + len; k++) keep.push(k);
+        i += reps * len;
+        skipped = true;
+        break;
+      }
+    }
+    if (!skipped) keep.push(i++);
+  }
+  return keep;
+}
+
+function sameRun(n: readonly string[], a: number, b: number, len: number): boolean {
+  for (let k = 0; k < len; k++) if (n[a + k] !== n[b + k]) return false;
+  return true;
+}

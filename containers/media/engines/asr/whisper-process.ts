@@ -1,0 +1,165 @@
+/**
+ * @module containers/media/engines/asr/whisper-process
+ * The warm Python child that runs faster-whisper (`containers/media/python/asr_worker.py`):
+ * started on first use (model load ~2 s), kept for later requests, one request at a time over
+ * JSON lines. A process that dies is started again by the next request; an aborted request
+ * kills it (CTranslate2 cannot be interrupted mid-window), so the next request starts a new one.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
+
+/** Longest wait for the model to load, milliseconds. */
+const READY_TIMEOUT_MS = 120_000;
+const STDERR_TAIL_CHARS = 2_000;
+
+/** A line the worker writes for a request. */
+export type WorkerLine = { id: number; error?: string; done?: boolean; peak_rss_bytes?: number } & Record<string, unknown>;
+
+export interface WhisperProcessOptions {
+  python: string;
+  script: string;
+  modelDir: string;
+  threads: number;
+}
+
+interface Pending {
+  id: number;
+  onLine: (line: WorkerLine) => void;
+  resolve: (last: WorkerLine) => void;
+  reject: (err: Error) => void;
+}
+
+/** One warm worker; `request` serialises callers. */
+export class WhisperProcess {
+  readonly #opts: WhisperProcessOptions;
+  #child?: ChildProcessWithoutNullStreams;
+  #ready?: Promise<{ model: string; loadMs: number }>;
+  #pending?: Pending;
+  #queue: Promise<unknown> = Promise.resolve();
+  #nextId = 1;
+  #stderr = '';
+  #disposed = false;
+
+  constructor(opts: WhisperProcessOptions) {
+    this.#opts = opts;
+  }
+
+  /** Pid of the live worker, for memory sampling. */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
+  /** Starts the worker if needed and waits for its model. @throws AsrModelError when it cannot load. */
+  start(): Promise<{ model: string; loadMs: number }> {
+    if (this.#disposed) return Promise.reject(new AsrEngineError('whisper engine was disposed'));
+    this.#ready ??= this.#spawn();
+    this.#ready.catch(() => {
+      this.#ready = undefined;
+    });
+    return this.#ready;
+  }
+
+  /**
+   * Sends one request and calls `onLine` for each line of its answer until `done`.
+   * @throws AsrEngineError when the worker fails or dies, AsrAbortedError on abort.
+   */
+  request(body: Record<string, unknown>, onLine: (line: WorkerLine) => void, signal?: AbortSignal): Promise<WorkerLine> {
+    const run = this.#queue.then(() => this.#send(body, onLine, signal));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async #send(body: Record<string, unknown>, onLine: (line: WorkerLine) => void, signal?: AbortSignal): Promise<WorkerLine> {
+    if (signal?.aborted) throw new AsrAbortedError();
+    await this.start();
+    const child = this.#child!;
+    const id = this.#nextId++;
+    return new Promise<WorkerLine>((resolve, reject) => {
+      const onAbort = () => {
+        this.#kill();
+        reject(new AsrAbortedError());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = <T>(fn: (x: T) => void) => (x: T) => {
+        signal?.removeEventListener('abort', onAbort);
+        this.#pending = undefined;
+        fn(x);
+      };
+      this.#pending = { id, onLine, resolve: settle(resolve), reject: settle(reject) };
+      child.stdin.write(`${JSON.stringify({ ...body, id })}\n`);
+    });
+  }
+
+  #spawn(): Promise<{ model: string; loadMs: number }> {
+    const { python, script, modelDir, threads } = this.#opts;
+    this.#stderr = '';
+    const child = spawn(python, ['-u', script, modelDir], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ASR_WORKERS: String(threads), OMP_NUM_THREADS: String(threads), PYTHONUNBUFFERED: '1' },
+    });
+    this.#child = child;
+    child.stdin.on('error', () => {}); // a dead worker is reported by 'close'
+    child.stderr.on('data', (chunk: Buffer) => {
+      this.#stderr = (this.#stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+    });
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      const timer = setTimeout(() => {
+        reject(new AsrModelError('model_invalid', `the Whisper worker did not load ${modelDir} within ${READY_TIMEOUT_MS / 1000} s`));
+        this.#kill();
+      }, READY_TIMEOUT_MS);
+      const lines = createInterface({ input: child.stdout });
+      lines.on('line', (text) => {
+        let line: WorkerLine;
+        try {
+          line = JSON.parse(text) as WorkerLine;
+        } catch {
+          return; // a library printing to stdout; not ours
+        }
+        if (!ready) {
+          clearTimeout(timer);
+          if (line.ready === true) {
+            ready = true;
+            resolve({ model: String(line.model), loadMs: Number(line.load_ms) });
+          } else reject(new AsrModelError('model_invalid', String(line.error ?? 'the Whisper worker failed to start')));
+          return;
+        }
+        const p = this.#pending;
+        if (!p || line.id !== p.id) return;
+        if (line.error) p.reject(new AsrEngineError(`Whisper failed: ${line.error}`));
+        else if (line.done) p.resolve(line);
+        else p.onLine(line);
+      });
+      child.on('error', (err) => {
+        clearTimeout(timer);
+        reject(new AsrModelError('model_not_found', `cannot start the Whisper worker ${python}: ${err.message}`));
+      });
+      child.on('close', (code, sig) => {
+        clearTimeout(timer);
+        if (this.#child === child) {
+          this.#child = undefined;
+          this.#ready = undefined;
+        }
+        const why = `the Whisper worker exited (${sig ?? `code ${code}`})${this.#stderr ? `: ${lastLine(this.#stderr)}` : ''}`;
+        if (!ready) reject(new AsrModelError('model_invalid', why));
+        this.#pending?.reject(new AsrEngineError(why));
+      });
+    });
+  }
+
+  #kill(): void {
+    const child = this.#child;
+    this.#child = undefined;
+    this.#ready = undefined;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+
+  /** Stops the worker; idempotent. */
+  dispose(): void {
+    this.#disposed = true;
+    this.#kill();
+  }
+}
+
+const lastLine = (s: string): string => s.trim().split('\n').at(-1) ?? '';

@@ -1,0 +1,136 @@
+"""Whisper (faster-whisper / CTranslate2) runner of the media container.
+
+One warm process per engine, driven by containers/media/engines/asr/faster-whisper.ts over
+JSON lines (one object per line, UTF-8):
+
+  stdout, once at start:  {"ready": true, "model": "<dir name>", "load_ms": 1800}
+  stdin, a request:       {"id": 1, "pcm": "/tmp/x/audio.raw", "utterances": [{"start": 0.7, "end": 9.3}],
+                           "beam_size": 1, "initial_prompt": "...", "word_timestamps": true}
+  stdout, per utterance:  {"id": 1, "utterance": 0, "start": 0.7, "end": 9.3, "segments": [
+                             {"text": " Hello.", "avg_logprob": -0.2, "no_speech_prob": 0.01,
+                              "compression_ratio": 1.1, "words": [{"word": " Hello.", "start": 0.9,
+                              "end": 1.3, "probability": 0.98}]}]}
+  stdout, at the end:     {"id": 1, "done": true, "peak_rss_bytes": 300000000}
+  stdout, on a failure:   {"id": 1, "error": "plain message"}
+
+The PCM file is raw s16le 16 kHz mono; only one utterance's samples are read at a time, so
+memory does not grow with the audio's duration. Times are seconds from the start of the file.
+Decoding is per utterance (VAD speech segments planned by the TypeScript side) with
+condition_on_previous_text off: Whisper never sees long silence, and one bad window cannot
+seed a repetition loop in the next. Filtering (no-speech, loops) is done by the caller.
+"""
+
+import json
+import os
+import resource
+import sys
+import time
+
+import numpy as np
+
+SAMPLE_RATE = 16_000
+# Bounds on generated tokens per utterance (see transcribe()); 448 is Whisper's context, less the prompt.
+TOKENS_PER_SEC_CAP = 12
+MAX_NEW_TOKENS_CAP = 400
+
+
+def emit(obj):
+    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def read_utterance(f, start, end):
+    first = max(0, int(round(start * SAMPLE_RATE)))
+    last = max(first, int(round(end * SAMPLE_RATE)))
+    f.seek(first * 2)
+    raw = f.read((last - first) * 2)
+    return np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768.0
+
+
+def transcribe(model, req):
+    rid = req.get("id")
+    beam = int(req.get("beam_size", 1))
+    prompt = req.get("initial_prompt") or None
+    word_ts = bool(req.get("word_timestamps", True))
+    # Greedy first; only a decode that compresses like a loop (ratio > 2.4) is retried warmer
+    # (OpenAI's ladder; on mfa_uhuh.flac only 0.8 broke the "uh, uh, ..." loop).
+    temperature = req.get("temperature", [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    with open(req["pcm"], "rb") as f:
+        for i, u in enumerate(req.get("utterances", [])):
+            audio = read_utterance(f, u["start"], u["end"])
+            # A looping decode ("uh, uh, uh, ..." to the end of the window) costs seconds; real
+            # speech stays far below this many tokens per second (Whisper writes ~3-5).
+            max_new = min(MAX_NEW_TOKENS_CAP, int(TOKENS_PER_SEC_CAP * (u["end"] - u["start"])) + 16)
+            segments, _info = model.transcribe(
+                audio,
+                language="en",
+                task="transcribe",
+                beam_size=beam,
+                best_of=1,
+                temperature=temperature,
+                initial_prompt=prompt,
+                condition_on_previous_text=False,
+                word_timestamps=word_ts,
+                vad_filter=False,
+                without_timestamps=not word_ts,
+                max_new_tokens=max_new,
+                compression_ratio_threshold=2.4,
+                # No retry and no skip on low log-probability: the caller filters on the scores.
+                log_prob_threshold=None,
+                no_speech_threshold=None,
+            )
+            out = []
+            for s in segments:
+                words = [
+                    {
+                        "word": w.word,
+                        "start": round(u["start"] + w.start, 3),
+                        "end": round(u["start"] + w.end, 3),
+                        "probability": round(float(w.probability), 4),
+                    }
+                    for w in (s.words or [])
+                ]
+                out.append(
+                    {
+                        "text": s.text,
+                        "start": round(u["start"] + s.start, 3),
+                        "end": round(u["start"] + s.end, 3),
+                        "avg_logprob": round(float(s.avg_logprob), 4),
+                        "no_speech_prob": round(float(s.no_speech_prob), 4),
+                        "compression_ratio": round(float(s.compression_ratio), 4),
+                        "words": words,
+                    }
+                )
+            emit({"id": rid, "utterance": i, "start": u["start"], "end": u["end"], "segments": out})
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    emit({"id": rid, "done": True, "peak_rss_bytes": peak})
+
+
+def main():
+    model_dir = sys.argv[1]
+    threads = int(os.environ.get("ASR_WORKERS", "2") or 2)
+    t0 = time.time()
+    try:
+        from faster_whisper import WhisperModel
+
+        model = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=threads, num_workers=1)
+    except Exception as err:  # noqa: BLE001 - reported to the caller as a plain message
+        emit({"ready": False, "error": f"could not load the Whisper model in {model_dir}: {err}"})
+        return 1
+    emit({"ready": True, "model": os.path.basename(os.path.normpath(model_dir)), "load_ms": round((time.time() - t0) * 1000)})
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        rid = None
+        try:
+            req = json.loads(line)
+            rid = req.get("id")
+            transcribe(model, req)
+        except Exception as err:  # noqa: BLE001 - one bad request must not kill the warm process
+            emit({"id": rid, "error": f"{type(err).__name__}: {err}"})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

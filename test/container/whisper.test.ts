@@ -1,0 +1,183 @@
+/**
+ * The default speech engine, Whisper (faster-whisper, base, int8) in the project's `.venv`, on
+ * real speech: exact words of JFK with aligned times, hesitation fillers of a real disfluent
+ * speaker, no words in silence or noise, abort and crash recovery, and the pocketsphinx
+ * fallback (with its warning) when the weights are absent. Needs `npm run setup` (npm test
+ * runs it) and ../shared/media.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createAsrEngine,
+  cutRepeatLoops,
+  FasterWhisperEngine,
+  isHallucinatedSegment,
+} from '../../containers/media/engines/asr/index.js';
+import { missingWhisperFile, segmentWords } from '../../containers/media/engines/asr/faster-whisper.js';
+import { grammarItems, jsgfOf, readAlignment } from '../../containers/media/engines/asr/align-fillers.js';
+import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.js';
+import type { TimedWord } from '../../src/contract/media.js';
+
+const MEDIA_DIR = resolve(process.env.MEDIA_DIR ?? join(import.meta.dirname, '../../../shared/media'));
+const JFK_WORDS = 'and so my fellow americans ask not what your country can do for you ask what you can do for your country';
+/** Word starts (s) in jfk.wav as native pocketsphinx_continuous (Debian model) reports them. */
+const JFK_ANCHORS: Record<string, number> = { my: 0.98, fellow: 1.24, americans: 1.63, not: 3.99, what: 5.35, your: 5.61, country: 5.86 };
+/** mfa_crossword.flac: "but um montreal but um but montreal forced aligner"; the ums as aligned. */
+const CROSSWORD_UMS = [1.97, 5.77];
+
+let tmp: string;
+let engine: FasterWhisperEngine;
+
+function pcmOf(args: string[]): Int16Array {
+  const b = execFileSync('ffmpeg', ['-v', 'error', ...args, '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'], { maxBuffer: 1 << 28 });
+  return new Int16Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+}
+const media = (rel: string) => pcmOf(['-i', join(MEDIA_DIR, rel)]);
+const plain = (words: TimedWord[]) => words.map((w) => normalizeWord(w.word)).join(' ');
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'whisper-test-'));
+  expect(existsSync(join(MEDIA_DIR, 'speech/jfk.wav')), `${MEDIA_DIR} (../shared/media) is needed`).toBe(true);
+  engine = new FasterWhisperEngine();
+  await engine.load();
+});
+
+afterAll(() => {
+  engine?.dispose();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('faster-whisper engine', () => {
+  it('should be installed by setup and be the default engine', async () => {
+    expect(missingWhisperFile(join(resolve(import.meta.dirname, '../../.venv'), 'bin', 'python'), resolve(import.meta.dirname, '../../.venv/models/faster-whisper-base'))).toBeUndefined();
+    using auto = await createAsrEngine({});
+    expect(auto.name).toBe('faster-whisper');
+  });
+
+  it('should transcribe JFK exactly, with times from alignment', async () => {
+    const out = await engine.transcribe(media('speech/jfk.wav'));
+    expect(out).toMatchObject({ engine: 'faster-whisper', model: 'faster-whisper-base' });
+    expect(out.warnings).toBeUndefined();
+    expect(plain(out.words)).toBe(JFK_WORDS);
+    const errors = out.words
+      .filter((w) => JFK_ANCHORS[normalizeWord(w.word)] !== undefined)
+      .map((w) => Math.abs(w.start - JFK_ANCHORS[normalizeWord(w.word)]));
+    errors.sort((a, b) => a - b);
+    expect(errors[errors.length >> 1]).toBeLessThan(0.05);
+    for (const [i, w] of out.words.entries()) {
+      expect(w.end).toBeGreaterThan(w.start);
+      if (i > 0) expect(w.start).toBeGreaterThanOrEqual(out.words[i - 1].start);
+    }
+  });
+
+  it('should keep the hesitations of a real disfluent speaker, at their times', async () => {
+    const out = await engine.transcribe(media('disfluent/mfa_crossword.flac'));
+    const fillers = out.words.filter((w) => isHesitation(normalizeWord(w.word)));
+    for (const at of CROSSWORD_UMS) expect(fillers.some((f) => Math.abs(f.start - at) <= 0.15), `an um near ${at} s in ${plain(out.words)}`).toBe(true);
+    expect(fillers.length).toBeLessThanOrEqual(CROSSWORD_UMS.length + 1);
+    expect(plain(out.words.filter((w) => !isHesitation(normalizeWord(w.word))))).toMatch(/^but montreal but but montreal/);
+  });
+
+  it('should write no words in 20 s of silence and 20 s of room noise between speech', async () => {
+    const jfk = media('speech/jfk.wav');
+    const noise = pcmOf(['-f', 'lavfi', '-i', 'anoisesrc=color=pink:amplitude=0.05:duration=20:seed=7,volume=1[a];sine=f=50:d=20,volume=0.02[b];[a][b]amix', '-t', '20']);
+    const parts = [jfk, new Int16Array(20 * 16_000), jfk, noise, jfk];
+    const pcm = new Int16Array(parts.reduce((s, p) => s + p.length, 0));
+    let at = 0;
+    const spans: Array<[number, number]> = [];
+    for (const [i, p] of parts.entries()) {
+      if (i === 1 || i === 3) spans.push([at / 16_000 + 0.3, (at + p.length) / 16_000 - 0.3]);
+      pcm.set(p, at);
+      at += p.length;
+    }
+    // Whole clip, no VAD: the worst case, Whisper's own windows run across silence and noise.
+    const out = await engine.transcribe(pcm);
+    const inside = out.words.filter((w) => spans.some(([a, b]) => w.start < b && w.end > a));
+    expect(inside, JSON.stringify(inside)).toEqual([]);
+    expect(plain(out.words).split(' ').length).toBeGreaterThanOrEqual(3 * 22 - 2);
+  });
+
+  it('should stop on abort and recover from a killed worker', async () => {
+    const jfk = media('speech/jfk.wav');
+    const ctrl = new AbortController();
+    const p = engine.transcribe(jfk, { signal: ctrl.signal });
+    setTimeout(() => ctrl.abort(), 200);
+    await expect(p).rejects.toMatchObject({ code: 'aborted' });
+    const again = await engine.transcribe(jfk);
+    expect(plain(again.words)).toBe(JFK_WORDS);
+  });
+});
+
+describe('fallback', () => {
+  it('should use pocketsphinx and say so in every output when the weights are absent', async () => {
+    using asr = await createAsrEngine({ WHISPER_MODEL_DIR: join(tmp, 'no-weights') });
+    expect(asr.name).toBe('pocketsphinx');
+    const out = await asr.transcribe(media('speech/goforward.wav'));
+    expect(out.engine).toBe('pocketsphinx');
+    expect(out.model).toBe('pocketsphinx-en-us');
+    expect(out.warnings?.join(' ')).toMatch(/fallback engine pocketsphinx.*no-weights/);
+    expect(out.words.length).toBeGreaterThan(1);
+  });
+});
+
+describe('hallucination guards (pure)', () => {
+  it('should cut phrase loops but keep real repeats and hesitation runs', () => {
+    expect(cutRepeatLoops('thank you thank you thank you'.split(' '))).toEqual([0, 1]);
+    expect(cutRepeatLoops('no no no'.split(' '))).toEqual([0, 1, 2]);
+    expect(cutRepeatLoops('uh uh uh uh uh'.split(' '))).toEqual([0, 1, 2, 3, 4]);
+    expect(cutRepeatLoops('I said go go go go go now'.split(' '))).toEqual([0, 1, 2, 7]);
+  });
+
+  it('should share a segment by letters when Whisper gave no word times', () => {
+    const words = segmentWords({ text: ' Go forward, um, ten.', start: 1, end: 3, avg_logprob: -0.1, no_speech_prob: 0, compression_ratio: 1, words: [] });
+    expect(words.map((w) => w.word)).toEqual(['Go', 'forward,', 'um,', 'ten.']);
+    expect(words[0].start).toBe(1);
+    expect(words.at(-1)!.end).toBeCloseTo(3, 3);
+    expect(words[1].end - words[1].start).toBeGreaterThan(words[0].end - words[0].start);
+    expect(words[0].confidence).toBeCloseTo(Math.exp(-0.1), 3);
+  });
+
+  it("should drop segments Whisper's scores mark as not speech", () => {
+    const seg = { text: ' Thank you.', avg_logprob: -0.3, no_speech_prob: 0.1, compression_ratio: 1.1 };
+    expect(isHallucinatedSegment(seg)).toBe(false);
+    expect(isHallucinatedSegment({ ...seg, no_speech_prob: 0.8, avg_logprob: -1.2 })).toBe(true);
+    expect(isHallucinatedSegment({ ...seg, avg_logprob: -1.8 })).toBe(true);
+    expect(isHallucinatedSegment({ ...seg, text: ' I know. '.repeat(20), compression_ratio: 5 })).toBe(true);
+    expect(isHallucinatedSegment({ ...seg, text: ' Montreal,' + ' uh,'.repeat(20), compression_ratio: 5 })).toBe(false);
+  });
+});
+
+describe('filler grammar (pure)', () => {
+  const items = grammarItems(['So,', 'um,', 'uh', 'well-known', 'Zyx'], (t) => t !== 'zyx');
+
+  it('should make one filler run of consecutive hesitations and drop unknown tokens', () => {
+    expect(items).toEqual([
+      { kind: 'token', token: 'so', word: 0 },
+      { kind: 'fillers', word: 1 },
+      { kind: 'token', token: 'well', word: 3 },
+      { kind: 'token', token: 'known', word: 3 },
+    ]);
+    // Optional fillers between words only, never inside "well-known" or beside a required run.
+    expect(jsgfOf(items, 0.01)).toContain('public <s> = so <f> well known;');
+    const more = grammarItems(['So', 'well-known', 'now'], () => true);
+    expect(jsgfOf(more, 0.01)).toContain('public <s> = so [<o>] well known [<o>] now;');
+    expect(jsgfOf(more, 0.01, (word) => word === 1)).toContain('public <s> = so well known [<o>] now;');
+    expect(jsgfOf(more)).not.toContain('<o>');
+  });
+
+  it('should read the fillers heard back onto the items, or refuse a result off the grammar', () => {
+    const seg = (t: string, b: number) => ({ t, b, d: 0.3, p: 1 });
+    const ok = readAlignment(items, [seg('<sil>', 0), seg('so', 0.3), seg('uh', 0.7), seg('(NULL)', 1), seg('um', 1.1), seg('well', 1.5), seg('um', 1.8), seg('known(2)', 2.2)]);
+    expect(ok?.map((r) => [r.item.kind, r.segs.map((s) => s.t).join(' ')])).toEqual([
+      ['token', 'so'],
+      ['fillers', 'uh um'],
+      ['token', 'well'],
+      ['fillers', 'um'],
+      ['token', 'known'],
+    ]);
+    expect(readAlignment(items, [seg('so', 0.3), seg('well', 1.5)])).toBeUndefined();
+  });
+});
