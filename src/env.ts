@@ -32,7 +32,7 @@ export interface Env {
   MAX_CONCURRENT_JOBS?: string;
   /** Which header tells the client's address: `CF-Connecting-IP` (default) or `X-Forwarded-For` (development). */
   CLIENT_ADDRESS_HEADER?: string;
-  /** Longest media accepted (seconds, measured from the content). Default 14400 (4 h). */
+  /** Longest media accepted (seconds, measured from the content). Default 7200 (2 h). */
   MAX_MEDIA_DURATION_SEC?: string;
   /** "1": jobs run detached from their queue delivery (local development and tests; see wrangler.toml). */
   QUEUE_DETACHED_RUNS?: string;

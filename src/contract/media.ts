@@ -4,6 +4,13 @@
  * Times are seconds from the start of the media; images are in pixels of the sampled frame.
  */
 
+/**
+ * Longest media accepted by default, in seconds of real content (`MAX_MEDIA_DURATION_SEC`): 2 h.
+ * Chosen with the whole-job bound (`JOB_MAX_RUN_MS`, 8 h): every option at once renders at about
+ * 3× real time on two cores, so 2 h of media can finish inside one job's run.
+ */
+export const DEFAULT_MAX_MEDIA_DURATION_SEC = 2 * 3600;
+
 /** What the container learns from `ffprobe` about an input. */
 export interface ProbeResult {
   format: string;

@@ -20,7 +20,7 @@ export function watchdogLimits(env: WatchdogEnv): WatchdogLimits {
   return {
     stallMs: num(env.JOB_STALL_TIMEOUT_MS, 180_000),
     pendingRedispatchMs: num(env.JOB_PENDING_REDISPATCH_MS, 60_000),
-    maxRunMs: num(env.JOB_MAX_RUN_MS, 3_600_000),
+    maxRunMs: num(env.JOB_MAX_RUN_MS, 8 * 3_600_000),
     maxRedispatches: num(env.JOB_MAX_REDISPATCHES, 2),
   };
 }

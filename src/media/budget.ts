@@ -5,9 +5,8 @@
  * The container enforces the same budget on its child processes (`x-work-budget-ms`); the
  * Worker's own fetch gives up a little later, so the container's plain message wins the race.
  */
+import { DEFAULT_MAX_MEDIA_DURATION_SEC } from '../contract/media.js';
 
-/** Longest media accepted by default (seconds): 4 h (`MAX_MEDIA_DURATION_SEC`). */
-export const DEFAULT_MAX_MEDIA_DURATION_SEC = 4 * 3600;
 /** Fixed part of every budget: model loading, a cold container, the upload to the container. */
 export const WORK_BUDGET_BASE_SEC = 120;
 /**

@@ -5,11 +5,9 @@
  * 422 at once (the Worker fails the job without retries); nothing here mentions internal
  * stream numbers or ffmpeg's own words.
  */
-import type { ProbeResult } from '../../../src/contract/media.js';
+import { DEFAULT_MAX_MEDIA_DURATION_SEC, type ProbeResult } from '../../../src/contract/media.js';
 import { FfmpegError, WorkLimitError } from './ffmpeg.js';
 
-/** Default longest media (seconds): 4 h. The Worker sends its `MAX_MEDIA_DURATION_SEC` per request. */
-export const DEFAULT_MAX_MEDIA_DURATION_SEC = 4 * 3600;
 /** Shorter media has no frames or speech worth analysing (and is what a forged time base looks like). */
 export const MIN_MEDIA_DURATION_SEC = 0.1;
 /** Smallest decoded picture side: below it there is no person to see, and encoders refuse 1-pixel sides. */
