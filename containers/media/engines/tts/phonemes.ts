@@ -17,7 +17,11 @@ const BOS = '^';
 const EOS = '$';
 const PAD = '_';
 
-/** Pure: one sentence's clauses with the mark that ends each (the last gets '.' if it has none). */
+/**
+ * Pure: one sentence's clauses with the mark that ends each. The last gets '.' if it has none
+ * (Piper would leave it bare): the voice then ends on a falling, fully released final phoneme
+ * instead of trailing off mid-word.
+ */
 export function clauses(sentence: string): Array<{ text: string; mark: string }> {
   const out: Array<{ text: string; mark: string }> = [];
   const re = /([^,;:.!?]+)([,;:.!?]*)/g;
@@ -53,11 +57,23 @@ export async function espeakIpa(text: string, voice = 'en-us', signal?: AbortSig
     .join(' ');
 }
 
+/**
+ * Pure: Debian's espeak-ng 1.51 IPA brought to the 1.52 output the Piper voices were trained on
+ * (checked against piper-tts 1.8's bundled espeak-ng on ~50 words and sentences): the en-us
+ * "or" vowel became `ɔːɹ` (was `oːɹ`), and a `ʲ` glide follows i/ɪ before a vowel, also across a
+ * word boundary ("very old" vˈɛɹiʲ ˈoʊld, "video" vˈɪdɪʲoʊ). Both matter: the voice has learnt
+ * `ɔː` and `ʲ` in those places, and its pronunciation of what it never saw is less sure.
+ */
+export function espeak152(ipa: string): string {
+  // Not the ɪ of a diphthong (aɪ, eɪ, oɪ), nor a plain i straight before ə ("million" stays mˈɪliən).
+  return ipa.replace(/oːɹ/g, 'ɔːɹ').replace(/(?<![aeoɔ])([iɪ]ː?)(?=([ ˈˌ]*)([aeiouɑɐəɛɪʊʌɔæɜɚ]))/g, (m, v: string, gap: string, next: string) => (v === 'i' && gap === '' && next === 'ə' ? m : `${v}ʲ`));
+}
+
 /** The phoneme string of a sentence: clause IPA + mark (+ space between clauses). */
 export async function sentencePhonemes(sentence: string, voice = 'en-us', signal?: AbortSignal): Promise<string> {
   const parts = clauses(sentence);
   const ipa = await Promise.all(parts.map((c) => espeakIpa(c.text, voice, signal)));
-  return parts.map((c, i) => `${ipa[i]}${c.mark}`).join(' ');
+  return parts.map((c, i) => `${espeak152(ipa[i])}${c.mark}`).join(' ');
 }
 
 /**
