@@ -7,7 +7,7 @@
  *   which composites the sharp source over a blurred copy (the measured fast recipe);
  * - gaze or mouth edits: RGBA frames go decoder → Node editors (+ mask in alpha) → encoder.
  */
-import { writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProbeResult } from '../../../../src/contract/media.js';
 import { FfmpegError, probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
@@ -20,6 +20,7 @@ import { decoderArgs, encoderArgs, type AudioInput, type EncodeSpec, type MaskIn
 import { readFrames, writeWithBackpressure, type RawFrame } from './frames.js';
 import type { RenderOptions } from './options.js';
 import { planRender, type RenderPlan } from './plan.js';
+import { readProvenance } from '../tts/wav.js';
 
 /** Engines a render may use; each is created lazily, only when its option is on. */
 export interface RenderEngines {
@@ -58,6 +59,8 @@ export interface RenderReport {
   blur?: Record<string, unknown>;
   editors?: Record<string, unknown>;
   captions?: { cues_from: 'alignment' | 'even-split'; words: number };
+  /** Which engine and voice spoke the new speech, when it was synthesized by /tts (read from the WAV's INFO chunk). */
+  voice?: { engine: string; voice_id: string };
   notes: string[];
 }
 
@@ -113,6 +116,9 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
     if (!(sp.duration_sec > 0)) throw badInput('speech_unreadable', 'speech: duration is unknown or zero');
     speechDur = sp.duration_sec;
   }
+  // Synthesized speech names its voice (and any fallback note) inside the WAV: see tts/wav.ts.
+  const provenance = speechPath ? await readSpeechProvenance(speechPath) : null;
+  if (provenance) notes.push(...provenance.notes);
   const plan = planRender(source, speechDur);
   if (plan.fit === 'loop') notes.push(`speech (${speechDur!.toFixed(2)} s) is longer than the source (${source.duration_sec.toFixed(2)} s): the source video loops`);
   if (plan.fit === 'trim') notes.push(`speech (${speechDur!.toFixed(2)} s) is shorter than the source: the video is cut at the speech's end`);
@@ -256,6 +262,7 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
         blur: blurReport,
         editors: editors.length ? Object.fromEntries(editors.map((e) => [e.name, e.report()])) : undefined,
         captions: captionsReport,
+        voice: provenance ? { engine: provenance.engine, voice_id: provenance.voice_id } : undefined,
         notes,
       };
       return { outputPath, report };
@@ -265,6 +272,14 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   } finally {
     for (const e of editors) e.dispose();
   }
+}
+
+/** The head of the speech file is enough: the INFO chunk precedes the samples. */
+async function readSpeechProvenance(path: string) {
+  await using file = await open(path, 'r');
+  const head = Buffer.alloc(64 * 1024);
+  const { bytesRead } = await file.read(head, 0, head.length, 0);
+  return readProvenance(head.subarray(0, bytesRead));
 }
 
 async function runEncoder(spec: EncodeSpec, signal?: AbortSignal): Promise<void> {
