@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { SynthesisRequest, SynthesisResult, TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { createEspeakEngine, type EspeakOptions } from './espeak.js';
+import { normalizeText } from './normalize.js';
 import { createPiperEngine, PIPER_DEFAULT_VOICE, type PiperOptions } from './piper.js';
 
 /** Where install_models.py puts the verified voice: `<repo>/.venv/models/piper-en_US-joe-medium`. */
@@ -34,13 +35,14 @@ export function createEmbeddedTtsEngine({ voiceDir = process.env.PIPER_VOICE_DIR
   const voice = piperOptions?.voice ?? PIPER_DEFAULT_VOICE;
   const piper = createPiperEngine({ ...piperOptions, voiceDir });
   const fallback = async (req: SynthesisRequest, why: string): Promise<SynthesisResult> => {
-    const result = await espeak.synthesize({ ...req, voiceId: undefined });
+    const result = await espeak.synthesize({ ...req, text: normalizeText(req.text), voiceId: undefined });
     return { ...result, notes: [...(result.notes ?? []), `voice_generator 0: the neural voice ${voice} ${why}; espeak-ng (${result.voiceId}) spoke instead`] };
   };
   return {
     name: 'embedded',
     async synthesize(req: SynthesisRequest): Promise<SynthesisResult> {
-      if (req.voiceId && !PIPER_NAMES.has(req.voiceId)) return espeak.synthesize(req);
+      // Both voices say the same words, so the caption aligner (which normalises too) fits either.
+      if (req.voiceId && !PIPER_NAMES.has(req.voiceId)) return espeak.synthesize({ ...req, text: normalizeText(req.text) });
       // Checked per request: installing the voice later needs no restart.
       if (!existsSync(join(voiceDir, `${voice}.onnx`)) || !existsSync(join(voiceDir, `${voice}.onnx.json`))) {
         return fallback(req, `is not installed (${voiceDir}; run the setup or rebuild the image)`);
