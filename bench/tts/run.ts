@@ -1,6 +1,6 @@
 /**
  * @module bench/tts/run
- * Voice benchmark (`npx tsx bench/tts/run.ts [--whisper MODEL_DIR]`): 20 varied sentences
+ * Voice benchmark (`npx tsx bench/tts/run.ts [--whisper MODEL_DIR] [--takes N]`): 20 varied sentences
  * (numbers, money, dates, times, names, abbreviations, questions) spoken by each voice of
  * voice_generator 0, side by side:
  * - `espeak-ng (raw)`: espeak-ng on the raw text, what generator 0 was before the Piper voice;
@@ -9,7 +9,9 @@
  * Per voice: synthesis real-time factor (wall / audio, warm engine, one request at a time) and
  * round-trip intelligibility: the project's speech recogniser (`createAsrEngine(process.env)`,
  * the `AsrEngine` port: pocketsphinx or Whisper, whichever the deployment configures)
- * transcribes each WAV and the word error rate against the text is pooled over all 20.
+ * transcribes each WAV and the word error rate against the text is pooled over all 20. The
+ * neural voice samples noise (VITS), so every take differs: its sentences are spoken `--takes`
+ * times (default 3) and pooled; espeak-ng is deterministic and spoken once.
  * Reference and transcript are both put through the TTS normaliser first, so "$5" and "five
  * dollars" count as the same words. `--whisper DIR` also transcribes with faster-whisper
  * directly (bench/tts/whisper.py in .venv). Prints the machine's load average: RTF on a shared
@@ -58,6 +60,8 @@ interface Voice {
   engine: TtsEngine;
   /** What the voice is given: the raw sentence, or its normalised form. */
   input: (text: string) => string;
+  /** Same text, same samples: one take is enough. */
+  deterministic: boolean;
 }
 
 function toPcm16k(wavPath: string): Int16Array {
@@ -75,13 +79,16 @@ export function sameTimeFormat(reference: string, hypothesis: string): string {
   return out.replace(/(\d:\d{2}) ([ap])\.?m\b\.?/gi, '$1 $2m');
 }
 
+/** "Kraków" and "Krakow" are the same word to a listener (wer.ts would split "krak w"). */
+const plainLetters = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+
 /** Pooled WER over sentences, both sides normalised as the voice would speak them. */
 function pooledWer(refs: string[], hyps: string[]): { wer: number; edits: number; words: number } {
   let edits = 0;
   let words = 0;
   refs.forEach((r, i) => {
-    const ref = normaliseWords(normalizeText(r));
-    edits += wordEdits(ref, normaliseWords(normalizeText(sameTimeFormat(r, hyps[i] ?? ''))));
+    const ref = normaliseWords(plainLetters(normalizeText(r)));
+    edits += wordEdits(ref, normaliseWords(plainLetters(normalizeText(sameTimeFormat(r, hyps[i] ?? '')))));
     words += ref.length;
   });
   return { wer: edits / words, edits, words };
@@ -90,11 +97,12 @@ function pooledWer(refs: string[], hyps: string[]): { wer: number; edits: number
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const whisperDir = args.includes('--whisper') ? args[args.indexOf('--whisper') + 1] : undefined;
+  const takes = args.includes('--takes') ? Number(args[args.indexOf('--takes') + 1]) : 3;
   const tmp = mkdtempSync(join(tmpdir(), 'bench-tts-'));
   const voices: Voice[] = [
-    { label: 'espeak-ng (raw)', engine: createEspeakEngine(), input: (t) => t },
-    { label: 'espeak-ng', engine: createEspeakEngine(), input: normalizeText },
-    { label: 'piper en_US-joe-medium', engine: createPiperEngine({ voiceDir: process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT }), input: (t) => t },
+    { label: 'espeak-ng (raw)', engine: createEspeakEngine(), input: (t) => t, deterministic: true },
+    { label: 'espeak-ng', engine: createEspeakEngine(), input: normalizeText, deterministic: true },
+    { label: 'piper en_US-joe-medium', engine: createPiperEngine({ voiceDir: process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT }), input: (t) => t, deterministic: false },
   ];
   using asr = await createAsrEngine(process.env);
   console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores); recogniser: ${asr.name}`);
@@ -106,21 +114,25 @@ async function main(): Promise<void> {
       let wallSec = 0;
       let audioSec = 0;
       const paths: string[] = [];
+      const refs: string[] = [];
       const hyps: string[] = [];
-      for (const [i, sentence] of SENTENCES.entries()) {
-        const t0 = performance.now();
-        const res = await voice.engine.synthesize({ text: voice.input(sentence) });
-        wallSec += (performance.now() - t0) / 1000;
-        audioSec += res.durationSec;
-        const path = join(tmp, `${voice.label.replace(/\W+/g, '_')}-${i}.wav`);
-        writeFileSync(path, res.wav);
-        paths.push(path);
+      for (let take = 0; take < (voice.deterministic ? 1 : takes); take++) {
+        for (const [i, sentence] of SENTENCES.entries()) {
+          const t0 = performance.now();
+          const res = await voice.engine.synthesize({ text: voice.input(sentence) });
+          wallSec += (performance.now() - t0) / 1000;
+          audioSec += res.durationSec;
+          const path = join(tmp, `${voice.label.replace(/\W+/g, '_')}-${take}-${i}.wav`);
+          writeFileSync(path, res.wav);
+          paths.push(path);
+          refs.push(sentence);
+        }
       }
       for (const path of paths) {
         const out = await asr.transcribe(toPcm16k(path));
         hyps.push(out.words.map((w) => w.word).join(' '));
       }
-      const port = pooledWer(SENTENCES, hyps);
+      const port = pooledWer(refs, hyps);
       let whisperCell = 'n/a';
       if (whisperDir) {
         const python = fileURLToPath(new URL('../../.venv/bin/python', import.meta.url));
@@ -128,18 +140,18 @@ async function main(): Promise<void> {
         const lines = execFileSync(python, [script, whisperDir, ...paths], { encoding: 'utf8', maxBuffer: 1 << 24 }).trim().split('\n');
         const byPath = new Map(lines.map((l) => JSON.parse(l) as { path: string; text: string }).map((o) => [o.path, o.text]));
         const whisperHyps = paths.map((p) => byPath.get(p) ?? '');
-        const w = pooledWer(SENTENCES, whisperHyps);
+        const w = pooledWer(refs, whisperHyps);
         whisperCell = `${(100 * w.wer).toFixed(1)} % (${w.edits}/${w.words})`;
-        whisperHyps.forEach((h, i) => detail.push(`| ${voice.label} | whisper | ${SENTENCES[i]} | ${h} |`));
+        whisperHyps.forEach((h, i) => detail.push(`| ${voice.label} | whisper | ${refs[i]} | ${h} |`));
       }
-      hyps.forEach((h, i) => detail.push(`| ${voice.label} | ${asr.name} | ${SENTENCES[i]} | ${h} |`));
-      table.push(`| ${voice.label} | ${audioSec.toFixed(1)} | ${wallSec.toFixed(2)} | ${(wallSec / audioSec).toFixed(3)} | ${(100 * port.wer).toFixed(1)} % (${port.edits}/${port.words}) | ${whisperCell} |`);
+      hyps.forEach((h, i) => detail.push(`| ${voice.label} | ${asr.name} | ${refs[i]} | ${h} |`));
+      table.push(`| ${voice.label} (${voice.deterministic ? 1 : takes}) | ${audioSec.toFixed(1)} | ${wallSec.toFixed(2)} | ${(wallSec / audioSec).toFixed(3)} | ${(100 * port.wer).toFixed(1)} % (${port.edits}/${port.words}) | ${whisperCell} |`);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
   console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`\n| voice | audio s | synth wall s | RTF | WER via port (${asr.name}) | WER via faster-whisper base |`);
+  console.log(`\n| voice (takes) | audio s | synth wall s | RTF | WER via port (${asr.name}) | WER via faster-whisper base |`);
   console.log('|---|---|---|---|---|---|');
   for (const row of table) console.log(row);
   console.log('\n| voice | recogniser | text | transcript |\n|---|---|---|---|');

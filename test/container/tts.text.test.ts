@@ -41,6 +41,7 @@ describe('normalizeText', () => {
     ['On 4 July 1776 they met.', 'On the fourth of July, seventeen seventy-six they met.'],
     ['The 21st century, the 1990s and the 2nd floor.', 'The twenty-first century, the nineteen nineties and the second floor.'],
     ['Dr. Smith and Mr. Jones met Mrs. Lee on Main St. in St. Louis.', 'Doctor Smith and Mister Jones met Missus Lee on Main Street in Saint Louis.'],
+    ['Mr Fitzgerald and Dr Lee, drivers.', 'Mister Fitzgerald and Doctor Lee, drivers.'],
     ['Fruit, e.g. apples, i.e. food, etc. are fine.', 'Fruit, for example apples, that is food, et cetera are fine.'],
     ['Tom & Jerry scored 10-20, No. 5 was #1.', 'Tom and Jerry scored ten to twenty, number five was number one.'],
     ['It was -5°C, then 3 km and 1 kg.', 'It was minus five degrees Celsius, then three kilometers and one kilogram.'],

@@ -18,6 +18,10 @@ const ABBREVIATIONS: Array<[RegExp, string]> = [
   [/\bMrs\.(?=\s|$)/g, 'Missus'],
   [/\bMr\.(?=\s|$)/g, 'Mister'],
   [/\bMs\.(?=\s|$)/g, 'Miz'],
+  // British style, no period, before a name: "Mr Smith", "Dr Lee".
+  [/\bDr(?=\s+[A-Z])/g, 'Doctor'],
+  [/\bMrs(?=\s+[A-Z])/g, 'Missus'],
+  [/\bMr(?=\s+[A-Z])/g, 'Mister'],
   [/\bProf\.(?=\s|$)/g, 'Professor'],
   [/\bJr\.(?=\s|$)/g, 'Junior'],
   [/\bSr\.(?=\s|$)/g, 'Senior'],

@@ -39,6 +39,10 @@ export interface PiperOptions {
   voice?: string;
   /** Speaking-rate factor (>1 slower). Default: the voice's own (1.0). */
   lengthScale?: number;
+  /** VITS sampling noise (variety of each take). Default: the voice's own (0.667). */
+  noiseScale?: number;
+  /** Phoneme-duration noise. Default: the voice's own (0.8). */
+  noiseW?: number;
   /** Silence before the first sound, s: players and encoders eat the first few ms. Default 0.08. */
   leadSec?: number;
   /** Silence after the last sound, s: the final phoneme decays fully. Default 0.15. */
@@ -90,7 +94,7 @@ export interface PiperEngine extends TtsEngine {
  * @example const tts = createPiperEngine({ voiceDir: '.venv/models/piper-en_US-joe-medium' });
  * const { wav } = await tts.synthesize({ text: 'Hello there.' });
  */
-export function createPiperEngine({ voiceDir, voice = PIPER_DEFAULT_VOICE, lengthScale, leadSec = 0.08, tailSec = 0.15, threads = 0 }: PiperOptions): PiperEngine {
+export function createPiperEngine({ voiceDir, voice = PIPER_DEFAULT_VOICE, lengthScale, noiseScale, noiseW, leadSec = 0.08, tailSec = 0.15, threads = 0 }: PiperOptions): PiperEngine {
   const load = () =>
     loadPiperVoice(voiceDir, voice, threads).catch((err) => {
       throw err instanceof TtsError ? err : new TtsError('tts_voice_unavailable', `Piper voice ${voice} could not be loaded: ${(err as Error).message}`, 503, { cause: err });
@@ -102,7 +106,7 @@ export function createPiperEngine({ voiceDir, voice = PIPER_DEFAULT_VOICE, lengt
     const silence = (sec: number) => new Int16Array(Math.round(sec * rate));
     const chunks = splitSpeech(normalizeText(text));
     if (chunks.length === 0) throw new TtsError('tts_text_missing', 'text: nothing speakable after normalisation', 400);
-    const scales = new Float32Array([config.inference.noise_scale, lengthScale ?? config.inference.length_scale, config.inference.noise_w]);
+    const scales = new Float32Array([noiseScale ?? config.inference.noise_scale, lengthScale ?? config.inference.length_scale, noiseW ?? config.inference.noise_w]);
     // The next sentence's phonemes are prepared while the current one is synthesised.
     let next = sentencePhonemes(chunks[0].text, config.espeak.voice, signal);
     yield silence(leadSec);
