@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -197,6 +197,16 @@ describe('voice_generator 0 fallback: the voice is not installed', () => {
     const report = JSON.parse(render.headers.get('x-render-report')!);
     expect(report.voice).toEqual({ engine: 'espeak-ng', voice_id: 'en-us+m3' });
     expect(report.notes).toContain(notes[0]);
+  });
+
+  it('should fall back, with a note, when the voice files are there but do not load', async () => {
+    const broken = join(tmp, 'broken-voice');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'en_US-joe-medium.onnx'), Buffer.alloc(4096, 7));
+    copyFileSync(join(PIPER_VOICE_DIR_DEFAULT, 'en_US-joe-medium.onnx.json'), join(broken, 'en_US-joe-medium.onnx.json'));
+    const res = await createEmbeddedTtsEngine({ voiceDir: broken }).synthesize({ text: 'Still speaking.' });
+    expect(res.engine).toBe('espeak-ng');
+    expect(res.notes?.[0]).toContain('en_US-joe-medium could not be loaded');
   });
 
   it('should still honour an explicit espeak-ng voice name', async () => {
