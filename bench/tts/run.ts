@@ -1,6 +1,6 @@
 /**
  * @module bench/tts/run
- * Voice benchmark (`npx tsx bench/tts/run.ts [--whisper MODEL_DIR] [--takes N]`): 20 varied sentences
+ * Voice benchmark (`npx tsx bench/tts/run.ts [--whisper MODEL_DIR] [--takes N] [--rtf-only]`): 20 varied sentences
  * (numbers, money, dates, times, names, abbreviations, questions) spoken by each voice of
  * voice_generator 0, side by side:
  * - `espeak-ng (raw)`: espeak-ng on the raw text, what generator 0 was before the Piper voice;
@@ -11,11 +11,12 @@
  * the `AsrEngine` port: pocketsphinx or Whisper, whichever the deployment configures)
  * transcribes each WAV and the word error rate against the text is pooled over all 20. The
  * neural voice samples noise (VITS), so every take differs: its sentences are spoken `--takes`
- * times (default 3) and pooled; espeak-ng is deterministic and spoken once.
+ * times (default 6: with 3, the pooled WER of the same voice varied 4.3–5.6 % between runs) and
+ * pooled; espeak-ng is deterministic and spoken once.
  * Reference and transcript are both put through the TTS normaliser first, so "$5" and "five
  * dollars" count as the same words. `--whisper DIR` also transcribes with faster-whisper
  * directly (bench/tts/whisper.py in .venv). Prints the machine's load average: RTF on a shared
- * 2-core machine is noisy.
+ * 2-core machine is noisy: `--rtf-only` skips the recognisers for a quick re-measure when it is idle.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -97,7 +98,8 @@ function pooledWer(refs: string[], hyps: string[]): { wer: number; edits: number
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const whisperDir = args.includes('--whisper') ? args[args.indexOf('--whisper') + 1] : undefined;
-  const takes = args.includes('--takes') ? Number(args[args.indexOf('--takes') + 1]) : 3;
+  const takes = args.includes('--takes') ? Number(args[args.indexOf('--takes') + 1]) : 6;
+  const rtfOnly = args.includes('--rtf-only');
   const tmp = mkdtempSync(join(tmpdir(), 'bench-tts-'));
   const voices: Voice[] = [
     { label: 'espeak-ng (raw)', engine: createEspeakEngine(), input: (t) => t, deterministic: true },
@@ -128,13 +130,13 @@ async function main(): Promise<void> {
           refs.push(sentence);
         }
       }
-      for (const path of paths) {
+      for (const path of rtfOnly ? [] : paths) {
         const out = await asr.transcribe(toPcm16k(path));
         hyps.push(out.words.map((w) => w.word).join(' '));
       }
-      const port = pooledWer(refs, hyps);
+      const port = rtfOnly ? { wer: NaN, edits: 0, words: 0 } : pooledWer(refs, hyps);
       let whisperCell = 'n/a';
-      if (whisperDir) {
+      if (whisperDir && !rtfOnly) {
         const python = fileURLToPath(new URL('../../.venv/bin/python', import.meta.url));
         const script = fileURLToPath(new URL('./whisper.py', import.meta.url));
         const lines = execFileSync(python, [script, whisperDir, ...paths], { encoding: 'utf8', maxBuffer: 1 << 24 }).trim().split('\n');
