@@ -26,6 +26,8 @@ export const ProcessingReport = z.object({
     })
     .nullable(),
   captions: z.enum(['alignment', 'even-split']).nullable(),
+  /** Which engine and voice spoke synthesized speech (absent when the output keeps or was given its speech). */
+  voice: z.object({ engine: z.string(), voice_id: z.string() }).optional(),
   output: z.object({
     width: z.number().int(),
     height: z.number().int(),

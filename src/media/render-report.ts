@@ -29,11 +29,13 @@ export function summarizeRenderReport(header: string | null): ProcessingReport |
   const output = isObject(raw.output) ? raw.output : {};
   const lip = isObject(raw.lip_sync) ? raw.lip_sync : null;
   const mode = lip ? oneOf(LIP_SYNC_MODES, lip.mode, 'none') : null;
+  const voice = isObject(raw.voice) && typeof raw.voice.engine === 'string' && typeof raw.voice.voice_id === 'string' ? { engine: raw.voice.engine, voice_id: raw.voice.voice_id } : undefined;
   const captions = isObject(raw.captions) ? oneOf(['alignment', 'even-split'] as const, raw.captions.cues_from, 'even-split') : null;
   return {
     options_applied: OPTIONS.filter((o) => applied.includes(o)),
     lip_sync: mode ? { mode, audio_shift_ms: mode === 'offset' ? Math.round(num(lip!.measured_lag_ms)) : null } : null,
     captions,
+    ...(voice ? { voice } : {}),
     output: {
       width: Math.round(num(output.width)),
       height: Math.round(num(output.height)),

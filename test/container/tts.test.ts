@@ -10,7 +10,7 @@ const err = async (res: Response) => ((await res.json()) as ErrorBody).error;
 const post = (app: ReturnType<typeof createTtsRoutes>, body: unknown) =>
   app.request('/tts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-describe('POST /tts generator 0 (espeak-ng)', () => {
+describe('POST /tts generator 0 (embedded: Piper voice, else espeak-ng)', () => {
   it('should return a 22.05 kHz 16-bit mono WAV of plausible length', async () => {
     const res = await post(createTtsRoutes(), { generator: 0, text: 'Hello, this is a short test of the speech engine.' });
     expect(res.status).toBe(200);

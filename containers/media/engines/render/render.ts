@@ -7,7 +7,7 @@
  *   which composites the sharp source over a blurred copy (the measured fast recipe);
  * - gaze or mouth edits: RGBA frames go decoder → Node editors (+ mask in alpha) → encoder.
  */
-import { writeFile } from 'node:fs/promises';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProbeResult } from '../../../../src/contract/media.js';
 import { stat } from 'node:fs/promises';
@@ -23,6 +23,7 @@ import { decoderArgs, encoderArgs, type AudioInput, type EncodeSpec, type MaskIn
 import { readFrames, writeWithBackpressure, type RawFrame } from './frames.js';
 import type { RenderOptions } from './options.js';
 import { planRender, type RenderPlan } from './plan.js';
+import { readProvenance } from '../tts/wav.js';
 
 /** Engines a render may use; each is created lazily, only when its option is on. */
 export interface RenderEngines {
@@ -78,6 +79,8 @@ export interface RenderReport {
   blur?: Record<string, unknown>;
   editors?: Record<string, unknown>;
   captions?: { cues_from: 'alignment' | 'even-split'; words: number };
+  /** Which engine and voice spoke the new speech, when it was synthesized by /tts (read from the WAV's INFO chunk). */
+  voice?: { engine: string; voice_id: string };
   notes: string[];
 }
 
@@ -134,6 +137,9 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
     if (problem) throw badInput('speech_unreadable', `the speech audio: ${problem.message}`);
     speechDur = sp.duration_sec;
   }
+  // Synthesized speech names its voice (and any fallback note) inside the WAV: see tts/wav.ts.
+  const provenance = speechPath ? await readSpeechProvenance(speechPath) : null;
+  if (provenance) notes.push(...provenance.notes);
   const plan = planRender(source, speechDur);
   // Bounded work: from here on the render's wall clock follows the real output duration.
   const scope = currentScope();
@@ -282,6 +288,7 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
         blur: blurReport,
         editors: editors.length ? Object.fromEntries(editors.map((e) => [e.name, e.report()])) : undefined,
         captions: captionsReport,
+        voice: provenance ? { engine: provenance.engine, voice_id: provenance.voice_id } : undefined,
         notes,
       };
       return { outputPath, report };
@@ -291,6 +298,14 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   } finally {
     for (const e of editors) e.dispose();
   }
+}
+
+/** The head of the speech file is enough: the INFO chunk precedes the samples. */
+async function readSpeechProvenance(path: string) {
+  await using file = await open(path, 'r');
+  const head = Buffer.alloc(64 * 1024);
+  const { bytesRead } = await file.read(head, 0, head.length, 0);
+  return readProvenance(head.subarray(0, bytesRead));
 }
 
 async function runEncoder(spec: EncodeSpec, signal?: AbortSignal): Promise<void> {

@@ -18,6 +18,8 @@ export interface SynthesisResult {
   durationSec: number;
   engine: string;
   voiceId: string;
+  /** What a listener should know about this speech, e.g. why a fallback voice spoke. */
+  notes?: string[];
 }
 
 export interface TtsEngine {

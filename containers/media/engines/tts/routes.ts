@@ -1,28 +1,31 @@
 /**
  * @module containers/media/engines/tts/routes
  * `POST /tts` JSON `{generator: 0|1, text, voice_id?, credential?}` → `audio/wav` (16-bit PCM
- * mono; 22.05 kHz from espeak-ng, 24 kHz from the provider). Headers `x-tts-engine`,
- * `x-tts-voice` and `x-audio-duration` describe the result. Errors: `{error:{code,message}}`.
+ * mono; 22.05 kHz from Piper or espeak-ng, 24 kHz from the provider). Headers `x-tts-engine`,
+ * `x-tts-voice`, `x-audio-duration` and `x-tts-notes` (JSON array, ASCII-escaped) describe the
+ * result; the WAV carries the same provenance in a `LIST/INFO` chunk (`wav.ts`), which the
+ * render reads to report which voice spoke. Errors: `{error:{code,message}}`.
  */
 import { Hono } from 'hono';
 import { createElevenLabsEngine, elevenLabsOptionsFromEnv } from './elevenlabs.js';
 import { MAX_TTS_TEXT_CHARS, type TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
-import { createEspeakEngine } from './espeak.js';
+import { createEmbeddedTtsEngine } from './embedded.js';
+import { withProvenance } from './wav.js';
 
 export interface TtsRoutesOptions {
-  /** Engine per generator number. Default: 0 = espeak-ng, 1 = ElevenLabs from env (read per request). */
+  /** Engine per generator number. Default: 0 = Piper voice, else espeak-ng (`embedded.ts`); 1 = ElevenLabs from env (read per request). */
   engines?: Partial<Record<0 | 1, TtsEngine | (() => TtsEngine)>>;
 }
 
 /** Builds the TTS sub-app. */
 export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
-  const espeak = createEspeakEngine();
+  const embedded = createEmbeddedTtsEngine();
   const pick = (g: 0 | 1): TtsEngine => {
     const e = engines[g];
     if (e) return typeof e === 'function' ? e() : e;
     // Env is read per request so a deployment can rotate keys without a restart.
-    return g === 0 ? espeak : createElevenLabsEngine(elevenLabsOptionsFromEnv());
+    return g === 0 ? embedded : createElevenLabsEngine(elevenLabsOptionsFromEnv());
   };
   const app = new Hono();
   app.post('/tts', async function tts(c) {
@@ -44,13 +47,16 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
       credential: generator === 1 ? str(body.credential) : undefined,
       signal: c.req.raw.signal,
     });
-    return new Response(new Uint8Array(result.wav), {
+    const notes = result.notes ?? [];
+    const wav = withProvenance(result.wav, { engine: result.engine, voice_id: result.voiceId, notes });
+    return new Response(new Uint8Array(wav), {
       headers: {
         'content-type': 'audio/wav',
-        'content-length': String(result.wav.length),
+        'content-length': String(wav.length),
         'x-tts-engine': result.engine,
         'x-tts-voice': result.voiceId,
         'x-audio-duration': result.durationSec.toFixed(3),
+        'x-tts-notes': JSON.stringify(notes).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
       },
     });
   });

@@ -62,3 +62,71 @@ export function repairWav(buf: Buffer): Buffer {
   const info = parseWav(buf);
   return pcmToWav(buf.subarray(info.dataOffset, info.dataOffset + info.dataBytes), info.sampleRateHz, info.channels);
 }
+
+/** Which engine and voice spoke a WAV, and what the listener should know (fallbacks). */
+export interface SpeechProvenance {
+  engine: string;
+  voice_id: string;
+  notes: string[];
+}
+
+/** Prefix of our `ISFT` value: other software's tags are never read as ours. */
+const PROVENANCE_TAG = 'video-api tts ';
+
+/**
+ * Adds a RIFF `LIST/INFO` chunk before `data`: `ISFT` names the engine and voice, `ICMT` holds
+ * the notes. The speech travels from /tts through storage to /render unchanged, so the render's
+ * report can say which voice spoke without another channel; players and ffmpeg ignore it.
+ */
+export function withProvenance(wav: Buffer, { engine, voice_id, notes }: SpeechProvenance): Buffer {
+  const info = parseWav(wav);
+  const sub = (id: string, text: string) => {
+    const body = Buffer.from(`${text}\0`, 'utf8');
+    const head = Buffer.alloc(8);
+    head.write(id, 0, 'ascii');
+    head.writeUInt32LE(body.length, 4);
+    return Buffer.concat([head, body, Buffer.alloc(body.length & 1)]);
+  };
+  const items = [sub('ISFT', `${PROVENANCE_TAG}${JSON.stringify({ engine, voice_id })}`)];
+  if (notes.length) items.push(sub('ICMT', JSON.stringify(notes)));
+  const payload = Buffer.concat([Buffer.from('INFO', 'ascii'), ...items]);
+  const list = Buffer.alloc(8);
+  list.write('LIST', 0, 'ascii');
+  list.writeUInt32LE(payload.length, 4);
+  const pcm = wav.subarray(info.dataOffset, info.dataOffset + info.dataBytes);
+  const header = wavHeader(pcm.length, info.sampleRateHz, info.channels);
+  const out = Buffer.concat([header.subarray(0, 36), list, payload, header.subarray(36), pcm]);
+  out.writeUInt32LE(out.length - 8, 4);
+  return out;
+}
+
+/** Reads what `withProvenance` wrote from the head of a file (null: not ours, or not a WAV). */
+export function readProvenance(head: Buffer): SpeechProvenance | null {
+  if (head.length < 12 || head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE') return null;
+  let off = 12;
+  while (off + 8 <= head.length) {
+    const id = head.toString('ascii', off, off + 4);
+    const size = head.readUInt32LE(off + 4);
+    if (id === 'data') return null;
+    if (id === 'LIST' && head.toString('ascii', off + 8, off + 12) === 'INFO') {
+      const fields: Record<string, string> = {};
+      for (let p = off + 12; p + 8 <= Math.min(off + 8 + size, head.length); ) {
+        const sid = head.toString('ascii', p, p + 4);
+        const ssize = head.readUInt32LE(p + 4);
+        fields[sid] = head.toString('utf8', p + 8, Math.min(p + 8 + ssize, head.length)).replace(/\0+$/, '');
+        p += 8 + ssize + (ssize & 1);
+      }
+      if (!fields.ISFT?.startsWith(PROVENANCE_TAG)) return null;
+      try {
+        const { engine, voice_id } = JSON.parse(fields.ISFT.slice(PROVENANCE_TAG.length));
+        const notes = fields.ICMT ? JSON.parse(fields.ICMT) : [];
+        if (typeof engine !== 'string' || typeof voice_id !== 'string') return null;
+        return { engine, voice_id, notes: Array.isArray(notes) ? notes.filter((n) => typeof n === 'string') : [] };
+      } catch {
+        return null;
+      }
+    }
+    off += 8 + size + (size & 1);
+  }
+  return null;
+}

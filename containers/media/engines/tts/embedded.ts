@@ -1,0 +1,58 @@
+/**
+ * @module containers/media/engines/tts/embedded
+ * The engine of voice_generator 0: the neural Piper voice when it is installed (the setup and
+ * the Docker image put it in `.venv/models/`, verified), else espeak-ng. A fallback is never
+ * silent: the result's `notes` say why espeak-ng spoke, and the render report repeats them.
+ * An explicit espeak-ng voice name in `voice_id` (e.g. `en-gb+f3`) still selects espeak-ng.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SynthesisRequest, SynthesisResult, TtsEngine } from './engine.js';
+import { TtsError } from './errors.js';
+import { createEspeakEngine, type EspeakOptions } from './espeak.js';
+import { normalizeText } from './normalize.js';
+import { createPiperEngine, PIPER_DEFAULT_VOICE, type PiperOptions } from './piper.js';
+
+/** Where install_models.py puts the verified voice: `<repo>/.venv/models/piper-en_US-joe-medium`. */
+export const PIPER_VOICE_DIR_DEFAULT = fileURLToPath(new URL(`../../../../.venv/models/piper-${PIPER_DEFAULT_VOICE}`, import.meta.url));
+
+export interface EmbeddedTtsOptions {
+  /** Directory of the Piper voice. Default env PIPER_VOICE_DIR, else `PIPER_VOICE_DIR_DEFAULT`. */
+  voiceDir?: string;
+  piper?: Omit<PiperOptions, 'voiceDir'>;
+  espeak?: EspeakOptions;
+}
+
+/** Names that select the neural voice (a request without voice_id does too). */
+const PIPER_NAMES = new Set(['default', 'piper', PIPER_DEFAULT_VOICE]);
+
+/**
+ * @example const tts = createEmbeddedTtsEngine(); // piper if installed, else espeak-ng + note
+ */
+export function createEmbeddedTtsEngine({ voiceDir = process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT, piper: piperOptions, espeak: espeakOptions }: EmbeddedTtsOptions = {}): TtsEngine {
+  const espeak = createEspeakEngine(espeakOptions);
+  const voice = piperOptions?.voice ?? PIPER_DEFAULT_VOICE;
+  const piper = createPiperEngine({ ...piperOptions, voiceDir });
+  const fallback = async (req: SynthesisRequest, why: string): Promise<SynthesisResult> => {
+    const result = await espeak.synthesize({ ...req, text: normalizeText(req.text), voiceId: undefined });
+    return { ...result, notes: [...(result.notes ?? []), `voice_generator 0: the neural voice ${voice} ${why}; espeak-ng (${result.voiceId}) spoke instead`] };
+  };
+  return {
+    name: 'embedded',
+    async synthesize(req: SynthesisRequest): Promise<SynthesisResult> {
+      // Both voices say the same words, so the caption aligner (which normalises too) fits either.
+      if (req.voiceId && !PIPER_NAMES.has(req.voiceId)) return espeak.synthesize({ ...req, text: normalizeText(req.text) });
+      // Checked per request: installing the voice later needs no restart.
+      if (!existsSync(join(voiceDir, `${voice}.onnx`)) || !existsSync(join(voiceDir, `${voice}.onnx.json`))) {
+        return fallback(req, `is not installed (${voiceDir}; run the setup or rebuild the image)`);
+      }
+      try {
+        return await piper.synthesize(req);
+      } catch (err) {
+        if (err instanceof TtsError && err.code === 'tts_voice_unavailable') return fallback(req, `could not be loaded (${err.message})`);
+        throw err;
+      }
+    },
+  };
+}
