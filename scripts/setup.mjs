@@ -59,7 +59,7 @@ const PYTHON_DIR = join(ROOT, 'containers', 'media', 'python');
  * need the environment fall back (pocketsphinx, espeak-ng) and every result says so.
  */
 export function ensurePythonEnv() {
-  const inputs = ['requirements.txt', 'install_models.py'].map((f) => readFileSync(join(PYTHON_DIR, f)));
+  const inputs = ['requirements.txt', 'constraints.txt', 'install_models.py'].map((f) => readFileSync(join(PYTHON_DIR, f)));
   const stamp = createHash('sha256').update(Buffer.concat(inputs)).digest('hex');
   const stampFile = join(VENV_DIR, '.setup-stamp');
   const python = join(VENV_DIR, 'bin', 'python');
@@ -68,7 +68,7 @@ export function ensurePythonEnv() {
   try {
     rmSync(stampFile, { force: true });
     if (!existsSync(python)) execSync(`python3 -m venv ${JSON.stringify(VENV_DIR)}`, { stdio: 'inherit' });
-    execSync(`${JSON.stringify(python)} -m pip install --disable-pip-version-check -q -r ${JSON.stringify(join(PYTHON_DIR, 'requirements.txt'))}`, { stdio: 'inherit' });
+    execSync(`${JSON.stringify(python)} -m pip install --disable-pip-version-check -q -r ${JSON.stringify(join(PYTHON_DIR, 'requirements.txt'))} -c ${JSON.stringify(join(PYTHON_DIR, 'constraints.txt'))}`, { stdio: 'inherit' });
     execSync(`${JSON.stringify(python)} ${JSON.stringify(join(PYTHON_DIR, 'install_models.py'))}`, { stdio: 'inherit' });
     writeFileSync(stampFile, stamp);
     return true;
