@@ -101,10 +101,10 @@ describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
     writeFileSync(path, wav);
     const heard = await transcribe(path);
     const wer = werOf(TEXT, heard);
-    console.log(`round trip (${process.env.ASR_ENGINE ?? 'pocketsphinx'}): WER ${(100 * wer).toFixed(1)} % — ${heard}`);
-    // pocketsphinx (the default recogniser here) hears 22 % WER on the Piper voice (bench/tts),
-    // 76 % on espeak-ng; Whisper about 5 % on both. 35 % fails a voice that mumbles.
-    expect(wer).toBeLessThanOrEqual(0.35);
+    console.log(`round trip (${process.env.ASR_ENGINE ?? 'auto'}): WER ${(100 * wer).toFixed(1)} % — ${heard}`);
+    // The default recogniser (Whisper) hears ~4 % WER on the Piper voice over 20 sentences and 11 % on
+    // espeak-ng (bench/tts); one short take varies. 20 % fails a voice that mumbles.
+    expect(wer).toBeLessThanOrEqual(0.2);
   });
 
   it('should read numbers, dates and abbreviations as words', async () => {
@@ -115,13 +115,16 @@ describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
     expect(durationSec).toBeGreaterThan(7);
     const path = join(tmp, 'numbers.wav');
     writeFileSync(path, wav);
-    const heard = normaliseWords(await transcribe(path));
+    // Whisper writes what it hears as "$12.50", "3rd", "1,200": read back through the same
+    // normaliser, so the check is on the words spoken, not on how the recogniser formats them.
+    const heard = normaliseWords(normalizeText(await transcribe(path)));
     console.log('heard:', heard.join(' '));
-    // The voice samples noise (VITS), so each take differs a little; pocketsphinx misses a word now and then.
+    // The voice samples noise (VITS), so each take differs a little; a recogniser misses a word now and then.
     const targets = ['twelve', 'dollars', 'fifty', 'cents', 'march', 'third', 'ten', 'thirty', 'twenty', 'five', 'percent', 'thousand', 'two', 'hundred'];
     const found = targets.filter((w) => heard.includes(w));
     expect(found.length).toBeGreaterThanOrEqual(10);
-    expect(heard).not.toContain('point'); // "$12.50" is not "twelve point five zero"
+    // "$12.50" is not "twelve point five zero" (Whisper may write the time 10:30 as "10.30": not checked)
+    expect(heard.join(' ')).not.toContain('twelve point');
   });
 
   it('should stream a 5,000-character description sentence by sentence with pauses, memory bounded', { timeout: 600_000 }, async () => {
