@@ -30,10 +30,11 @@ const workScopeMiddleware: MiddlewareHandler = async function workScope(c, next)
   let handedOff = false;
   try {
     await runInScope(scope, () => next());
-    // An engine that answers 5xx because a limit stopped its process must not be retried: the same
-    // media hits the same limit. Whatever the engine said, the answer is 422 with the plain reason.
+    // An engine that answers 5xx (or 408 "aborted") because a limit stopped its work must not be
+    // retried: the same media hits the same limit. Whatever the engine said, the answer is 422
+    // with the plain reason.
     const limit = scope.limitHit ?? (scope.signal.aborted ? String((scope.signal.reason as Error)?.message ?? 'the work was stopped') : null);
-    if (limit && c.res.status >= 500) {
+    if (limit && (c.res.status >= 500 || c.res.status === 408)) {
       c.res = c.json({ error: { code: 'work_limit', message: limit } }, 422);
     }
     const body = c.res.body;

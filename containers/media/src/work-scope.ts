@@ -164,3 +164,14 @@ export async function yieldToOtherJobs(scope: WorkScope | undefined, busyMs: num
 }
 const MAX_YIELD_MS = 1_000;
 const YIELD_FACTOR = Number(process.env.MEDIA_LONG_WORK_YIELD) || 3;
+
+/**
+ * The request's own signal joined with the current scope's (deadline, DELETE): for engines whose
+ * work is not a child process of this request (the warm Whisper worker, in-process ONNX sessions),
+ * so the budget and DELETE reach them too.
+ */
+export function withScopeSignal(signal?: AbortSignal): AbortSignal | undefined {
+  const scope = currentScope();
+  if (!scope) return signal;
+  return signal ? AbortSignal.any([signal, scope.signal]) : scope.signal;
+}

@@ -7,6 +7,7 @@
  *   (raw PCM) → `{ words: TimedWord[] }`.
  * Errors are `{ error: { code, message } }`: 4xx for bad input, 500 for engine failures.
  */
+import { withScopeSignal } from '../../src/work-scope.js';
 import { Hono, type Context } from 'hono';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
 import { alignText } from './align.js';
@@ -48,7 +49,7 @@ export function createAsrRoutes({ engine, align = alignText }: AsrRoutesOptions 
     const segments = parseSegmentsHeader(c.req.header(SPEECH_SEGMENTS_HEADER));
     const pcm = pcmFromBytes(await readBody(c.req.raw));
     const asr = await getEngine();
-    const out: AsrOutput = await asr.transcribe(pcm, { speechSegments: segments, signal: c.req.raw.signal });
+    const out: AsrOutput = await asr.transcribe(pcm, { speechSegments: segments, signal: withScopeSignal(c.req.raw.signal) });
     return c.json(out);
   });
 

@@ -6,6 +6,7 @@
  * result; the WAV carries the same provenance in a `LIST/INFO` chunk (`wav.ts`), which the
  * render reads to report which voice spoke. Errors: `{error:{code,message}}`.
  */
+import { withScopeSignal } from '../../src/work-scope.js';
 import { Hono } from 'hono';
 import { createElevenLabsEngine, elevenLabsOptionsFromEnv } from './elevenlabs.js';
 import { MAX_TTS_TEXT_CHARS, type TtsEngine } from './engine.js';
@@ -45,7 +46,7 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
       text,
       voiceId: str(body.voice_id),
       credential: generator === 1 ? str(body.credential) : undefined,
-      signal: c.req.raw.signal,
+      signal: withScopeSignal(c.req.raw.signal),
     });
     const notes = result.notes ?? [];
     const wav = withProvenance(result.wav, { engine: result.engine, voice_id: result.voiceId, notes });
