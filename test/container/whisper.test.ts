@@ -1,7 +1,7 @@
 /**
  * The default speech engine, Whisper (faster-whisper, base, int8) in the project's `.venv`, on
  * real speech: exact words of JFK with aligned times, hesitation fillers of a real disfluent
- * speaker, no words in silence or noise, abort and crash recovery, and the pocketsphinx
+ * speaker, no words in silence or noise, abort, turns between concurrent jobs, and the pocketsphinx
  * fallback (with its warning) when the weights are absent. Needs `npm run setup` (npm test
  * runs it) and ../shared/media.
  */
@@ -100,7 +100,7 @@ describe('faster-whisper engine', () => {
     expect(plain(out.words).split(' ').length).toBeGreaterThanOrEqual(3 * 22 - 2);
   });
 
-  it('should stop on abort and recover from a killed worker', async () => {
+  it('should stop on abort and keep serving the next request', async () => {
     const jfk = media('speech/jfk.wav');
     const ctrl = new AbortController();
     const p = engine.transcribe(jfk, { signal: ctrl.signal });
@@ -108,6 +108,31 @@ describe('faster-whisper engine', () => {
     await expect(p).rejects.toMatchObject({ code: 'aborted' });
     const again = await engine.transcribe(jfk);
     expect(plain(again.words)).toBe(JFK_WORDS);
+  });
+
+  it('should take turns between concurrent jobs, and one job\'s abort leaves the other whole', async () => {
+    // A long job (8 × JFK, as 8 utterances) starts first; a short one (JFK) arrives just after.
+    const jfk = media('speech/jfk.wav');
+    const long = new Int16Array(jfk.length * 8);
+    for (let k = 0; k < 8; k++) long.set(jfk, k * jfk.length);
+    const seconds = jfk.length / 16_000;
+    const segments = Array.from({ length: 8 }, (_, k) => ({ start: k * seconds + 0.2, end: (k + 1) * seconds - 0.2 }));
+    const ctrl = new AbortController();
+    const finished: string[] = [];
+    const longRun = engine.transcribe(long, { speechSegments: segments, signal: ctrl.signal }).then(
+      () => finished.push('long'),
+      (err: { code?: string }) => finished.push(`long ${err.code}`),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    const short = await engine.transcribe(jfk);
+    finished.push('short');
+    expect(plain(short.words)).toBe(JFK_WORDS);
+    // The short job did not wait for the long one's eight utterances.
+    expect(finished).toEqual(['short']);
+    ctrl.abort();
+    await longRun;
+    expect(finished).toEqual(['short', 'long aborted']);
+    expect(plain((await engine.transcribe(jfk)).words)).toBe(JFK_WORDS);
   });
 });
 

@@ -124,18 +124,21 @@ export class FasterWhisperEngine implements AsrEngine {
           this.#align ? alignUtterance(pcm, Number(line.start), Number(line.end), words) : Promise.resolve(words),
         );
       };
-      const done = await this.#proc.request(
-        {
-          pcm: join(dir, 'audio.raw'),
-          utterances,
-          beam_size: this.#beamSize,
-          initial_prompt: this.#prompt,
-          word_timestamps: this.#wordTimestamps,
-        },
-        onLine,
-        signal,
-      );
-      peak = Math.max(peak, Number(done.peak_rss_bytes) || 0, readPeakRss(this.#proc.pid));
+      // One utterance per request: the worker's queue then takes turns between concurrent jobs.
+      for (const utterance of utterances) {
+        const done = await this.#proc.request(
+          {
+            pcm: join(dir, 'audio.raw'),
+            utterances: [utterance],
+            beam_size: this.#beamSize,
+            initial_prompt: this.#prompt,
+            word_timestamps: this.#wordTimestamps,
+          },
+          onLine,
+          signal,
+        );
+        peak = Math.max(peak, Number(done.peak_rss_bytes) || 0, readPeakRss(this.#proc.pid));
+      }
       out.words = (await Promise.all(perUtterance)).flat();
     } finally {
       clearInterval(poll);

@@ -2,8 +2,13 @@
  * @module containers/media/engines/asr/whisper-process
  * The warm Python child that runs faster-whisper (`containers/media/python/asr_worker.py`):
  * started on first use (model load ~2 s), kept for later requests, one request at a time over
- * JSON lines. A process that dies is started again by the next request; an aborted request
- * kills it (CTranslate2 cannot be interrupted mid-window), so the next request starts a new one.
+ * JSON lines. Callers send one utterance per request (faster-whisper.ts), so the FIFO queue
+ * interleaves concurrent jobs utterance by utterance: a long job never holds the recogniser
+ * while a short one of another key waits. An aborted caller is answered at once; a request of
+ * its that is still queued is never sent, and one already in the worker runs out (one utterance,
+ * a few seconds) and is discarded, so other callers keep the warm process. A worker that does not
+ * finish an abandoned request within ABANDONED_KILL_MS is killed. A process that dies is started
+ * again by the next request.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -11,6 +16,8 @@ import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
 
 /** Longest wait for the model to load, milliseconds. */
 const READY_TIMEOUT_MS = 120_000;
+/** An abandoned request still in the worker after this long means a stuck worker: kill it. */
+const ABANDONED_KILL_MS = 60_000;
 const STDERR_TAIL_CHARS = 2_000;
 
 /** A line the worker writes for a request. */
@@ -61,32 +68,55 @@ export class WhisperProcess {
   }
 
   /**
-   * Sends one request and calls `onLine` for each line of its answer until `done`.
-   * @throws AsrEngineError when the worker fails or dies, AsrAbortedError on abort.
+   * Queues one request and calls `onLine` for each line of its answer until `done`.
+   * @throws AsrEngineError when the worker fails or dies, AsrAbortedError on abort (at once,
+   *   whether the request was still queued or already in the worker).
    */
   request(body: Record<string, unknown>, onLine: (line: WorkerLine) => void, signal?: AbortSignal): Promise<WorkerLine> {
-    const run = this.#queue.then(() => this.#send(body, onLine, signal));
-    this.#queue = run.catch(() => {});
-    return run;
-  }
-
-  async #send(body: Record<string, unknown>, onLine: (line: WorkerLine) => void, signal?: AbortSignal): Promise<WorkerLine> {
-    if (signal?.aborted) throw new AsrAbortedError();
-    await this.start();
-    const child = this.#child!;
-    const id = this.#nextId++;
+    if (signal?.aborted) return Promise.reject(new AsrAbortedError());
     return new Promise<WorkerLine>((resolve, reject) => {
+      let abandoned = false;
       const onAbort = () => {
-        this.#kill();
+        abandoned = true;
         reject(new AsrAbortedError());
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      const caller = {
+        onLine: (line: WorkerLine) => abandoned || onLine(line),
+        resolve: (line: WorkerLine) => (signal?.removeEventListener('abort', onAbort), resolve(line)),
+        reject: (err: Error) => (signal?.removeEventListener('abort', onAbort), reject(err)),
+        isAbandoned: () => abandoned,
+      };
+      // The queue waits for the worker's own answer, not the caller's: one request in the worker at a time.
+      this.#queue = this.#queue.then(() => (abandoned ? undefined : this.#send(body, caller).catch(() => {})));
+    });
+  }
+
+  async #send(
+    body: Record<string, unknown>,
+    caller: { onLine: (l: WorkerLine) => void; resolve: (l: WorkerLine) => void; reject: (e: Error) => void; isAbandoned: () => boolean },
+  ): Promise<void> {
+    try {
+      await this.start();
+    } catch (err) {
+      caller.reject(err as Error);
+      return;
+    }
+    const child = this.#child!;
+    const id = this.#nextId++;
+    await new Promise<void>((done) => {
+      const watchdog = setInterval(() => {
+        if (caller.isAbandoned() && Date.now() - sentAt > ABANDONED_KILL_MS) this.#kill();
+      }, 1_000);
+      watchdog.unref();
+      const sentAt = Date.now();
       const settle = <T>(fn: (x: T) => void) => (x: T) => {
-        signal?.removeEventListener('abort', onAbort);
+        clearInterval(watchdog);
         this.#pending = undefined;
         fn(x);
+        done();
       };
-      this.#pending = { id, onLine, resolve: settle(resolve), reject: settle(reject) };
+      this.#pending = { id, onLine: caller.onLine, resolve: settle(caller.resolve), reject: settle(caller.reject) };
       child.stdin.write(`${JSON.stringify({ ...body, id })}\n`);
     });
   }
