@@ -169,9 +169,9 @@ export function notFoundOrNotAllowed(routes: () => ReadonlyArray<{ method: strin
   };
 }
 
-/** Pure: a Hono route path (`/api/status/:id`, `/files/*`) as an anchored pattern. */
+/** Pure: a Hono route path (`/api/status/:id`, `/files/*`) as an anchored pattern (strict, as the router: no trailing slash). */
 export const routePattern = (path: string): RegExp =>
-  new RegExp(`^${path.split('/').map((seg) => (seg === '*' ? '.*' : seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`);
+  new RegExp(`^${path.split('/').map((seg) => (seg === '*' ? '.*' : seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
 
 /** Pure: the methods some route accepts on `path` (GET implies HEAD), sorted. */
 export function allowedMethods(table: ReadonlyArray<{ method: string; pattern: RegExp }>, path: string): string[] {

@@ -523,5 +523,7 @@ describe('wrong methods (issue #12, finding 7)', () => {
     await expectError(post, 405, 'method_not_allowed');
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     await expectError(await call('/api/nothing-here', { method: 'GET' }), 404, 'not_found');
+    // The router is strict: a trailing slash is no route at all, under any method.
+    await expectError(await call('/api/jobs/vid_aaaaaaaaaaaaaaaaaaaaaa/', { method: 'DELETE' }), 404, 'not_found');
   });
 });
