@@ -3,7 +3,7 @@
  * The Worker: HTTP API (Hono), the queue consumer (pipeline) and the Durable Object classes.
  */
 import { createApp } from './api/app.js';
-import type { Env } from './env.js';
+import type { Env } from './shared/env.js';
 import type { JobMessage } from './jobs/job-object.js';
 import { handleBatch } from './pipeline/consumer.js';
 import { stopContainerWork } from './media/stop-work.js';

@@ -5,11 +5,11 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../contract/errors.js';
-import { numberVar } from '../env.js';
-import { newVideoId } from '../jobs/ids.js';
+import { numberVar } from '../shared/env.js';
+import { newVideoId } from '../shared/ids.js';
 import { submitJob } from '../jobs/submit.js';
 import { readUploadForm } from '../storage/form.js';
-import { r2Keys } from '../storage/keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
 import { openGate } from './admission.js';
 import { parseBoolean } from './form-values.js';
 import type { AppEnv } from './middleware.js';

@@ -6,11 +6,11 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../contract/errors.js';
-import { numberVar } from '../env.js';
-import { isAvatarId, newAvatarId } from '../jobs/ids.js';
+import { numberVar } from '../shared/env.js';
+import { isAvatarId, newAvatarId } from '../shared/ids.js';
 import { findAvatar, saveAvatar } from '../storage/avatars.js';
 import { readUploadForm } from '../storage/form.js';
-import { r2Keys } from '../storage/keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
 import { deletePrefix } from '../storage/purge.js';
 import { openGate } from './admission.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './analyze.js';

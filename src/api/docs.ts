@@ -3,7 +3,7 @@
  * GET /openapi.json and GET /docs: the machine- and human-readable reference. Public.
  */
 import { Hono } from 'hono';
-import { numberVar } from '../env.js';
+import { numberVar } from '../shared/env.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './analyze.js';
 import type { AppEnv } from './middleware.js';
 import { openApiDocument, renderDocs } from './openapi/index.js';

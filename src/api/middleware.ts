@@ -7,9 +7,9 @@ import { HTTPException } from 'hono/http-exception';
 import { authenticate, type Tenant } from '../auth/keys.js';
 import { clientAddress, effectiveLimits, FailureCounter, tenantStub, unauthLimit, type UnauthLimitEnv } from '../auth/limits.js';
 import { ApiError, type ErrorBody, type ErrorCode } from '../contract/errors.js';
-import type { Env } from '../env.js';
+import type { Env } from '../shared/env.js';
 import type { RateVerdict } from '../jobs/tenant-object.js';
-import { base64url } from '../jobs/ids.js';
+import { base64url } from '../shared/ids.js';
 
 export type AppEnv = { Bindings: Env; Variables: { requestId: string; tenant: Tenant } };
 

@@ -5,12 +5,12 @@
 import { Hono } from 'hono';
 import { ApiError, invalidField } from '../contract/errors.js';
 import { LIP_SYNC_MODELS, VOICE_GENERATORS, type ProcessOptions } from '../contract/jobs.js';
-import { numberVar } from '../env.js';
-import { isAvatarId, newVideoId } from '../jobs/ids.js';
+import { numberVar } from '../shared/env.js';
+import { isAvatarId, newVideoId } from '../shared/ids.js';
 import { submitJob } from '../jobs/submit.js';
 import { findAvatar } from '../storage/avatars.js';
 import { readUploadForm } from '../storage/form.js';
-import { r2Keys } from '../storage/keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from './analyze.js';
 import { optionalText, parseBoolean, parseChoice } from './form-values.js';
 import { openGate } from './admission.js';

@@ -4,7 +4,7 @@
  * unrecoverable ones at once. Dead-letter queue: the job failed too many times; mark it failed.
  */
 import { WorkerEntrypoint } from 'cloudflare:workers';
-import type { Env } from '../env.js';
+import type { Env } from '../shared/env.js';
 import type { JobMessage } from '../jobs/job-object.js';
 import { watchdogLimits } from '../jobs/limits.js';
 import type { JobRecord } from '../jobs/state.js';

@@ -4,11 +4,11 @@
  * in order with progress and heartbeats, complete it. Steps memoise their outputs in R2, so a
  * redelivered message resumes.
  */
-import type { Env } from '../env.js';
+import type { Env } from '../shared/env.js';
 import type { JobRecord } from '../jobs/state.js';
 import { jobStub } from '../jobs/submit.js';
 import { TransientError, UnrecoverableError } from '../media/errors.js';
-import { r2Keys } from '../storage/keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
 import { watchdogLimits } from '../jobs/limits.js';
 import { createContext, heartbeatIntervalMs, withHeartbeat, type StepContext } from './context.js';
 import { planFor } from './plans.js';

@@ -2,7 +2,7 @@
  * @module storage/purge
  * Deleting what a job or an avatar left in R2 (retention, DELETE endpoints).
  */
-import { r2Keys } from './keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
 
 /** Deletes every object under `prefix`, page by page; returns how many. */
 export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<number> {

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../api/middleware.js';
-import { base64url } from '../jobs/ids.js';
+import { base64url } from '../shared/ids.js';
 import { pageHtml } from './page.js';
 
 export { renderResults, createResultsRenderer, type RenderOptions } from './results.js';

@@ -6,7 +6,7 @@
 import { analyzeSpeech } from '../../analytics/speech/index.js';
 import { analyzeVisual } from '../../analytics/visual/index.js';
 import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
-import { r2Keys } from '../../storage/keys.js';
+import { r2Keys } from '../../shared/r2-keys.js';
 import type { Step, StepContext } from '../context.js';
 import type { Plan } from '../plans.js';
 import { audioStep } from './audio.js';
