@@ -4,12 +4,18 @@
  */
 import { createApp } from './api/app.js';
 import type { Env } from './shared/env.js';
-import type { JobMessage } from './jobs/job-object.js';
 import { handleBatch } from './pipeline/consumer.js';
 import { stopContainerWork } from './media/stop-work.js';
 import { webRoutes } from './web/index.js';
+import { JobObject as JobObjectCore, type JobMessage, type JobObjectEnv } from './jobs/job-object.js';
+import { purgeJobFiles } from './storage/purge.js';
 
-export { JobObject } from './jobs/job-object.js';
+/** The Job Durable Object with its purge port bound to R2 (`storage/purge`). Adds no members. */
+export class JobObject extends JobObjectCore {
+  constructor(ctx: DurableObjectState, env: JobObjectEnv) {
+    super(ctx, env, { purgeJobFiles });
+  }
+}
 export { TenantObject } from './jobs/tenant-object.js';
 export { MediaContainer } from './media/container.js';
 export { JobRunner } from './pipeline/consumer.js';
