@@ -10,7 +10,8 @@ import { watchdogLimits } from '../jobs/limits.js';
 import type { JobRecord } from '../jobs/state.js';
 import { jobStub } from '../jobs/submit.js';
 import { decideRetry, retryPolicy, type RetryEnv } from './retry.js';
-import { deleteWork, LeaseLost, runClaimed } from './run-job.js';
+import { LeaseLost, runClaimed } from './run-job.js';
+import { deleteJobWork } from '../storage/purge.js';
 
 export const isDeadLetterQueue = (name: string) => name.endsWith('-dlq');
 
@@ -114,7 +115,7 @@ async function handleMessage(msg: Settle, env: Env): Promise<void> {
     log(videoId, decision.action, err);
     if (decision.action === 'fail') {
       await stub.fail(decision.message);
-      await deleteWork(env.MEDIA, videoId);
+      await deleteJobWork(env.MEDIA, videoId);
       msg.ack();
     } else {
       // Give the job back so the retried delivery can claim it; a stale lease means another
@@ -137,7 +138,7 @@ async function failAfterRetries(env: Env, videoId: string | undefined): Promise<
   if (job && job.status !== 'completed' && job.status !== 'failed') {
     const why = job.last_error ?? 'an unknown error';
     await stub.fail(`processing failed after repeated attempts: ${why}`);
-    await deleteWork(env.MEDIA, videoId);
+    await deleteJobWork(env.MEDIA, videoId);
   }
 }
 

@@ -17,6 +17,11 @@ export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<nu
   return deleted;
 }
 
+/** Removes a job's intermediates (`work/{video_id}/`), when the job ends. */
+export async function deleteJobWork(bucket: R2Bucket, videoId: string): Promise<void> {
+  await deletePrefix(bucket, r2Keys.workPrefix(videoId));
+}
+
 /**
  * Removes a job's upload, intermediates, output and result. A registered avatar used as the
  * job's source lives under `avatars/` and is not touched.
