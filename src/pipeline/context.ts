@@ -5,7 +5,7 @@
  */
 import type { Env } from '../shared/env.js';
 import type { JobObject } from '../jobs/job-object.js';
-import type { JobRecord } from '../jobs/state.js';
+import type { CompletionPointers, JobRecord } from '../jobs/state.js';
 import { MediaClient, type SourceHints } from '../media/client.js';
 import { UnrecoverableError } from '../media/errors.js';
 import { maxMediaDurationSec } from '../media/budget.js';
@@ -37,6 +37,15 @@ export interface Step {
   /** Skips the step when false. */
   when?: (job: JobRecord) => boolean;
   run(ctx: StepContext): Promise<void>;
+}
+
+/**
+ * A job kind's ordered steps and how the job's pointers are set at the end. Declared here with
+ * `Step`, not in `plans.ts`, so the plans in `steps/` do not import the module that imports them.
+ */
+export interface Plan {
+  steps: Step[];
+  finish(ctx: StepContext): Promise<CompletionPointers>;
 }
 
 /**
