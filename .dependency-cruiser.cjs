@@ -56,6 +56,23 @@ module.exports = {
       to: { path: '^src/api/' },
     },
     ...layerRules,
+    // The container's engines: render composes them around one decode and one encode, so it sits on
+    // top; the frame-pipeline core (raw frames, the editor contract, the plan, ffmpeg arguments) sits
+    // at the bottom. Module cycles are caught by no-circular; these two keep the folders in order.
+    {
+      name: 'engines-below-render',
+      severity: 'error',
+      comment: 'Only render imports render: engines (gaze, mouth, lipsync…) take what they share from frame-pipeline.',
+      from: { path: '^containers/media/engines/', pathNot: '^containers/media/engines/render/' },
+      to: { path: '^containers/media/engines/render/' },
+    },
+    {
+      name: 'frame-pipeline-is-core',
+      severity: 'error',
+      comment: 'frame-pipeline is the core the engines build on: it imports no engine.',
+      from: { path: '^containers/media/engines/frame-pipeline/' },
+      to: { path: '^containers/media/engines/', pathNot: '^containers/media/engines/frame-pipeline/' },
+    },
   ],
   options: {
     includeOnly: OURS,
