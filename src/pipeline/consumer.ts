@@ -9,7 +9,7 @@ import type { JobMessage } from '../jobs/job-object.js';
 import { watchdogLimits } from '../jobs/limits.js';
 import type { JobRecord } from '../jobs/state.js';
 import { jobStub } from '../jobs/submit.js';
-import { decideRetry, retryPolicy, type RetryEnv } from './retry.js';
+import { decideRetry, retryPolicy } from './retry.js';
 import { LeaseLost, runClaimed } from './run-job.js';
 import { deleteJobWork } from '../storage/purge.js';
 
@@ -110,7 +110,7 @@ async function handleMessage(msg: Settle, env: Env): Promise<void> {
   } catch (err) {
     if (err instanceof LeaseLost) return msg.ack();
     // A retry must come back before the watchdog would take the job's silence for a dead consumer.
-    const policy = retryPolicy(env as Env & RetryEnv, watchdogLimits(env).stallMs / 2000);
+    const policy = retryPolicy(env, watchdogLimits(env).stallMs / 2000);
     const decision = decideRetry(err, msg.attempts, Math.random, policy);
     log(videoId, decision.action, err);
     if (decision.action === 'fail') {
