@@ -3,18 +3,26 @@
  * The Worker: HTTP API (Hono), the queue consumer (pipeline) and the Durable Object classes.
  */
 import { createApp } from './api/app.js';
-import type { Env } from './env.js';
-import type { JobMessage } from './jobs/job-object.js';
+import type { Env } from './shared/env.js';
 import { handleBatch } from './pipeline/consumer.js';
 import { stopContainerWork } from './media/stop-work.js';
+import { webRoutes } from './web/index.js';
+import { JobObject as JobObjectCore, type JobMessage, type JobObjectEnv } from './jobs/job-object.js';
+import { purgeJobFiles } from './storage/purge.js';
 
-export { JobObject } from './jobs/job-object.js';
+/** The Job Durable Object with its purge port bound to R2 (`storage/purge`). Adds no members. */
+export class JobObject extends JobObjectCore {
+  constructor(ctx: DurableObjectState, env: JobObjectEnv) {
+    super(ctx, env, { purgeJobFiles });
+  }
+}
 export { TenantObject } from './jobs/tenant-object.js';
 export { MediaContainer } from './media/container.js';
 export { JobRunner } from './pipeline/consumer.js';
 
-// DELETE of a running job stops its work in the media container at once (the API layer does not import the media client).
-const app = createApp({ stopJobWork: stopContainerWork });
+// The entry composes the layers: DELETE of a running job stops its work in the media container at
+// once, and `/` serves the web page, without the API layer importing the media client or the page.
+const app = createApp({ stopJobWork: stopContainerWork, pages: webRoutes });
 
 export default {
   fetch: app.fetch,

@@ -5,17 +5,15 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../contract/errors.js';
-import { numberVar } from '../env.js';
-import { newVideoId } from '../jobs/ids.js';
+import { newVideoId } from '../shared/ids.js';
 import { submitJob } from '../jobs/submit.js';
 import { readUploadForm } from '../storage/form.js';
-import { r2Keys } from '../storage/keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
+import { maxUploadBytes } from '../storage/upload-limit.js';
 import { openGate } from './admission.js';
 import { parseBoolean } from './form-values.js';
 import type { AppEnv } from './middleware.js';
 import { consumeResumable, resumableSource } from './uploads.js';
-
-export const DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 
 export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async (c) => {
   const videoId = newVideoId();
@@ -24,7 +22,7 @@ export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async
     const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
       files: { file: r2Keys.upload(videoId) },
       fields: ['visual_analytics', 'file_id'],
-      maxFileBytes: numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
+      maxFileBytes: maxUploadBytes(c.env),
       hash: gate.hashing,
     });
     const replay = await gate.check(form);

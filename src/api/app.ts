@@ -3,7 +3,7 @@
  * The HTTP surface: public routes, then everything under the API key.
  */
 import { Hono } from 'hono';
-import { webRoutes } from '../web/index.js';
+import type { Env } from '../shared/env.js';
 import { adminRoutes } from './admin.js';
 import { docsRoutes } from './docs.js';
 import { analyzeRoutes } from './analyze.js';
@@ -18,9 +18,11 @@ import { uploadRoutes } from './uploads.js';
 export interface AppOptions {
   /** Stops a deleted job's running work (the Worker passes the media container's `DELETE /jobs/{id}`). */
   stopJobWork?: JobRoutesOptions['stopWork'];
+  /** Public pages mounted before the API key (the Worker passes the web page, `src/web`). Default: none. */
+  pages?: Hono<{ Bindings: Env }>;
 }
 
-export function createApp({ stopJobWork }: AppOptions = {}) {
+export function createApp({ stopJobWork, pages }: AppOptions = {}) {
   const app = new Hono<AppEnv>();
   app.use('*', requestId(), accessLog(), securityHeaders());
   app.onError(onError);
@@ -30,7 +32,7 @@ export function createApp({ stopJobWork }: AppOptions = {}) {
   app.route('/', fileRoutes);
   app.route('/', adminRoutes);
   app.route('/', docsRoutes);
-  app.route('/', webRoutes);
+  if (pages) app.route('/', pages);
 
   app.use('/api/*', requireApiKey(), rateLimit());
   app.use('/status/*', requireApiKey(), rateLimit());

@@ -6,14 +6,13 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../contract/errors.js';
-import { numberVar } from '../env.js';
-import { isAvatarId, newAvatarId } from '../jobs/ids.js';
+import { isAvatarId, newAvatarId } from '../shared/ids.js';
 import { findAvatar, saveAvatar } from '../storage/avatars.js';
 import { readUploadForm } from '../storage/form.js';
-import { r2Keys } from '../storage/keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
 import { deletePrefix } from '../storage/purge.js';
 import { openGate } from './admission.js';
-import { DEFAULT_MAX_UPLOAD_BYTES } from './analyze.js';
+import { maxUploadBytes } from '../storage/upload-limit.js';
 import type { AppEnv } from './middleware.js';
 import { consumeResumable, resumableSource } from './uploads.js';
 
@@ -27,7 +26,7 @@ export const avatarRoutes = new Hono<AppEnv>()
       const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
         files: { file: key },
         fields: ['file_id'],
-        maxFileBytes: numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
+        maxFileBytes: maxUploadBytes(c.env),
         hash: gate.hashing,
       });
       const replay = await gate.check(form);

@@ -3,8 +3,7 @@
  * GET /openapi.json and GET /docs: the machine- and human-readable reference. Public.
  */
 import { Hono } from 'hono';
-import { numberVar } from '../env.js';
-import { DEFAULT_MAX_UPLOAD_BYTES } from './analyze.js';
+import { maxUploadBytes } from '../storage/upload-limit.js';
 import type { AppEnv } from './middleware.js';
 import { openApiDocument, renderDocs } from './openapi/index.js';
 
@@ -20,13 +19,13 @@ const DOCS_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' 
  */
 export const docsRoutes = new Hono<AppEnv>()
   .get('/openapi.json', (c) => {
-    const doc = openApiDocument({ serverUrl: new URL(c.req.url).origin, maxUploadBytes: numberVar(c.env?.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES) });
+    const doc = openApiDocument({ serverUrl: new URL(c.req.url).origin, maxUploadBytes: maxUploadBytes(c.env) });
     c.header('Cache-Control', 'public, max-age=300');
     c.header('Access-Control-Allow-Origin', '*');
     return c.json(doc);
   })
   .get('/docs', (c) => {
-    const doc = openApiDocument({ serverUrl: new URL(c.req.url).origin, maxUploadBytes: numberVar(c.env?.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES) });
+    const doc = openApiDocument({ serverUrl: new URL(c.req.url).origin, maxUploadBytes: maxUploadBytes(c.env) });
     c.header('Content-Security-Policy', DOCS_CSP);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');

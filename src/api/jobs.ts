@@ -8,7 +8,7 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../contract/errors.js';
-import { isWellFormedId } from '../jobs/ids.js';
+import { isWellFormedId } from '../shared/ids.js';
 import { isTerminal } from '../jobs/state.js';
 import { findJob, jobStub } from '../jobs/submit.js';
 import type { AppEnv } from './middleware.js';

@@ -5,11 +5,11 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { authenticate, type Tenant } from '../auth/keys.js';
-import { clientAddress, effectiveLimits, FailureCounter, tenantStub, unauthLimit, type UnauthLimitEnv } from '../auth/limits.js';
+import { clientAddress, effectiveLimits, FailureCounter, tenantStub, unauthLimit } from '../auth/limits.js';
 import { ApiError, type ErrorBody, type ErrorCode } from '../contract/errors.js';
-import type { Env } from '../env.js';
+import type { Env } from '../shared/env.js';
 import type { RateVerdict } from '../jobs/tenant-object.js';
-import { base64url } from '../jobs/ids.js';
+import { base64url } from '../shared/ids.js';
 
 export type AppEnv = { Bindings: Env; Variables: { requestId: string; tenant: Tenant } };
 
@@ -41,7 +41,7 @@ const rateLimitHeaders = (v: { limit: number; remaining: number; reset_sec: numb
  */
 export function failedAuthGate(c: Context<AppEnv>): (message: string) => ApiError {
   const address = clientAddress(c.req.raw.headers, c.env);
-  const limit = unauthLimit(c.env as Env & UnauthLimitEnv);
+  const limit = unauthLimit(c.env);
   const standing = authFailures.check(address, limit);
   if (!standing.allowed) {
     for (const [k, v] of Object.entries(rateLimitHeaders(standing))) c.header(k, v);

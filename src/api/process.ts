@@ -5,13 +5,12 @@
 import { Hono } from 'hono';
 import { ApiError, invalidField } from '../contract/errors.js';
 import { LIP_SYNC_MODELS, VOICE_GENERATORS, type ProcessOptions } from '../contract/jobs.js';
-import { numberVar } from '../env.js';
-import { isAvatarId, newVideoId } from '../jobs/ids.js';
+import { isAvatarId, newVideoId } from '../shared/ids.js';
 import { submitJob } from '../jobs/submit.js';
 import { findAvatar } from '../storage/avatars.js';
 import { readUploadForm } from '../storage/form.js';
-import { r2Keys } from '../storage/keys.js';
-import { DEFAULT_MAX_UPLOAD_BYTES } from './analyze.js';
+import { r2Keys } from '../shared/r2-keys.js';
+import { maxUploadBytes } from '../storage/upload-limit.js';
 import { optionalText, parseBoolean, parseChoice } from './form-values.js';
 import { openGate } from './admission.js';
 import type { AppEnv } from './middleware.js';
@@ -71,7 +70,7 @@ export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async
     const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
       files: { file: r2Keys.upload(videoId), audio: r2Keys.uploadAudio(videoId) },
       fields: TEXT_FIELDS,
-      maxFileBytes: numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
+      maxFileBytes: maxUploadBytes(c.env),
       hash: gate.hashing,
     });
     const replay = await gate.check(form);

@@ -5,8 +5,8 @@
  */
 import { Hono, type Context } from 'hono';
 import type { StatusResponse } from '../contract/jobs.js';
-import { numberVar } from '../env.js';
-import { isWellFormedId } from '../jobs/ids.js';
+import { numberVar } from '../shared/env.js';
+import { isWellFormedId } from '../shared/ids.js';
 import { findJob } from '../jobs/submit.js';
 import { signDownloadUrl } from '../storage/signed-url.js';
 import type { AppEnv } from './middleware.js';

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import { ApiError } from '../contract/errors.js';
-import type { Env } from '../env.js';
+import type { Env } from '../shared/env.js';
 import type { AppEnv } from './middleware.js';
 
 /** `STORAGE_URL`, or the Worker's own origin when unset. */

@@ -19,13 +19,13 @@ import { Hono, type Context } from 'hono';
 import { tenantStub } from '../auth/limits.js';
 import { ApiError } from '../contract/errors.js';
 import type { SourceRef } from '../contract/jobs.js';
-import { numberVar } from '../env.js';
-import { base64url } from '../jobs/ids.js';
+import { numberVar } from '../shared/env.js';
+import { base64url } from '../shared/ids.js';
 import type { UploadSession } from '../jobs/tenant-object.js';
 import type { ParsedForm } from '../storage/form.js';
-import { r2Keys } from '../storage/keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
 import { looksLikeText } from '../storage/sniff.js';
-import { DEFAULT_MAX_UPLOAD_BYTES } from './analyze.js';
+import { maxUploadBytes } from '../storage/upload-limit.js';
 import type { AppEnv } from './middleware.js';
 
 /** R2 needs equal parts of at least 5 MiB (except the last). */
@@ -38,7 +38,7 @@ export const MAX_PARTS = 10_000;
 const UPLOAD_ID = /^upl_[A-Za-z0-9_-]{22}$/;
 
 const partBytes = (c: Context<AppEnv>) => Math.max(MIN_PART_BYTES, numberVar(c.env.UPLOAD_PART_BYTES, DEFAULT_RESUMABLE_PART_BYTES));
-const maxBytes = (c: Context<AppEnv>) => numberVar(c.env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES);
+const maxBytes = (c: Context<AppEnv>) => maxUploadBytes(c.env);
 
 async function sessionOf(c: Context<AppEnv>, uploadId: string): Promise<UploadSession> {
   const session = UPLOAD_ID.test(uploadId) ? await tenantStub(c.env, c.get('tenant').id).uploadGet(uploadId) : null;

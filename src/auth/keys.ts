@@ -3,8 +3,8 @@
  * API keys: only their SHA-256 is stored (R2 `keys/{hash}.json`); development keys come from
  * `DEV_API_KEY`. Each key is its own tenant. Keys are never logged.
  */
-import { base64url } from '../jobs/ids.js';
-import { r2Keys } from '../storage/keys.js';
+import { base64url } from '../shared/ids.js';
+import { r2Keys } from '../shared/r2-keys.js';
 
 export interface Tenant {
   /** Stable, non-secret id: namespaces jobs, avatars and files. */

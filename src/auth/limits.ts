@@ -3,8 +3,8 @@
  * The limits that apply to a key: its record's `limits`, else the `[vars]` defaults.
  * Counting happens in the tenant's Durable Object (`jobs/tenant-object.ts`).
  */
-import type { Env } from '../env.js';
-import { numberVar } from '../env.js';
+import type { Env } from '../shared/env.js';
+import { numberVar } from '../shared/env.js';
 import type { TenantObject } from '../jobs/tenant-object.js';
 import type { Tenant } from './keys.js';
 

@@ -8,7 +8,6 @@
  * - after DELETE of a running job: a tombstone purges again once a late consumer must have stopped.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { purgeJobFiles } from '../storage/purge.js';
 import { retentionMs, watchdogLimits, type RetentionEnv, type WatchdogEnv } from './limits.js';
 import * as state from './state.js';
 import type { JobRecord, NewJob } from './state.js';
@@ -44,10 +43,24 @@ export interface JobMessage {
 /** What a consumer gets when it claims a job. */
 export type ClaimResult = { ok: true; job: JobRecord } | { ok: false; reason: 'terminal' | 'busy' | 'missing' };
 
+/** What the Job object needs from storage, handed in by the Worker entry (jobs does not import storage). */
+export interface JobObjectPorts {
+  /** Deletes a job's upload, intermediates, output and result from R2 (`storage/purge`). */
+  purgeJobFiles(bucket: R2Bucket, videoId: string): Promise<void>;
+}
+
+/**
+ * The Job object's logic. The runtime constructs Durable Objects itself, so the Worker entry
+ * (`src/index.ts`) exports a subclass whose constructor passes the ports.
+ */
 export class JobObject extends DurableObject<JobObjectEnv> {
   private record: JobRecord | null = null;
 
-  constructor(ctx: DurableObjectState, env: JobObjectEnv) {
+  constructor(
+    ctx: DurableObjectState,
+    env: JobObjectEnv,
+    private readonly ports: JobObjectPorts,
+  ) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       this.record = (await ctx.storage.get<JobRecord>(RECORD_KEY)) ?? null;
@@ -97,7 +110,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
 
   /** Deletes the job's R2 objects and every trace of the object itself. */
   private async purge(videoId: string, sourceKeys: string[]): Promise<void> {
-    await purgeJobFiles(this.env.MEDIA, videoId);
+    await this.ports.purgeJobFiles(this.env.MEDIA, videoId);
     if (sourceKeys.length) await this.env.MEDIA.delete(sourceKeys);
     this.record = null;
     await this.ctx.storage.deleteAlarm();

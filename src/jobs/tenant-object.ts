@@ -12,7 +12,6 @@
  * An alarm sweeps expired idempotency keys, jobs that never reported their end, and abandoned uploads.
  */
 import { DurableObject } from 'cloudflare:workers';
-import type { JobObject } from './job-object.js';
 import { watchdogLimits, type WatchdogEnv } from './limits.js';
 
 export const RATE_WINDOW_MS = 60_000;
@@ -76,10 +75,16 @@ export interface UploadSession {
   completed: { size: number; file_id: string } | null;
 }
 
+/**
+ * What the tenant reads of a Job object (its `get()`): a structural view, so that the two Durable
+ * Object classes do not import each other (the Job object calls `releaseJob` here).
+ */
+export type JobReader = Rpc.DurableObjectBranded & { get(): Promise<{ status: string } | null> };
+
 export interface TenantObjectEnv extends WatchdogEnv {
   MEDIA: R2Bucket;
   /** The jobs, to reconcile the slots with their real states. */
-  JOB?: DurableObjectNamespace<JobObject>;
+  JOB?: DurableObjectNamespace<JobReader>;
   UPLOAD_ABANDON_AFTER_SEC?: string;
 }
 

@@ -5,13 +5,14 @@
  * by a local Node process at `CONTAINER_URL`. One client, two transports.
  */
 import { getContainer } from '@cloudflare/containers';
+import type { MediaContainer } from './container.js';
 
 export interface MediaTransport {
   fetch(path: string, init: RequestInit): Promise<Response>;
 }
 
 export interface MediaEnv {
-  MEDIA_CONTAINER: DurableObjectNamespace;
+  MEDIA_CONTAINER: DurableObjectNamespace<MediaContainer>;
   CONTAINER_URL?: string;
   CONTAINER_POOL_SIZE?: string;
 }
@@ -28,7 +29,7 @@ export function mediaTransport(env: MediaEnv, affinity: string): MediaTransport 
   // Spread jobs over a fixed pool of warm instances; the same job always meets the same one.
   const pool = Number(env.CONTAINER_POOL_SIZE) || DEFAULT_POOL_SIZE;
   const name = `media-${hashString(affinity) % pool}`;
-  const stub = getContainer(env.MEDIA_CONTAINER as never, name);
+  const stub = getContainer(env.MEDIA_CONTAINER, name);
   return { fetch: (path, init) => stub.fetch(new Request(`${CONTAINER_ORIGIN}${path}`, init)) };
 }
 

@@ -4,13 +4,14 @@
  * unrecoverable ones at once. Dead-letter queue: the job failed too many times; mark it failed.
  */
 import { WorkerEntrypoint } from 'cloudflare:workers';
-import type { Env } from '../env.js';
+import type { Env } from '../shared/env.js';
 import type { JobMessage } from '../jobs/job-object.js';
 import { watchdogLimits } from '../jobs/limits.js';
 import type { JobRecord } from '../jobs/state.js';
 import { jobStub } from '../jobs/submit.js';
-import { decideRetry, retryPolicy, type RetryEnv } from './retry.js';
-import { deleteWork, LeaseLost, runClaimed } from './run-job.js';
+import { decideRetry, retryPolicy } from './retry.js';
+import { LeaseLost, runClaimed } from './run-job.js';
+import { deleteJobWork } from '../storage/purge.js';
 
 export const isDeadLetterQueue = (name: string) => name.endsWith('-dlq');
 
@@ -109,12 +110,12 @@ async function handleMessage(msg: Settle, env: Env): Promise<void> {
   } catch (err) {
     if (err instanceof LeaseLost) return msg.ack();
     // A retry must come back before the watchdog would take the job's silence for a dead consumer.
-    const policy = retryPolicy(env as Env & RetryEnv, watchdogLimits(env).stallMs / 2000);
+    const policy = retryPolicy(env, watchdogLimits(env).stallMs / 2000);
     const decision = decideRetry(err, msg.attempts, Math.random, policy);
     log(videoId, decision.action, err);
     if (decision.action === 'fail') {
       await stub.fail(decision.message);
-      await deleteWork(env.MEDIA, videoId);
+      await deleteJobWork(env.MEDIA, videoId);
       msg.ack();
     } else {
       // Give the job back so the retried delivery can claim it; a stale lease means another
@@ -137,7 +138,7 @@ async function failAfterRetries(env: Env, videoId: string | undefined): Promise<
   if (job && job.status !== 'completed' && job.status !== 'failed') {
     const why = job.last_error ?? 'an unknown error';
     await stub.fail(`processing failed after repeated attempts: ${why}`);
-    await deleteWork(env.MEDIA, videoId);
+    await deleteJobWork(env.MEDIA, videoId);
   }
 }
 

@@ -3,14 +3,14 @@
  * What a step sees: the job, the media client, the bucket, and helpers that make steps
  * idempotent (outputs keyed by job and step in R2) and report progress under the job's lease.
  */
-import type { Env } from '../env.js';
+import type { Env } from '../shared/env.js';
 import type { JobObject } from '../jobs/job-object.js';
-import type { JobRecord } from '../jobs/state.js';
+import type { CompletionPointers, JobRecord } from '../jobs/state.js';
 import { MediaClient, type SourceHints } from '../media/client.js';
 import { UnrecoverableError } from '../media/errors.js';
 import { maxMediaDurationSec } from '../media/budget.js';
 import { mediaTransport } from '../media/transport.js';
-import { r2Keys } from '../storage/keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
 
 /** Heartbeats come several times per stall window, so one late beat never looks like death. */
 export const MAX_HEARTBEAT_INTERVAL_MS = 20_000;
@@ -37,6 +37,15 @@ export interface Step {
   /** Skips the step when false. */
   when?: (job: JobRecord) => boolean;
   run(ctx: StepContext): Promise<void>;
+}
+
+/**
+ * A job kind's ordered steps and how the job's pointers are set at the end. Declared here with
+ * `Step`, not in `plans.ts`, so the plans in `steps/` do not import the module that imports them.
+ */
+export interface Plan {
+  steps: Step[];
+  finish(ctx: StepContext): Promise<CompletionPointers>;
 }
 
 /**

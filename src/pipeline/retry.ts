@@ -4,7 +4,7 @@
  * errors are retried with exponential backoff and jitter until the queue's max_retries, after
  * which the message goes to the dead-letter queue (which fails the job with the last error).
  */
-import { numberVar } from '../env.js';
+import { numberVar } from '../shared/env.js';
 import { UnrecoverableError } from '../media/errors.js';
 
 export const RETRY_BASE_DELAY_SEC = 5;

@@ -4,11 +4,11 @@
  * in order with progress and heartbeats, complete it. Steps memoise their outputs in R2, so a
  * redelivered message resumes.
  */
-import type { Env } from '../env.js';
+import type { Env } from '../shared/env.js';
 import type { JobRecord } from '../jobs/state.js';
 import { jobStub } from '../jobs/submit.js';
 import { TransientError, UnrecoverableError } from '../media/errors.js';
-import { r2Keys } from '../storage/keys.js';
+import { deleteJobWork } from '../storage/purge.js';
 import { watchdogLimits } from '../jobs/limits.js';
 import { createContext, heartbeatIntervalMs, withHeartbeat, type StepContext } from './context.js';
 import { planFor } from './plans.js';
@@ -19,15 +19,6 @@ export class LeaseLost extends Error {
     super(`job ${videoId} is no longer held by this consumer`);
     this.name = 'LeaseLost';
   }
-}
-
-export type RunOutcome = 'completed' | 'skipped';
-
-/** Claims the job and runs it; `skipped` when it is finished, missing or held by a live consumer. */
-export async function runJob(env: Env, videoId: string): Promise<RunOutcome> {
-  const claimed = await jobStub(env, videoId).claim();
-  if (!claimed.ok) return 'skipped';
-  return runClaimed(env, claimed.job as JobRecord);
 }
 
 /** Runs a job this consumer has claimed (`job.lease` is its lease). */
@@ -82,7 +73,7 @@ export async function runClaimed(env: Env, job: JobRecord): Promise<'completed'>
   }
   const pointers = await plan.finish(ctx);
   if (!(await stub.complete(lease, pointers))) throw new LeaseLost(videoId);
-  await deleteWork(env.MEDIA, videoId);
+  await deleteJobWork(env.MEDIA, videoId);
   return 'completed';
 }
 
@@ -113,14 +104,4 @@ function inStep(step: string, err: unknown): unknown {
   if (err instanceof UnrecoverableError || err instanceof TransientError || err instanceof LeaseLost) return err;
   const message = err instanceof Error ? err.message : String(err);
   return new TransientError(`the ${step} step failed: ${message}`, { cause: err });
-}
-
-/** Intermediates are removed when a job ends. */
-export async function deleteWork(bucket: R2Bucket, videoId: string): Promise<void> {
-  let cursor: string | undefined;
-  do {
-    const page = await bucket.list({ prefix: r2Keys.workPrefix(videoId), cursor });
-    if (page.objects.length) await bucket.delete(page.objects.map((o) => o.key));
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
 }

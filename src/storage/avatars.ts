@@ -4,7 +4,7 @@
  * so one key can never reach another's avatar.
  */
 import type { SourceRef } from '../contract/jobs.js';
-import { r2Keys } from './keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
 
 export interface AvatarMeta {
   avatar_id: string;

@@ -2,7 +2,7 @@
  * @module storage/purge
  * Deleting what a job or an avatar left in R2 (retention, DELETE endpoints).
  */
-import { r2Keys } from './keys.js';
+import { r2Keys } from '../shared/r2-keys.js';
 
 /** Deletes every object under `prefix`, page by page; returns how many. */
 export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<number> {
@@ -15,6 +15,11 @@ export async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<nu
     cursor = page.truncated ? page.cursor : undefined;
   } while (cursor);
   return deleted;
+}
+
+/** Removes a job's intermediates (`work/{video_id}/`), when the job ends. */
+export async function deleteJobWork(bucket: R2Bucket, videoId: string): Promise<void> {
+  await deletePrefix(bucket, r2Keys.workPrefix(videoId));
 }
 
 /**

@@ -3,7 +3,7 @@
  * Download links: `{storage_url}/files/{key}?expires={unix}&token={HMAC-SHA256(key, expires)}`.
  * A plain GET fetches them with no credential; the token binds one object and one expiry.
  */
-import { base64url } from '../jobs/ids.js';
+import { base64url } from '../shared/ids.js';
 
 const encoder = new TextEncoder();
 

@@ -5,8 +5,8 @@
  * CSP nonce per response; nothing is loaded from other origins.
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../api/middleware.js';
-import { base64url } from '../jobs/ids.js';
+import type { Env } from '../shared/env.js';
+import { base64url } from '../shared/ids.js';
 import { pageHtml } from './page.js';
 
 export { renderResults, createResultsRenderer, type RenderOptions } from './results.js';
@@ -42,11 +42,12 @@ export function contentSecurityPolicy(nonce: string, storageUrl?: string): strin
 }
 
 /**
- * Mount with `app.route('/', webRoutes)` (before the API-key middleware; `/` needs no key).
+ * Mount with `app.route('/', webRoutes)` (before the API-key middleware; `/` needs no key): the
+ * Worker entry hands it to `createApp({ pages })`, so the API layer does not import the page.
  * @example
  * const res = await webRoutes.request('/');
  */
-export const webRoutes = new Hono<AppEnv>().get('/', (c) => {
+export const webRoutes = new Hono<{ Bindings: Env }>().get('/', (c) => {
   const nonce = base64url(crypto.getRandomValues(new Uint8Array(16)));
   c.header('Content-Security-Policy', contentSecurityPolicy(nonce, c.env?.STORAGE_URL));
   c.header('X-Content-Type-Options', 'nosniff');

@@ -1,4 +1,4 @@
-import type { Env as AppEnv } from '../../src/env.js';
+import type { Env as AppEnv } from '../../src/shared/env.js';
 
 // `env` from cloudflare:test is Cloudflare.Env: the Worker's bindings plus the test-only ones.
 declare global {

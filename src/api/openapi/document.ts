@@ -4,7 +4,7 @@
  * error table. Pure: no I/O, safe to call per request.
  */
 import { ERROR_CODES } from '../../contract/errors.js';
-import { DEFAULT_MAX_UPLOAD_BYTES } from '../analyze.js';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '../../storage/upload-limit.js';
 import { MAX_DESCRIPTION_CHARS } from '../process.js';
 import { ERROR_CODE_DOCS } from './errors.js';
 import { openApiPaths } from './paths.js';

@@ -6,9 +6,8 @@
 import { analyzeSpeech } from '../../analytics/speech/index.js';
 import { analyzeVisual } from '../../analytics/visual/index.js';
 import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
-import { r2Keys } from '../../storage/keys.js';
-import type { Step, StepContext } from '../context.js';
-import type { Plan } from '../plans.js';
+import { r2Keys } from '../../shared/r2-keys.js';
+import type { Plan, Step, StepContext } from '../context.js';
 import { audioStep } from './audio.js';
 import { probeSource, probeStep } from './probe.js';
 import { asrStep, prosody, prosodyStep, speechSegments, transcript, vadStep } from './speech.js';

@@ -7,7 +7,7 @@
  * native ffmpeg in the media container.
  */
 import { EDGE_AUDIO_MAX_BYTES, extractWithEdgeAudio, getSileroSession } from '../../../wasm/index.js';
-import { numberVar } from '../../env.js';
+import { numberVar } from '../../shared/env.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Step, StepContext } from '../context.js';
 import { probeSource } from './probe.js';

@@ -7,10 +7,9 @@ import type { ProcessOptions } from '../../contract/jobs.js';
 import type { ProcessingReport } from '../../contract/jobs.js';
 import { UnrecoverableError } from '../../media/errors.js';
 import { summarizeRenderReport } from '../../media/render-report.js';
-import { r2Keys } from '../../storage/keys.js';
+import { r2Keys } from '../../shared/r2-keys.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
-import type { Step, StepContext } from '../context.js';
-import type { Plan } from '../plans.js';
+import type { Plan, Step, StepContext } from '../context.js';
 import { probeSource, probeStep } from './probe.js';
 
 const options = (ctx: StepContext) => ctx.job.options as ProcessOptions;

@@ -6,7 +6,7 @@
 import { detectSpeech } from '../../../wasm/index.js';
 import { computeProsody } from '../../analytics/speech/index.js';
 import type { AsrOutput, ProsodyTrack, TimeSegment } from '../../contract/media.js';
-import { numberVar } from '../../env.js';
+import { numberVar } from '../../shared/env.js';
 import type { Step, StepContext } from '../context.js';
 import { audioKey, pcmWindows } from './audio.js';
 import { probeSource } from './probe.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { contentDuration, FfmpegError, WorkLimitError } from '../../../containers/media/src/ffmpeg.js';
 import { isTransientMediaFailure, mediaProblem, plainMediaError } from '../../../containers/media/src/media-limits.js';
 import { niceFor } from '../../../containers/media/src/work-scope.js';
-import { blurRadius } from '../../../containers/media/engines/render/ffmpeg-args.js';
+import { blurRadius } from '../../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { workBudgetMs } from '../../../src/media/budget.js';
 import { forgeMp4Durations } from '../../fixtures/abuse/make-corpus.js';
 import type { ProbeResult } from '../../../src/contract/media.js';

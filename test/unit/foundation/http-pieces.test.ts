@@ -6,7 +6,7 @@ import { decideRetry } from '../../../src/pipeline/retry.js';
 import { UnrecoverableError } from '../../../src/media/errors.js';
 import { signDownloadUrl, verifyDownload } from '../../../src/storage/signed-url.js';
 import { looksLikeText } from '../../../src/storage/sniff.js';
-import { isWellFormedId, newVideoId } from '../../../src/jobs/ids.js';
+import { isWellFormedId, newVideoId } from '../../../src/shared/ids.js';
 
 describe('process-video options', () => {
   it('should apply the defaults of the spec', () => {

@@ -1,41 +1,14 @@
 /**
  * @module containers/media/engines/asr/engine
- * The speech-recognition port: one interface; the default Whisper engine (faster-whisper in the
+ * Choosing the speech recogniser (the port is `port.ts`): the default Whisper engine (faster-whisper in the
  * project's Python venv) and Debian pocketsphinx as the fallback when Whisper is not installed.
  */
-import type { AsrOutput, TimeSegment } from '../../../../src/contract/media.js';
+import type { AsrOutput } from '../../../../src/contract/media.js';
 import { join } from 'node:path';
 import { AsrEngineError, AsrModelError } from './errors.js';
+import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 
-export interface TranscribeOptions {
-  /** Speech segments from VAD (seconds). When given, only these (padded) are decoded. */
-  speechSegments?: TimeSegment[];
-  /** Aborts the decode; child processes are killed and native jobs stopped. */
-  signal?: AbortSignal;
-}
-
-/** Resource use of the last `transcribe` call, for benchmarks and logs. */
-export interface AsrRunStats {
-  /** Wall time of the call, milliseconds. */
-  wallMs: number;
-  /** Peak resident memory of the decoding process(es), bytes (sum over parallel children). */
-  peakRssBytes: number;
-  /** Number of utterances decoded. */
-  utterances: number;
-  /** Decoder processes (pocketsphinx) or native jobs (whisper) used. */
-  processes: number;
-}
-
-/** A speech recogniser. Input is always 16 kHz mono s16 PCM. */
-export interface AsrEngine extends Disposable {
-  /** Engine name reported in `AsrOutput.engine`. */
-  readonly name: string;
-  /** Stats of the last completed `transcribe`, if any. */
-  readonly lastRun?: AsrRunStats;
-  transcribe(pcm: Int16Array, options?: TranscribeOptions): Promise<AsrOutput>;
-  /** Releases models and processes; idempotent. */
-  dispose(): void | Promise<void>;
-}
+export type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 
 /** Engines selectable by `ASR_ENGINE`. */
 export type AsrEngineKind = 'auto' | 'faster-whisper' | 'pocketsphinx';

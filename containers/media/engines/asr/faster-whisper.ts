@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
 import { alignText } from './align.js';
 import { alignTokens } from './align-tokens.js';
-import type { AsrEngine, AsrRunStats, TranscribeOptions } from './engine.js';
+import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError } from './errors.js';
 import { alignWithFillers } from './align-fillers.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AsrOutput, TimedWord, TimeSegment } from '../../../../src/contract/media.js';
 import { spawnMedia, type MediaProcess } from '../../src/ffmpeg.js';
-import type { AsrEngine, AsrRunStats, TranscribeOptions } from './engine.js';
+import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError } from './errors.js';
 import { ASR_SAMPLE_RATE_HZ, pcmToBytes, readPeakRss } from './pcm.js';
 import { joinUtterance, parseCtm, parseHypseg, PS_FRAMES_PER_SEC } from './pocketsphinx-output.js';

@@ -5,8 +5,8 @@
  * when looking into the camera (head pose included). No weights beyond Human's face models.
  */
 import { createFaceTracker, type FaceTracker, type MeshPoint } from '../lipsync/face-track.js';
-import type { FrameEditor } from '../render/editors.js';
-import type { RawFrame } from '../render/frames.js';
+import type { FrameEditor } from '../frame-pipeline/editors.js';
+import { rgbaToRgb, type RawFrame } from '../frame-pipeline/frames.js';
 import { eyeGeometry, irisShifts, type GazeTargetOptions } from './geometry.js';
 import { locateIris } from './iris.js';
 import { KeyframeTrack } from './keyframes.js';
@@ -26,20 +26,6 @@ export interface WarpGazeEditorOptions extends GazeTargetOptions {
   tracker?: FaceTracker;
 }
 
-/** RGBA frame → RGB at `scale` (nearest sample: landmarks need the shapes, not the texture). */
-export function rgbaToRgb(data: Uint8Array, width: number, height: number, scale: number): { rgb: Uint8Array; w: number; h: number } {
-  const w = Math.max(2, Math.round(width * scale)), h = Math.max(2, Math.round(height * scale));
-  const rgb = new Uint8Array(w * h * 3);
-  for (let y = 0; y < h; y++) {
-    const sy = Math.min(height - 1, Math.floor((y + 0.5) / scale));
-    for (let x = 0; x < w; x++) {
-      const sx = Math.min(width - 1, Math.floor((x + 0.5) / scale));
-      const i = (sy * width + sx) * 4, o = (y * w + x) * 3;
-      rgb[o] = data[i]; rgb[o + 1] = data[i + 1]; rgb[o + 2] = data[i + 2];
-    }
-  }
-  return { rgb, w, h };
-}
 
 /**
  * @example

@@ -4,7 +4,7 @@
  * render's one decode → edit → encode loop (the embedded landmark warp), or as a whole-video
  * service (a remote GPU model) whose output the render then treats as its source.
  */
-import type { FrameEditor } from '../render/editors.js';
+import type { FrameEditor } from '../frame-pipeline/editors.js';
 import { createWarpGazeEditor, type WarpGazeEditorOptions } from './editor.js';
 import { gazeServiceFromEnv, correctGazeRemote } from './remote.js';
 

@@ -6,7 +6,7 @@
  */
 import type { ProbeResult } from '../../../../src/contract/media.js';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
-import { readFrames } from '../render/frames.js';
+import { readFrames } from '../frame-pipeline/frames.js';
 import { ENVELOPE_HZ, F2_BAND_HZ, floorEnvelope, speechEnvelope } from './envelope.js';
 import { createFaceTracker, outerLipOpening } from './face-track.js';
 import { estimateLag, resample, type OffsetEstimate } from './offset.js';

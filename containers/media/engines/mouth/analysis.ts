@@ -7,11 +7,10 @@
  * Memory: ~0.4 KB per analysed frame + at most `capacity` patches.
  */
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
-import { rgbaToRgb } from '../gaze/editor.js';
 import { createFaceTracker, type FaceTracker } from '../lipsync/face-track.js';
-import { decoderArgs } from '../render/ffmpeg-args.js';
-import { readFrames } from '../render/frames.js';
-import type { RenderPlan } from '../render/plan.js';
+import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
+import { readFrames, rgbaToRgb } from '../frame-pipeline/frames.js';
+import type { RenderPlan } from '../frame-pipeline/plan.js';
 import { PatchBank } from './bank.js';
 import { cutPatch, type Patch } from './blend.js';
 import { lerpRecord, mouthRecord, outerLips, recordOpenness } from './landmarks.js';

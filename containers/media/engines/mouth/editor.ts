@@ -10,8 +10,8 @@
 import type { FaceTracker } from '../lipsync/face-track.js';
 import { ENVELOPE_HZ, speechEnvelope } from '../lipsync/envelope.js';
 import { MOUTH_LEADS_AUDIO_SEC } from '../lipsync/av-offset.js';
-import type { FrameEditor } from '../render/editors.js';
-import { frameCount, type RenderPlan } from '../render/plan.js';
+import type { FrameEditor } from '../frame-pipeline/editors.js';
+import { frameCount, type RenderPlan } from '../frame-pipeline/plan.js';
 import { analyseMouths, DEFAULT_BANK_CAPACITY } from './analysis.js';
 import { blendPatch } from './blend.js';
 import { anchors, mouthEllipse, outerLips } from './landmarks.js';

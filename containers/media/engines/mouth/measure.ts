@@ -9,7 +9,7 @@ import { probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
 import { MOUTH_LEADS_AUDIO_SEC } from '../lipsync/av-offset.js';
 import { ENVELOPE_HZ, speechEnvelope } from '../lipsync/envelope.js';
 import { createFaceTracker, mouthOpenness } from '../lipsync/face-track.js';
-import { readFrames } from '../render/frames.js';
+import { readFrames } from '../frame-pipeline/frames.js';
 import { frameLevels } from './target.js';
 
 /** Pearson correlation over the pairs where both values are finite. */

@@ -5,6 +5,6 @@
 export { createRenderRoutes, renderRoutes, type RenderRoutesOptions } from './routes.js';
 export { renderVideo, type RenderEngines, type RenderInput, type RenderReport, type RenderResult } from './render.js';
 export { parseRenderOptions, type RenderOptions } from './options.js';
-export { planRender, type RenderPlan } from './plan.js';
+export { planRender, type RenderPlan } from '../frame-pipeline/plan.js';
 export { RenderError } from './errors.js';
 export { defaultRenderEngines } from './engines.js';

@@ -17,12 +17,12 @@ import { currentScope, yieldToOtherJobs } from '../../src/work-scope.js';
 import { MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type Segmenter } from '../segment/index.js';
 import { evenWordTimes, toWebVtt, type CaptionWord } from './captions.js';
 import type { GazeEngine } from '../gaze/engine.js';
-import type { FrameEditor } from './editors.js';
+import type { FrameEditor } from '../frame-pipeline/editors.js';
 import { badInput, engineFailure, RenderError } from './errors.js';
-import { decoderArgs, encoderArgs, type AudioInput, type EncodeSpec, type MaskInput, type VideoInput } from './ffmpeg-args.js';
-import { readFrames, writeWithBackpressure, type RawFrame } from './frames.js';
+import { decoderArgs, encoderArgs, type AudioInput, type EncodeSpec, type MaskInput, type VideoInput } from '../frame-pipeline/ffmpeg-args.js';
+import { readFrames, writeWithBackpressure, type RawFrame } from '../frame-pipeline/frames.js';
 import type { RenderOptions } from './options.js';
-import { planRender, type RenderPlan } from './plan.js';
+import { planRender, type RenderPlan } from '../frame-pipeline/plan.js';
 import { readProvenance } from '../tts/wav.js';
 
 /** Engines a render may use; each is created lazily, only when its option is on. */

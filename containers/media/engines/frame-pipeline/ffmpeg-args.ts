@@ -1,5 +1,5 @@
 /**
- * @module containers/media/engines/render/ffmpeg-args
+ * @module containers/media/engines/frame-pipeline/ffmpeg-args
  * Pure builders of the decoder and encoder command lines of one render. The encoder is the
  * only encode: it takes the video either straight from the source file (no per-frame edits),
  * or as raw RGBA frames that Node edited (alpha = person mask when blurring), plus an optional

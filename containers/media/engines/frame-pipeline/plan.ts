@@ -1,5 +1,5 @@
 /**
- * @module containers/media/engines/render/plan
+ * @module containers/media/engines/frame-pipeline/plan
  * Pure planning of a render: output geometry, frame rate, duration and how the video is fitted
  * to new speech. No I/O, so every rule here is unit-testable from plain numbers.
  */

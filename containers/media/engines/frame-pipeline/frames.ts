@@ -1,7 +1,8 @@
 /**
- * @module containers/media/engines/render/frames
+ * @module containers/media/engines/frame-pipeline/frames
  * Raw frames between the decoder and the encoder: a bounded async iterator that cuts a byte
- * stream into fixed-size frames, and a writer that respects the encoder's backpressure.
+ * stream into fixed-size frames, a writer that respects the encoder's backpressure, and the
+ * downscaled RGB copy the face trackers read.
  */
 import type { Readable, Writable } from 'node:stream';
 
@@ -62,4 +63,19 @@ export function writeWithBackpressure(stream: Writable, data: Uint8Array): Promi
     stream.once('drain', onDrain);
     stream.once('error', onError);
   });
+}
+
+/** RGBA frame → RGB at `scale` (nearest sample: landmarks need the shapes, not the texture). */
+export function rgbaToRgb(data: Uint8Array, width: number, height: number, scale: number): { rgb: Uint8Array; w: number; h: number } {
+  const w = Math.max(2, Math.round(width * scale)), h = Math.max(2, Math.round(height * scale));
+  const rgb = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(height - 1, Math.floor((y + 0.5) / scale));
+    for (let x = 0; x < w; x++) {
+      const sx = Math.min(width - 1, Math.floor((x + 0.5) / scale));
+      const i = (sy * width + sx) * 4, o = (y * w + x) * 3;
+      rgb[o] = data[i]; rgb[o + 1] = data[i + 1]; rgb[o + 2] = data[i + 2];
+    }
+  }
+  return { rgb, w, h };
 }

@@ -1,5 +1,5 @@
 /**
- * @module storage/keys
+ * @module shared/r2-keys
  * The R2 key layout, in one place (ARCHITECTURE.md "Storage layout").
  */
 export const r2Keys = {

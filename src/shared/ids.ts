@@ -1,5 +1,5 @@
 /**
- * @module jobs/ids
+ * @module shared/ids
  * Unguessable, URL-safe identifiers: a prefix and 128 random bits in base64url (22 chars).
  */
 export const ID_RANDOM_BYTES = 16;

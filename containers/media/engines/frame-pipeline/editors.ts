@@ -1,5 +1,5 @@
 /**
- * @module containers/media/engines/render/editors
+ * @module containers/media/engines/frame-pipeline/editors
  * The contract between the render loop and the per-frame engines (gaze, mouth): each editor
  * changes the RGB of a raw RGBA frame in place. Alpha belongs to the blur mask. Editors that
  * look ahead observe frames at decode time and edit them a few frames later.
