@@ -3,45 +3,58 @@
  * ../shared/media being present.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { ROOT } from './services.js';
 
 export const GENERATED = join(ROOT, 'test/.tmp/generated');
 
 const ff = (args: string[]) => execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args]);
 
+/**
+ * Makes `name` once: written under a temporary name (same extension, so ffmpeg picks the format)
+ * and renamed into place, so a test file running in parallel never reads a half-written fixture.
+ */
+function once(name: string, make: (path: string) => void): void {
+  const path = join(GENERATED, name);
+  if (existsSync(path)) return;
+  const ext = extname(name);
+  const tmp = join(GENERATED, `${name.slice(0, -ext.length)}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.partial${ext}`);
+  make(tmp);
+  renameSync(tmp, path);
+}
+
 /** Makes the small fixtures once; returns their directory. */
 export function generateFixtures(): string {
   mkdirSync(GENERATED, { recursive: true });
   const out = (name: string) => join(GENERATED, name);
-  if (!existsSync(out('tone-3s.mp4'))) {
+  once('tone-3s.mp4', (path) => {
     ff(['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', out('tone-3s.mp4')]);
-  }
-  if (!existsSync(out('silent-2s.webm'))) {
-    ff(['-f', 'lavfi', '-i', 'color=c=blue:size=160x120:rate=10:duration=2', '-c:v', 'libvpx', '-b:v', '100k', out('silent-2s.webm')]);
-  }
-  if (!existsSync(out('speech.wav'))) {
-    execFileSync('espeak-ng', ['-v', 'en-us', '-w', out('speech.wav'), 'Hello there. This is a short test of the analysis service.']);
-  }
-  if (!existsSync(out('speech.ogg'))) {
-    ff(['-i', out('speech.wav'), '-c:a', 'libvorbis', '-q:a', '4', out('speech.ogg')]);
-  }
-  if (!existsSync(out('speech-silence-noise.wav'))) {
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path]);
+  });
+  once('silent-2s.webm', (path) => {
+    ff(['-f', 'lavfi', '-i', 'color=c=blue:size=160x120:rate=10:duration=2', '-c:v', 'libvpx', '-b:v', '100k', path]);
+  });
+  once('speech.wav', (path) => {
+    execFileSync('espeak-ng', ['-v', 'en-us', '-w', path, 'Hello there. This is a short test of the analysis service.']);
+  });
+  once('speech.ogg', (path) => {
+    ff(['-i', out('speech.wav'), '-c:a', 'libvorbis', '-q:a', '4', path]);
+  });
+  once('speech-silence-noise.wav', (path) => {
     // Speech, 20 s of digital silence, speech, 20 s of room-like noise (pink noise + mains hum), speech.
     ff(['-i', out('speech.wav'), '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono:d=20',
       '-f', 'lavfi', '-i', 'anoisesrc=color=pink:amplitude=0.05:duration=20:seed=7:sample_rate=16000', '-f', 'lavfi', '-i', 'sine=f=50:d=20:sample_rate=16000',
       '-filter_complex', '[0]aresample=16000,asplit=3[s1][s2][s3];[3]volume=0.02[hum];[2][hum]amix=inputs=2:duration=first[noise];[s1][1][s2][noise][s3]concat=n=5:v=0:a=1',
-      '-ac', '1', '-ar', '16000', out('speech-silence-noise.wav')]);
-  }
-  if (!existsSync(out('not-media.mp4'))) {
-    writeFileSync(out('not-media.mp4'), 'This is a plain text file pretending to be a video.\n'.repeat(20));
-  }
-  if (!existsSync(out('binary-junk.mp4'))) {
+      '-ac', '1', '-ar', '16000', path]);
+  });
+  once('not-media.mp4', (path) => {
+    writeFileSync(path, 'This is a plain text file pretending to be a video.\n'.repeat(20));
+  });
+  once('binary-junk.mp4', (path) => {
     const junk = Buffer.alloc(4096);
     for (let i = 0; i < junk.length; i++) junk[i] = (i * 7919 + 13) % 256;
-    writeFileSync(out('binary-junk.mp4'), junk);
-  }
+    writeFileSync(path, junk);
+  });
   return GENERATED;
 }
