@@ -5,23 +5,17 @@
  * the references write them), by Levenshtein distance over words.
  */
 
+import { cardinal } from '../../containers/media/engines/tts/numbers.js';
+
 const ABBREVIATIONS: Record<string, string> = { mr: 'mister', mrs: 'missus', dr: 'doctor' };
-const ONES = 'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen'.split(' ');
-const TENS = 'twenty thirty forty fifty sixty seventy eighty ninety'.split(' ');
 
 /**
- * Pure: a whole number (0 to 999,999) in words; other strings unchanged.
+ * Pure: a whole number (0 to 999,999) in words, as the voice's normaliser reads it (hyphens
+ * split); other strings unchanged.
  * @example spellNumber('10') // 'ten'; spellNumber('1961') // 'one thousand nine hundred sixty one'
  */
 export function spellNumber(token: string): string {
-  if (!/^\d{1,6}$/.test(token)) return token;
-  const words = (n: number): string[] => {
-    if (n < 20) return [ONES[n]];
-    if (n < 100) return [TENS[Math.floor(n / 10) - 2], ...(n % 10 ? [ONES[n % 10]] : [])];
-    if (n < 1000) return [ONES[Math.floor(n / 100)], 'hundred', ...(n % 100 ? words(n % 100) : [])];
-    return [...words(Math.floor(n / 1000)), 'thousand', ...(n % 1000 ? words(n % 1000) : [])];
-  };
-  return words(Number(token)).join(' ');
+  return /^\d{1,6}$/.test(token) ? cardinal(token).replace(/-/g, ' ') : token;
 }
 
 /** Lowercases, strips punctuation, spells numbers and splits into words. */

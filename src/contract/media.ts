@@ -11,6 +11,15 @@
  */
 export const DEFAULT_MAX_MEDIA_DURATION_SEC = 2 * 3600;
 
+/** Fixed part of every work budget, seconds: model loading, a cold container, the upload to the container. */
+export const WORK_BUDGET_BASE_SEC = 120;
+/**
+ * Seconds of work budget per second of media, for the Worker's container requests and the
+ * container's renders alike. The slowest measured work (blur + edits at 720p, or vision at 2 fps)
+ * runs about 1–1.5× real time on two busy cores: 10× stops only stuck or runaway work.
+ */
+export const WORK_BUDGET_PER_MEDIA_SEC = 10;
+
 /** What the container learns from `ffprobe` about an input. */
 export interface ProbeResult {
   format: string;

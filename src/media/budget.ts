@@ -5,15 +5,8 @@
  * The container enforces the same budget on its child processes (`x-work-budget-ms`); the
  * Worker's own fetch gives up a little later, so the container's plain message wins the race.
  */
-import { DEFAULT_MAX_MEDIA_DURATION_SEC } from '../contract/media.js';
+import { DEFAULT_MAX_MEDIA_DURATION_SEC, WORK_BUDGET_BASE_SEC, WORK_BUDGET_PER_MEDIA_SEC } from '../contract/media.js';
 
-/** Fixed part of every budget: model loading, a cold container, the upload to the container. */
-export const WORK_BUDGET_BASE_SEC = 120;
-/**
- * Seconds of budget per second of media. The slowest measured work (blur + edits at 720p, or
- * vision at 2 fps) runs about 1–1.5× real time on two busy cores: 10× stops only stuck or runaway work.
- */
-export const WORK_BUDGET_PER_MEDIA_SEC = 10;
 /** Reading the upload into the container before any duration is known: 1 s per 20 MB. */
 export const PROBE_BYTES_PER_SEC = 20 * 2 ** 20;
 /** The Worker's fetch outlives the container's budget by this much. */

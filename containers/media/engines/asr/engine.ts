@@ -5,6 +5,7 @@
  */
 import type { AsrOutput } from '../../../../src/contract/media.js';
 import { join } from 'node:path';
+import { DEFAULT_PYTHON_VENV, venvModelDir } from '../../src/venv.js';
 import { AsrEngineError, AsrModelError } from './errors.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 
@@ -40,11 +41,11 @@ export const DEFAULT_ASR_WORKERS = 2;
 export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<AsrEngine> {
   const kind = (config.ASR_ENGINE ?? 'auto').trim().toLowerCase() || 'auto';
   const workers = Number(config.ASR_WORKERS ?? DEFAULT_ASR_WORKERS) || DEFAULT_ASR_WORKERS;
-  const { DEFAULT_PYTHON_VENV, FasterWhisperEngine, missingWhisperFile } = await import('./faster-whisper.js');
+  const { FasterWhisperEngine, missingWhisperFile, WHISPER_MODEL_NAME } = await import('./faster-whisper.js');
   const { PocketsphinxEngine } = await import('./pocketsphinx.js');
   const venv = config.PYTHON_VENV || DEFAULT_PYTHON_VENV;
   const python = join(venv, 'bin', 'python');
-  const modelDir = config.WHISPER_MODEL_DIR || join(venv, 'models', 'faster-whisper-base');
+  const modelDir = config.WHISPER_MODEL_DIR || venvModelDir(WHISPER_MODEL_NAME, venv);
   switch (kind) {
     case 'auto':
     case 'faster-whisper': {

@@ -16,9 +16,9 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
+import { DEFAULT_PYTHON_VENV, REPO_ROOT, venvModelDir } from '../../src/venv.js';
 import { alignText } from './align.js';
 import { alignTokens } from './align-tokens.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
@@ -29,12 +29,10 @@ import { planUtterances } from './segments.js';
 import { cutRepeatLoops, isHallucinatedSegment, isHesitation, type WhisperSegment } from './whisper-filter.js';
 import { WhisperProcess, type WorkerLine } from './whisper-process.js';
 
-/** Repository (or image) root: the `.venv` lives there. */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-/** Default virtual environment (scripts/setup.mjs, Dockerfile). */
-export const DEFAULT_PYTHON_VENV = join(REPO_ROOT, '.venv');
-/** Default model: Whisper base as installed by install_models.py. */
-export const DEFAULT_WHISPER_MODEL_DIR = join(DEFAULT_PYTHON_VENV, 'models', 'faster-whisper-base');
+/** The model install_models.py verifies and installs: Whisper base. */
+export const WHISPER_MODEL_NAME = 'faster-whisper-base';
+/** Default model directory, in the default venv. */
+export const DEFAULT_WHISPER_MODEL_DIR = venvModelDir(WHISPER_MODEL_NAME);
 export const WORKER_SCRIPT = join(REPO_ROOT, 'containers', 'media', 'python', 'asr_worker.py');
 
 /**

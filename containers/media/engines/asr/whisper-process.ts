@@ -105,11 +105,11 @@ export class WhisperProcess {
     const child = this.#child!;
     const id = this.#nextId++;
     await new Promise<void>((done) => {
+      const sentAt = Date.now();
       const watchdog = setInterval(() => {
         if (caller.isAbandoned() && Date.now() - sentAt > ABANDONED_KILL_MS) this.#kill();
       }, 1_000);
       watchdog.unref();
-      const sentAt = Date.now();
       const settle = <T>(fn: (x: T) => void) => (x: T) => {
         clearInterval(watchdog);
         this.#pending = undefined;

@@ -9,7 +9,7 @@
  */
 import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProbeResult } from '../../../../src/contract/media.js';
+import { WORK_BUDGET_BASE_SEC, WORK_BUDGET_PER_MEDIA_SEC, type ProbeResult } from '../../../../src/contract/media.js';
 import { stat } from 'node:fs/promises';
 import { probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
 import { isTransientMediaFailure, mediaLimitsFrom, mediaProblem, plainMediaError, type MediaLimits } from '../../src/media-limits.js';
@@ -55,12 +55,12 @@ export interface RenderInput {
 }
 
 /**
- * Wall-clock budget of a render: `RENDER_BUDGET_BASE_SEC` (120) + `RENDER_BUDGET_FACTOR` (10) × the
- * output's seconds. The slowest measured path (blur + edits, 720p) runs ~1.5× real time on two busy
- * cores, so 10× only stops work that is stuck or runaway.
+ * Wall-clock budget of a render: the work budget of the Worker's requests (base + factor × the
+ * output's seconds, `WORK_BUDGET_*` in the contract), adjustable here by `RENDER_BUDGET_BASE_SEC`
+ * and `RENDER_BUDGET_FACTOR`.
  */
 export const renderBudgetMs = (durationSec: number) =>
-  ((Number(process.env.RENDER_BUDGET_BASE_SEC) || 120) + (Number(process.env.RENDER_BUDGET_FACTOR) || 10) * durationSec) * 1000;
+  ((Number(process.env.RENDER_BUDGET_BASE_SEC) || WORK_BUDGET_BASE_SEC) + (Number(process.env.RENDER_BUDGET_FACTOR) || WORK_BUDGET_PER_MEDIA_SEC) * durationSec) * 1000;
 
 /**
  * Largest output file of a render (ffmpeg `-fs`): 64 MB + 4 MB per second of output (32 Mbit/s,

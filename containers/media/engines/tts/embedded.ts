@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { venvModelDir } from '../../src/venv.js';
 import type { SynthesisRequest, SynthesisResult, TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { createEspeakEngine, type EspeakOptions } from './espeak.js';
@@ -15,7 +15,7 @@ import { normalizeText } from './normalize.js';
 import { createPiperEngine, PIPER_DEFAULT_VOICE, type PiperOptions } from './piper.js';
 
 /** Where install_models.py puts the verified voice: `<repo>/.venv/models/piper-en_US-joe-medium`. */
-export const PIPER_VOICE_DIR_DEFAULT = fileURLToPath(new URL(`../../../../.venv/models/piper-${PIPER_DEFAULT_VOICE}`, import.meta.url));
+export const PIPER_VOICE_DIR_DEFAULT = venvModelDir(`piper-${PIPER_DEFAULT_VOICE}`);
 
 export interface EmbeddedTtsOptions {
   /** Directory of the Piper voice. Default env PIPER_VOICE_DIR, else `PIPER_VOICE_DIR_DEFAULT`. */
