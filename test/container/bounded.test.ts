@@ -57,6 +57,18 @@ describe('work scope and process wrapper', () => {
     expect(err.message).toMatch(/took longer than its budget/);
   });
 
+  it('should leave every byte of stdout to its consumer (the /audio route waits for the first bytes, then streams)', async () => {
+    // 30 s of 16 kHz s16 PCM = 960,000 bytes, far more than a pipe holds: the process cannot end before it is read.
+    const proc = spawnMedia('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=30', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1']);
+    proc.child.stdin.end();
+    await new Promise((resolve) => proc.child.stdout.once('readable', resolve));
+    await new Promise((r) => setTimeout(r, 50));
+    let bytes = 0;
+    for await (const chunk of proc.child.stdout) bytes += (chunk as Buffer).length;
+    await proc.done;
+    expect(bytes).toBe(960_000);
+  });
+
   it('should stop a child that shows no sign of life', async () => {
     const proc = spawnMedia('sleep', ['10'], undefined, { idleMs: 300 });
     const err = (await proc.done.catch((e: unknown) => e)) as WorkLimitError;

@@ -80,7 +80,14 @@ export function spawnMedia(bin: string, args: string[], signal?: AbortSignal, { 
     idle.unref();
   };
   alive();
-  child.stdout.on('data', alive);
+  // Output is a sign of life too, but a 'data' listener would switch stdout to flowing mode and
+  // hand every byte to it before the caller attaches its own reader (audio extraction streamed
+  // the rest and lost the start). So watch what the pipe pushes into the stream's buffer instead.
+  const push = child.stdout.push.bind(child.stdout);
+  child.stdout.push = (chunk: unknown, encoding?: BufferEncoding) => {
+    if (chunk !== null) alive();
+    return push(chunk, encoding);
+  };
   child.stderr.on('data', (chunk: Buffer) => {
     alive();
     // Progress lines end in "\r": signs of life, not diagnostics.
