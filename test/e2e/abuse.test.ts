@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCorpus, TALKING_HEAD, type AbuseMedia } from '../fixtures/abuse/make-corpus.js';
 import { startStack, type Stack } from './support/stack.js';
 
-const PORT = 31_000 + Math.floor(Math.random() * 8_000);
+// Below Linux's ephemeral range (32768–60999), as are its container port (+1) and inspector (+1442, scripts/start.mjs).
+const PORT = 26_000 + Math.floor(Math.random() * 4_000);
 const ABUSER = 'e2e-abuse-a';
 const NEIGHBOUR = 'e2e-abuse-b';
 /** Longest a malformed upload may take from upload to its final state (generous: 2 shared cores). */
