@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
 // Random loopback ports, so several runs can share a machine; global-setup.ts reads the same env.
-process.env.TEST_MEDIA_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+// Below Linux's ephemeral range (32768+) and apart from the e2e stacks' ports (18887–31442).
+process.env.TEST_MEDIA_PORT ??= String(10_000 + Math.floor(Math.random() * 8_000));
 process.env.TEST_FIXTURE_PORT ??= String(Number(process.env.TEST_MEDIA_PORT) + 1);
 
 /**
