@@ -92,6 +92,8 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   private readonly windows = new Map<RateBucket, { start: number; count: number }>();
   /** video_id → when it was admitted. */
   private readonly active = new Map<string, number>();
+  /** The clock every window, slot and session time is read from (tests pin it instead of sleeping). */
+  now: () => number = () => Date.now();
 
   constructor(ctx: DurableObjectState, env: TenantObjectEnv) {
     super(ctx, env);
@@ -102,7 +104,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   }
 
   /** Counts one request in `bucket`; refuses once `limit` is reached in the current minute. */
-  async hit(bucket: RateBucket, limit: number, now = Date.now()): Promise<RateVerdict> {
+  async hit(bucket: RateBucket, limit: number, now = this.now()): Promise<RateVerdict> {
     const start = now - (now % RATE_WINDOW_MS);
     let window = this.windows.get(bucket);
     if (!window || window.start !== start) {
@@ -120,7 +122,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
    * are first reconciled with the jobs' real states (a release that never arrived must not lock
    * the key). The check and the take run with no await between them: atomic.
    */
-  async admitJob(videoId: string, limit: number, now = Date.now()): Promise<AdmitVerdict> {
+  async admitJob(videoId: string, limit: number, now = this.now()): Promise<AdmitVerdict> {
     await this.pruneStaleJobs(now);
     if (this.active.has(videoId)) return { allowed: true, active: this.active.size, limit };
     if (this.active.size >= limit) await this.reconcileJobs(now);
@@ -137,7 +139,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
    * count of unfinished jobs is the jobs' own states, whatever message was lost on the way.
    * Returns how many slots were freed.
    */
-  async reconcileJobs(now = Date.now()): Promise<number> {
+  async reconcileJobs(now = this.now()): Promise<number> {
     const jobs = this.env.JOB;
     if (!jobs) return 0;
     const verdicts = await Promise.all(
@@ -169,7 +171,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   }
 
   /** Whether an unexpired record exists for the key (the API then skips the job-slot check). */
-  async idempotencyKnown(key: string, now = Date.now()): Promise<boolean> {
+  async idempotencyKnown(key: string, now = this.now()): Promise<boolean> {
     const rec = await this.ctx.storage.get<IdempotencyRecord>(IDEM_PREFIX + key);
     return rec !== undefined && !idempotencyExpired(rec, now);
   }
@@ -179,7 +181,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
    * `replay` (answer the stored response), `mismatch` (the key was used for another request),
    * `in_progress` (the same request is still running).
    */
-  async idempotencyBegin(key: string, fingerprint: string, ttlMs: number, now = Date.now()): Promise<IdempotencyVerdict> {
+  async idempotencyBegin(key: string, fingerprint: string, ttlMs: number, now = this.now()): Promise<IdempotencyVerdict> {
     const rec = await this.ctx.storage.get<IdempotencyRecord>(IDEM_PREFIX + key);
     if (rec && !idempotencyExpired(rec, now)) {
       if (rec.fingerprint !== fingerprint) return { state: 'mismatch' };
@@ -206,7 +208,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
 
   async uploadPut(session: UploadSession): Promise<void> {
     await this.ctx.storage.put(UPLOAD_PREFIX + session.upload_id, session);
-    await this.ensureSweep(Date.now());
+    await this.ensureSweep(this.now());
   }
 
   async uploadGet(uploadId: string): Promise<UploadSession | null> {
@@ -217,7 +219,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   async uploadRecordPart(uploadId: string, n: number, part: { etag: string; size: number }): Promise<UploadSession | null> {
     const session = await this.uploadGet(uploadId);
     if (!session || session.completed) return null;
-    const next = { ...session, parts: { ...session.parts, [String(n)]: part }, touched_at: Date.now() };
+    const next = { ...session, parts: { ...session.parts, [String(n)]: part }, touched_at: this.now() };
     await this.ctx.storage.put(UPLOAD_PREFIX + uploadId, next);
     return next;
   }
@@ -228,7 +230,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
 
   /** Sweeps expired idempotency keys, stale job slots and abandoned uploads. */
   override async alarm(): Promise<void> {
-    const now = Date.now();
+    const now = this.now();
     let remaining = 0;
     const idem = await this.ctx.storage.list<IdempotencyRecord>({ prefix: IDEM_PREFIX });
     const expired = [...idem].filter(([, rec]) => idempotencyExpired(rec, now)).map(([k]) => k);

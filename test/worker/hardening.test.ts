@@ -35,18 +35,18 @@ async function devTenant(key: string): Promise<string> {
 const postWith = (path: string, fields: Record<string, Field>, key: string, headers: Record<string, string> = {}) =>
   call(path, { method: 'POST', body: form(fields), key, headers });
 
-/** Fixed one-minute windows: start a counting test early in a window so it cannot straddle two. */
-async function freshWindow(key: string) {
-  const probe = await call('/api/uploads/upl_AAAAAAAAAAAAAAAAAAAAAA', { key });
-  const reset = Number(probe.headers.get('ratelimit-reset'));
-  if (reset < 20) await new Promise((r) => setTimeout(r, reset * 1000 + 200));
+/** Pins `tenant`'s clock a second into a one-minute window, so a counting test cannot straddle two. */
+async function pinClock(tenant: string) {
+  const start = Date.now() - (Date.now() % 60_000) + 60_000;
+  await runInDurableObject(tenantStub(tenant), (o: TenantObject) => {
+    o.now = () => start + 1_000;
+  });
 }
 
 describe('rate limits per key', () => {
   it('should answer 429 rate_limited with Retry-After and RateLimit headers beyond requests per minute', async () => {
-    const { key } = await keyWith({ requests_per_minute: 3 });
-    await freshWindow(key);
-    const { key: fresh } = await keyWith({ requests_per_minute: 3 });
+    const { key: fresh, tenant } = await keyWith({ requests_per_minute: 3 });
+    await pinClock(tenant);
     for (const remaining of [2, 1, 0]) {
       const res = await call('/api/jobs/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: fresh, method: 'DELETE' });
       await expectError(res, 404, 'not_found');
@@ -66,9 +66,8 @@ describe('rate limits per key', () => {
   });
 
   it('should count status polls in their own, higher bucket', async () => {
-    const { key } = await keyWith({ requests_per_minute: 1, status_per_minute: 4 });
-    await freshWindow(key); // uses the single api request of this window… in the old window
-    const { key: fresh } = await keyWith({ requests_per_minute: 1, status_per_minute: 4 });
+    const { key: fresh, tenant } = await keyWith({ requests_per_minute: 1, status_per_minute: 4 });
+    await pinClock(tenant);
     await call('/api/jobs/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: fresh, method: 'DELETE' });
     await expectError(await call('/api/jobs/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: fresh, method: 'DELETE' }), 429, 'rate_limited');
     for (let i = 0; i < 4; i++) {
