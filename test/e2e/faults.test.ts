@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT, SHARED_MEDIA, waitFor } from '../support/services.js';
 
 // Below Linux's ephemeral range (32768–60999), where the OS hands out ports to every other socket:
@@ -87,14 +87,12 @@ async function status(id: string): Promise<Status> {
   return (await res.json()) as Status;
 }
 
-async function until(id: string, done: (s: Status) => boolean, timeoutMs: number): Promise<Status> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = await status(id);
-    if (done(s)) return s;
-    if (Date.now() > deadline) throw new Error(`job ${id} still ${s.status} (${s.progress}%) after ${timeoutMs} ms\n${log.join('').slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+async function until(id: string, done: (s: Status) => boolean, timeout: number): Promise<Status> {
+  let last: Status | undefined;
+  const reached = async () => ((last = await status(id)), done(last) ? last : false);
+  return vi.waitUntil(reached, { timeout, interval: 250 }).catch(() => {
+    throw new Error(`job ${id} still ${last?.status} (${last?.progress}%) after ${timeout} ms\n${log.join('').slice(-4000)}`);
+  });
 }
 
 const finished = (s: Status) => s.status === 'completed' || s.status === 'failed';

@@ -10,6 +10,7 @@ import { join, normalize, resolve } from 'node:path';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SHARED_MEDIA = resolve(ROOT, '../shared/media');
 
+/** Polls until `url` answers 2xx (hand-rolled: the workers suite's global setup runs outside vitest's test context, without `vi`). */
 export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
