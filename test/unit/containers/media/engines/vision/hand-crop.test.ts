@@ -1,0 +1,139 @@
+/**
+ * Where the vision engine looks again for missed hands: one square crop per visible pose wrist
+ * without an accepted hand, centred beyond the wrist along the forearm, inside the frame; and
+ * which hand found in a crop is kept. Same hand-built person as hands.test.ts (fixtures.ts:
+ * shoulder width 120 px, the person's left wrist at (368, 400) below the elbow at (365, 280),
+ * right wrist at (232, 400), face box x 250–350, y 80–200).
+ */
+import { describe, expect, it } from 'vitest';
+import type { FrameObservation } from '../../../../../../src/contract/media.js';
+import {
+  MAX_WRIST_CROPS_PER_FRAME,
+  MIN_WRIST_CROP_PX,
+  pickCropHand,
+  WRIST_CROP_SHIFT_SW,
+  WRIST_CROP_SIZE_SW,
+  wristCropBox,
+  wristCrops,
+} from '../../../../../../containers/media/engines/vision/hand-crop.js';
+import { handsFromCrop } from '../../../../../../containers/media/engines/vision/human/mapping.js';
+import { face, frame, handLandmarks, keypoint, pose, SHOULDER_WIDTH } from '../../../../src/analytics/visual/fixtures.js';
+
+type Hand = FrameObservation['hands'][number];
+const hand = (x: number, y: number, score = 0.9): Hand => ({ side: 'unknown', score, landmarks: handLandmarks('open', x, y, 0.6) });
+/** A 640×720 frame: room below the hanging hands. */
+const observation = (hands: Hand[] = [], overrides: Parameters<typeof pose>[0] = {}): FrameObservation => ({
+  ...frame(0, { pose: pose(overrides), hands, face: face() }),
+  width: 640,
+  height: 720,
+});
+
+describe('wristCropBox', () => {
+  const S = SHOULDER_WIDTH;
+
+  it('should centre the crop beyond the wrist along elbow → wrist, sized in shoulder widths', () => {
+    // Forearm pointing straight down: the centre moves 0.3 S below the wrist.
+    const box = wristCropBox({ x: 300, y: 300 }, { x: 300, y: 180 }, S, 640, 720)!;
+    expect(box.size).toBe(Math.floor(WRIST_CROP_SIZE_SW * S));
+    expect(box.x + box.size / 2).toBeCloseTo(300, 0);
+    expect(box.y + box.size / 2).toBeCloseTo(300 + WRIST_CROP_SHIFT_SW * S, 0);
+  });
+
+  it('should follow the forearm in any direction (raised arm: the crop moves up)', () => {
+    const box = wristCropBox({ x: 300, y: 300 }, { x: 300 + 60, y: 300 + 80 }, S, 640, 720)!;
+    // Unit elbow → wrist = (−0.6, −0.8).
+    expect(box.x + box.size / 2).toBeCloseTo(300 - 0.6 * WRIST_CROP_SHIFT_SW * S, 0);
+    expect(box.y + box.size / 2).toBeCloseTo(300 - 0.8 * WRIST_CROP_SHIFT_SW * S, 0);
+  });
+
+  it('should centre on the wrist when the elbow is not seen', () => {
+    const box = wristCropBox({ x: 300, y: 300 }, null, S, 640, 720)!;
+    expect(box.x + box.size / 2).toBeCloseTo(300, 0);
+    expect(box.y + box.size / 2).toBeCloseTo(300, 0);
+  });
+
+  it('should shift the crop inside the frame at its edges, keeping its size', () => {
+    const corner = wristCropBox({ x: 5, y: 5 }, { x: 60, y: 100 }, S, 640, 720)!;
+    expect(corner).toEqual({ x: 0, y: 0, size: Math.floor(WRIST_CROP_SIZE_SW * S) });
+    const far = wristCropBox({ x: 638, y: 715 }, { x: 600, y: 600 }, S, 640, 720)!;
+    expect(far.x + far.size).toBe(640);
+    expect(far.y + far.size).toBe(720);
+  });
+
+  it('should shrink to the frame when the frame is smaller than the crop', () => {
+    expect(wristCropBox({ x: 50, y: 40 }, null, 400, 100, 80)).toEqual({ x: 10, y: 0, size: 80 });
+  });
+
+  it('should give no crop for a tiny person', () => {
+    expect(wristCropBox({ x: 50, y: 40 }, null, (MIN_WRIST_CROP_PX - 1) / WRIST_CROP_SIZE_SW, 640, 480)).toBeNull();
+  });
+
+  it('should return integer pixels', () => {
+    const box = wristCropBox({ x: 123.4, y: 234.5 }, { x: 100.1, y: 150.7 }, 97.3, 640, 480)!;
+    expect([box.x, box.y, box.size].every(Number.isInteger)).toBe(true);
+  });
+});
+
+describe('wristCrops', () => {
+  it('should crop both wrists when the detector found no hand', () => {
+    const crops = wristCrops(observation());
+    expect(crops.map((c) => c.side)).toEqual(['left', 'right']);
+    const left = crops[0];
+    // The person's left wrist (368, 400), forearm pointing down: the crop contains it.
+    expect(left.x).toBeLessThan(368);
+    expect(left.x + left.size).toBeGreaterThan(368);
+    expect(left.y).toBeLessThan(400);
+    expect(left.y + left.size).toBeGreaterThan(400 + WRIST_CROP_SHIFT_SW * SHOULDER_WIDTH);
+  });
+
+  it('should skip a wrist that already has an accepted hand', () => {
+    expect(wristCrops(observation([hand(368, 400)])).map((c) => c.side)).toEqual(['right']);
+    expect(wristCrops(observation([hand(368, 400), hand(232, 400)]))).toEqual([]);
+  });
+
+  it('should still crop a wrist whose only nearby "hand" the analytics reject', () => {
+    // Low score, or on the face: neither vouches for the wrist.
+    expect(wristCrops(observation([hand(368, 400, 0.3)])).map((c) => c.side)).toEqual(['left', 'right']);
+    const nearFace = observation([hand(320, 180)], { left_wrist: keypoint(330, 190) });
+    expect(wristCrops(nearFace).map((c) => c.side)).toEqual(['left', 'right']);
+  });
+
+  it('should cost nothing without visible wrists: head-and-shoulder shots, low wrist scores, no body', () => {
+    expect(wristCrops(observation([], { left_wrist: undefined, right_wrist: undefined }))).toEqual([]);
+    expect(wristCrops(observation([], { left_wrist: keypoint(368, 400, 0.25), right_wrist: keypoint(232, 400, 0.1) }))).toEqual([]);
+    expect(wristCrops({ ...observation(), pose: null })).toEqual([]);
+  });
+
+  it(`should never ask for more than ${MAX_WRIST_CROPS_PER_FRAME} crops`, () => {
+    expect(wristCrops(observation()).length).toBeLessThanOrEqual(MAX_WRIST_CROPS_PER_FRAME);
+  });
+});
+
+describe('pickCropHand', () => {
+  const o = observation();
+  const [leftCrop, rightCrop] = wristCrops(o);
+
+  it("should keep the best hand on the crop's wrist, with that side, marked as from a wrist crop", () => {
+    const picked = pickCropHand([hand(368, 400, 0.7), hand(370, 402, 0.8)], leftCrop, o);
+    expect(picked).toMatchObject({ side: 'left', score: 0.8, source: 'wrist-crop' });
+    expect(picked!.landmarks).toHaveLength(21);
+  });
+
+  it("should drop hands the analytics would reject or give to the other wrist", () => {
+    expect(pickCropHand([hand(368, 400, 0.4)], leftCrop, o)).toBeNull();
+    expect(pickCropHand([hand(232, 400)], leftCrop, o)).toBeNull(); // the other arm's hand
+    expect(pickCropHand([hand(232, 400)], rightCrop, o)).toMatchObject({ side: 'right' });
+    expect(pickCropHand([hand(300, 150)], leftCrop, o)).toBeNull(); // on the face
+    expect(pickCropHand([], leftCrop, o)).toBeNull();
+  });
+});
+
+describe('handsFromCrop', () => {
+  it('should move box and landmarks from crop to frame pixels and keep z', () => {
+    const found = [{ score: 0.9, label: 'point', box: [10, 20, 30, 40] as [number, number, number, number], keypoints: [[1, 2, -0.5], [3, 4]] as Array<[number, number, number?]> }];
+    const [moved] = handsFromCrop(found, { x: 100, y: 200, size: 150 });
+    expect(moved.box).toEqual([110, 220, 30, 40]);
+    expect(moved.keypoints).toEqual([[101, 202, -0.5], [103, 204]]);
+    expect(moved).toMatchObject({ score: 0.9, label: 'point' });
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import * as s from '../../../../src/jobs/state.js';
+
+const init: s.NewJob = {
+  video_id: 'vid_x', kind: 'analysis', tenant: 't', audio: null, options: { visual_analytics: false },
+  source: { key: 'uploads/vid_x/source', size: 1, filename: null, content_type: null },
+};
+const limits: s.WatchdogLimits = { pendingRedispatchMs: 60_000, stallMs: 180_000, maxRunMs: 3_600_000, maxRedispatches: 2 };
+
+describe('job state machine', () => {
+  it('should go pending → processing → completed with progress 100', () => {
+    let job = s.createJob(init, 0);
+    expect(job.status).toBe('pending');
+    job = s.claim(job, 1);
+    expect(job).toMatchObject({ status: 'processing', lease: 1, started_at: 1 });
+    job = s.advance(job, 40, 'asr', 2);
+    job = s.advance(job, 30, 'asr', 3);
+    expect(job.progress).toBe(40); // monotonic
+    job = s.advance(job, 150, 'x', 4);
+    expect(job.progress).toBe(99.9); // 100 only on completion
+    job = s.complete(job, { result_key: 'results/vid_x.json' }, 5);
+    expect(job).toMatchObject({ status: 'completed', progress: 100, stage: null, error_message: null });
+  });
+
+  it('should refuse transitions out of terminal states', () => {
+    const done = s.complete(s.claim(s.createJob(init, 0), 1), { result_key: 'r' }, 2);
+    expect(() => s.claim(done, 3)).toThrow(s.InvalidTransition);
+    expect(() => s.fail(done, 'x', 3)).toThrow(s.InvalidTransition);
+    expect(() => s.advance(done, 1, null, 3)).toThrow(s.InvalidTransition);
+  });
+
+  it('should require the pointer that matches the kind', () => {
+    const job = s.claim(s.createJob(init, 0), 1);
+    expect(() => s.complete(job, { output_key: 'o' }, 2)).toThrow();
+  });
+
+  it('should fail with a message and keep error_message only then', () => {
+    const failed = s.fail(s.createJob(init, 0), 'bad input', 1);
+    expect(failed).toMatchObject({ status: 'failed', error_message: 'bad input' });
+  });
+
+  it('should re-dispatch a stalled job, then fail it after the limit', () => {
+    let job = s.claim(s.createJob(init, 0), 0);
+    expect(s.watchdog(job, 100_000, limits)).toEqual({ action: 'none' });
+    expect(s.watchdog(job, 200_000, limits)).toEqual({ action: 'redispatch' });
+    job = { ...job, redispatches: 2, last_error: 'container unreachable' };
+    const verdict = s.watchdog(job, 200_000, limits);
+    expect(verdict.action).toBe('fail');
+    expect((verdict as { message: string }).message).toMatch(/stopped responding.*container unreachable/);
+  });
+
+  it('should re-dispatch a pending job nobody picked up and fail an overlong run', () => {
+    const pending = s.createJob(init, 0);
+    expect(s.watchdog(pending, 61_000, limits)).toEqual({ action: 'redispatch' });
+    const running = { ...s.claim(pending, 0), heartbeat_at: 3_600_500 };
+    expect(s.watchdog(running, 3_600_600, limits).action).toBe('fail');
+  });
+});
