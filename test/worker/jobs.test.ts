@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ALICE, BOB, call, expectError, fixture, post, status, waitForJob } from './helpers.js';
 
 describe('analysis jobs', () => {
@@ -19,8 +19,8 @@ describe('analysis jobs', () => {
     const summary = (done.result as { summary: { duration_sec: number } }).summary;
     expect(summary.duration_sec).toBeGreaterThan(2.9);
     expect(summary.duration_sec).toBeLessThan(3.2);
-    // Intermediates are gone once the job ends; the result stays.
-    expect((await env.MEDIA.list({ prefix: `work/${body.video_id}/` })).objects).toHaveLength(0);
+    // Intermediates are deleted right after the job is marked completed (its lease proven first); the result stays.
+    await vi.waitUntil(async () => (await env.MEDIA.list({ prefix: `work/${body.video_id}/` })).objects.length === 0, { timeout: 5_000 });
     expect(await env.MEDIA.head(`results/${body.video_id}.json`)).not.toBeNull();
   });
 

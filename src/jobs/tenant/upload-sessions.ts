@@ -1,0 +1,63 @@
+/**
+ * @module jobs/tenant/upload-sessions
+ * Resumable uploads bound to one tenant (an R2 multipart upload each), in its storage under
+ * `upload:<upload_id>`; sessions untouched for `UPLOAD_ABANDON_AFTER_SEC` are aborted by the sweep.
+ */
+
+const PREFIX = 'upload:';
+
+/** A resumable upload: an R2 multipart upload bound to this tenant. */
+export interface UploadSession {
+  upload_id: string;
+  r2_upload_id: string;
+  key: string;
+  part_bytes: number;
+  max_bytes: number;
+  parts: Record<string, { etag: string; size: number }>;
+  created_at: number;
+  touched_at: number;
+  completed: { size: number; file_id: string } | null;
+}
+
+export class UploadSessions {
+  constructor(
+    private readonly storage: DurableObjectStorage,
+    private readonly bucket: R2Bucket,
+  ) {}
+
+  async put(session: UploadSession): Promise<void> {
+    await this.storage.put(PREFIX + session.upload_id, session);
+  }
+
+  async get(uploadId: string): Promise<UploadSession | null> {
+    return (await this.storage.get<UploadSession>(PREFIX + uploadId)) ?? null;
+  }
+
+  /** Records one uploaded part (parts may arrive in parallel; the object's input gate keeps read and write together). */
+  async recordPart(uploadId: string, n: number, part: { etag: string; size: number }, now: number): Promise<UploadSession | null> {
+    const session = await this.get(uploadId);
+    if (!session || session.completed) return null;
+    const next = { ...session, parts: { ...session.parts, [String(n)]: part }, touched_at: now };
+    await this.storage.put(PREFIX + uploadId, next);
+    return next;
+  }
+
+  async delete(uploadId: string): Promise<void> {
+    await this.storage.delete(PREFIX + uploadId);
+  }
+
+  /** Aborts (or deletes, when completed) the sessions untouched for `abandonMs`; returns how many remain. */
+  async sweep(now: number, abandonMs: number): Promise<number> {
+    let kept = 0;
+    for (const [key, session] of await this.storage.list<UploadSession>({ prefix: PREFIX })) {
+      if (now - session.touched_at < abandonMs) {
+        kept++;
+        continue;
+      }
+      if (session.completed) await this.bucket.delete(session.key).catch(() => {});
+      else await this.bucket.resumeMultipartUpload(session.key, session.r2_upload_id).abort().catch(() => {});
+      await this.storage.delete(key);
+    }
+    return kept;
+  }
+}
