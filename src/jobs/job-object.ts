@@ -226,23 +226,32 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     return this.record && state.isTerminal(this.record.status) ? this.expiresAt(this.record) : null;
   }
 
+  /** One schedule, three purposes: which one runs depends on what the object holds now. */
   async alarm(): Promise<void> {
     const job = this.record;
-    if (!job) {
-      const tombstone = await this.ctx.storage.get<Tombstone>(TOMBSTONE_KEY);
-      if (tombstone) {
-        if (Date.now() >= tombstone.purge_at) await this.purge(tombstone.video_id, tombstone.source_keys);
-        else await this.ctx.storage.setAlarm(tombstone.purge_at);
-      }
-      return;
-    }
-    if (state.isTerminal(job.status)) {
-      const released = await this.releaseSlot(job);
-      const expiry = this.expiresAt(job);
-      if (Date.now() >= expiry) return this.purge(job.video_id, JobObject.ownedSources(job));
-      await this.ctx.storage.setAlarm(released ? expiry : Math.min(expiry, Date.now() + RELEASE_RETRY_MS));
-      return;
-    }
+    if (!job) return this.purgeAfterDelete();
+    if (state.isTerminal(job.status)) return this.releaseThenRetain(job);
+    return this.watchRunningJob(job);
+  }
+
+  /** After DELETE of a running job: purge again once a late consumer must have stopped writing. */
+  private async purgeAfterDelete(): Promise<void> {
+    const tombstone = await this.ctx.storage.get<Tombstone>(TOMBSTONE_KEY);
+    if (!tombstone) return;
+    if (Date.now() >= tombstone.purge_at) await this.purge(tombstone.video_id, tombstone.source_keys);
+    else await this.ctx.storage.setAlarm(tombstone.purge_at);
+  }
+
+  /** An ended job: free its slot at the tenant (retried until it succeeds), then delete it at retention. */
+  private async releaseThenRetain(job: JobRecord): Promise<void> {
+    const released = await this.releaseSlot(job);
+    const expiry = this.expiresAt(job);
+    if (Date.now() >= expiry) return this.purge(job.video_id, JobObject.ownedSources(job));
+    await this.ctx.storage.setAlarm(released ? expiry : Math.min(expiry, Date.now() + RELEASE_RETRY_MS));
+  }
+
+  /** The watchdog of a running job: re-dispatch a lost one, fail a dead one. */
+  private async watchRunningJob(job: JobRecord): Promise<void> {
     const verdict = state.watchdog(job, Date.now(), watchdogLimits(this.env));
     switch (verdict.action) {
       case 'none':
