@@ -4,7 +4,8 @@
  * POST /admin/keys {name, limits?} → the new key (shown once); GET /admin/keys; DELETE /admin/keys/{key_id}.
  */
 import { Hono } from 'hono';
-import { createKey, digestsEqual, listKeys, revokeKey, sanitizeLimits, sha256Hex } from '../auth/keys.js';
+import { createKey, digestsEqual, listKeys, revokeKey, sanitizeLimits } from '../auth/keys.js';
+import { sha256Hex } from '../shared/digest.js';
 import { ApiError } from '../contract/errors.js';
 import { failedAuthGate, type AppEnv } from './middleware.js';
 

@@ -16,7 +16,7 @@ import { effectiveLimits, idempotencyTtlMs, tenantStub } from '../auth/limits.js
 import { ApiError } from '../contract/errors.js';
 import type { IdempotencyVerdict } from '../jobs/tenant-object.js';
 import type { ParsedForm } from '../storage/form.js';
-import { sha256HexOf } from '../storage/sha256.js';
+import { sha256Hex } from '../shared/digest.js';
 import type { AppEnv } from './middleware.js';
 
 /** Seconds a client is asked to wait when all its job slots are taken. */
@@ -96,7 +96,7 @@ export async function openGate(c: Context<AppEnv>, jobId: string | null): Promis
     },
     async check(form) {
       if (key === null) return null;
-      fingerprint = requestFingerprint(c.req.method, c.req.path, tenant.key_id, form);
+      fingerprint = await requestFingerprint(c.req.method, c.req.path, tenant.key_id, form);
       const verdict = (await stub.idempotencyBegin(key, fingerprint, idempotencyTtlMs(c.env))) as IdempotencyVerdict;
       if (verdict.state === 'new') {
         begun = true;
@@ -126,11 +126,11 @@ export async function openGate(c: Context<AppEnv>, jobId: string | null): Promis
   };
 }
 
-/** Pure: the fingerprint of a parsed request (text fields and file digests, order-independent). */
-export function requestFingerprint(method: string, path: string, keyId: string, form: Pick<ParsedForm, 'files' | 'fields' | 'digests'>): string {
+/** Deterministic: the fingerprint of a parsed request (text fields and file digests, order-independent). */
+export async function requestFingerprint(method: string, path: string, keyId: string, form: Pick<ParsedForm, 'files' | 'fields' | 'digests'>): Promise<string> {
   const fields = Object.entries(form.fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const files = Object.entries(form.files)
     .map(([name, f]) => [name, f.size, form.digests[name] ?? null] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return sha256HexOf(JSON.stringify({ method, path, key: keyId, fields: sha256HexOf(JSON.stringify(fields)), files }));
+  return sha256Hex(JSON.stringify({ method, path, key: keyId, fields: await sha256Hex(JSON.stringify(fields)), files }));
 }

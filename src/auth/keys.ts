@@ -3,6 +3,7 @@
  * API keys: only their SHA-256 is stored (R2 `keys/{hash}.json`); development keys come from
  * `DEV_API_KEY`. Each key is its own tenant. Keys are never logged.
  */
+import { sha256Hex } from '../shared/digest.js';
 import { base64url } from '../shared/ids.js';
 import { r2Keys } from '../shared/r2-keys.js';
 
@@ -49,12 +50,6 @@ export interface KeysEnv {
   DEV_API_KEY?: string;
 }
 
-const encoder = new TextEncoder();
-
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
-  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /** Constant-time equality of two equal-length hex digests. */
 export function digestsEqual(a: string, b: string): boolean {

@@ -5,6 +5,8 @@
  * a path is opened lazily with `fs.openAsBlob`, so large files are never read into memory.
  */
 
+import { closingDelimiter, multipartContentType, newBoundary, PART_END, partHead } from '../contract/multipart.js';
+
 /** A file argument: a filesystem path (Node only), a Blob/File, or raw bytes. */
 export type FileInput = string | Blob | Uint8Array | ArrayBuffer;
 
@@ -59,7 +61,6 @@ export interface MultipartBody {
 }
 
 const encoder = new TextEncoder();
-const quote = (s: string) => s.replace(/["\\\r\n]/g, (c) => (c === '"' ? '%22' : c === '\\' ? '\\\\' : ' '));
 
 /**
  * Lays out a multipart body: text fields first, then files (servers can validate fields before the large part).
@@ -67,17 +68,15 @@ const quote = (s: string) => s.replace(/["\\\r\n]/g, (c) => (c === '"' ? '%22' :
  * const body = buildMultipart({ visual_analytics: 'true' }, { file: await toNamedFile(bytes, 'a.mp4') });
  */
 export function buildMultipart(fields: Record<string, string>, files: Record<string, NamedFile>): MultipartBody {
-  const boundary = `----video-api-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+  const boundary = newBoundary();
   const parts: Blob[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(new Blob([encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`)]));
-  }
+  for (const [name, value] of Object.entries(fields)) parts.push(new Blob([partHead(boundary, name), encoder.encode(value), PART_END]));
   for (const [name, file] of Object.entries(files)) {
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.blob.type || contentTypeOf(file.filename)}\r\n\r\n`;
-    parts.push(new Blob([encoder.encode(head)]), file.blob, new Blob([encoder.encode('\r\n')]));
+    const head = partHead(boundary, name, { filename: file.filename, contentType: file.blob.type || contentTypeOf(file.filename) });
+    parts.push(new Blob([head]), file.blob, new Blob([PART_END]));
   }
-  parts.push(new Blob([encoder.encode(`--${boundary}--\r\n`)]));
-  return { contentType: `multipart/form-data; boundary=${boundary}`, length: parts.reduce((n, p) => n + p.size, 0), parts };
+  parts.push(new Blob([closingDelimiter(boundary)]));
+  return { contentType: multipartContentType(boundary), length: parts.reduce((n, p) => n + p.size, 0), parts };
 }
 
 /** Streams the parts, reporting bytes as the consumer (fetch) pulls them. */

@@ -7,6 +7,7 @@ import type { AsrOutput, ProbeResult, TimeSegment, VisionFrame } from '../contra
 import { FETCH_MARGIN_MS, workBudgetMs } from './budget.js';
 import { JobAbortedError, TransientError, UnrecoverableError } from './errors.js';
 import type { MediaTransport } from './transport.js';
+import { closingDelimiter, multipartContentType, newBoundary, PART_END, partHead } from '../contract/multipart.js';
 
 export interface SourceHints {
   filename: string | null;
@@ -177,17 +178,13 @@ type FormPart =
 
 /** Builds a multipart/form-data body that streams its file parts instead of buffering them. */
 export function multipartStream(parts: FormPart[]): { body: ReadableStream<Uint8Array>; contentType: string } {
-  const boundary = `----media${crypto.randomUUID().replace(/-/g, '')}`;
-  const encoder = new TextEncoder();
+  const boundary = newBoundary();
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   (async () => {
     const writer = writable.getWriter();
     try {
       for (const part of parts) {
-        const disposition = 'stream' in part
-          ? `form-data; name="${part.name}"; filename="${part.filename.replace(/"/g, '')}"\r\nContent-Type: ${part.contentType}`
-          : `form-data; name="${part.name}"`;
-        await writer.write(encoder.encode(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`));
+        await writer.write(partHead(boundary, part.name, 'stream' in part ? part : undefined));
         if ('stream' in part) {
           const reader = part.stream.getReader();
           for (;;) {
@@ -196,15 +193,15 @@ export function multipartStream(parts: FormPart[]): { body: ReadableStream<Uint8
             await writer.write(value);
           }
         } else {
-          await writer.write(encoder.encode(part.value));
+          await writer.write(new TextEncoder().encode(part.value));
         }
-        await writer.write(encoder.encode('\r\n'));
+        await writer.write(PART_END);
       }
-      await writer.write(encoder.encode(`--${boundary}--\r\n`));
+      await writer.write(closingDelimiter(boundary));
       await writer.close();
     } catch (err) {
       await writer.abort(err).catch(() => {});
     }
   })();
-  return { body: readable, contentType: `multipart/form-data; boundary=${boundary}` };
+  return { body: readable, contentType: multipartContentType(boundary) };
 }

@@ -7,8 +7,8 @@ import { ApiError } from '../contract/errors.js';
 import type { SourceRef } from '../contract/jobs.js';
 import { boundaryOf, FieldTooLongError, MultipartError, parseMultipart } from './multipart.js';
 import { streamToR2 } from './r2-upload.js';
-import { Sha256 } from './sha256.js';
 import { looksLikeText } from './sniff.js';
+import { streamingSha256 } from '../shared/digest.js';
 
 export const MAX_TEXT_FIELD_BYTES = 64 * 1024;
 
@@ -29,9 +29,9 @@ export interface ParsedForm {
   digests: Record<string, string>;
 }
 
-async function* tap(chunks: AsyncIterable<Uint8Array>, onChunk: (chunk: Uint8Array) => void): AsyncGenerator<Uint8Array> {
+async function* tap(chunks: AsyncIterable<Uint8Array>, onChunk: (chunk: Uint8Array) => Promise<void>): AsyncGenerator<Uint8Array> {
   for await (const chunk of chunks) {
-    onChunk(chunk);
+    await onChunk(chunk);
     yield chunk;
   }
 }
@@ -63,14 +63,14 @@ export async function readUploadForm(bucket: R2Bucket, request: Request, spec: F
           // A text value where a file belongs (curl -F file=x instead of file=@x).
           throw new ApiError('invalid_field', `field "${part.name}" must be a file upload`, { field: part.name });
         }
-        const hasher = spec.hash ? new Sha256() : null;
+        const hasher = spec.hash ? streamingSha256() : null;
         const body = hasher ? tap(part.body, (chunk) => hasher.update(chunk)) : part.body;
         const stored = await streamToR2(bucket, key, body, {
           maxBytes: spec.maxFileBytes,
           contentType: part.contentType,
         });
         files[part.name] = { key, size: stored.size, filename: part.filename, content_type: part.contentType };
-        if (hasher) digests[part.name] = hasher.hex();
+        if (hasher) digests[part.name] = await hasher.hex();
         if (stored.size === 0) throw new ApiError('empty_file', `field "${part.name}" is an empty file`, { field: part.name });
         if (looksLikeText(stored.head)) {
           throw new ApiError('unsupported_media_type', `field "${part.name}" holds text, not audio or video`, {

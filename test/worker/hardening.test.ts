@@ -9,7 +9,7 @@ import type { JobObject } from '../../src/jobs/job-object.js';
 import type { JobRecord } from '../../src/jobs/state.js';
 import type { TenantObject } from '../../src/jobs/tenant-object.js';
 import { requestFingerprint } from '../../src/api/admission.js';
-import { Sha256 } from '../../src/storage/sha256.js';
+import { hex } from '../../src/shared/digest.js';
 import { ALICE, BASE, BOB, call, expectError, fixture, form, post, status, waitForJob, type Field } from './helpers.js';
 
 const admin = { authorization: 'Bearer test-admin-token', 'content-type': 'application/json' };
@@ -213,10 +213,10 @@ describe('Idempotency-Key', () => {
     const file = await tone();
     const bytes = (file as { bytes: Uint8Array }).bytes;
     const keyId = (await devTenant(ALICE)).slice('dev_'.length);
-    const fingerprint = requestFingerprint('POST', '/api/register-avatar', keyId, {
+    const fingerprint = await requestFingerprint('POST', '/api/register-avatar', keyId, {
       files: { file: { key: 'x', size: bytes.length, filename: null, content_type: null } },
       fields: {},
-      digests: { file: new Sha256().update(bytes).hex() },
+      digests: { file: hex(await crypto.subtle.digest('SHA-256', bytes)) },
     });
     await tenantStub(await devTenant(ALICE)).idempotencyBegin('busy-1', fingerprint, 86_400_000);
     const uploads = await keysUnder('avatars/');

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/auth/keys.js';
+import { sha256Hex } from '../../src/shared/digest.js';
 import { ALICE, status } from './helpers.js';
 
 describe('large results', () => {
