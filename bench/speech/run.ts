@@ -11,7 +11,8 @@
  * - real-time factor (engine wall time / audio) and the decoder process's peak RSS.
  * Then a 60 s run (clips concatenated, decoded per speech segment as the pipeline does).
  * `BENCH_VARIANTS=1` adds Whisper settings (beam 5, no prompt, Whisper's own times) for the
- * tradeoff table.
+ * tradeoff table; `BENCH_BEAMS=1,2,3,5` runs only the default engine at each of those beam widths
+ * (the `WHISPER_BEAM_SIZE` choice).
  */
 import type { TimedWord, TimeSegment } from '../../src/contract/media.js';
 import { createAsrEngine, type AsrEngine } from '../../containers/media/engines/asr/engine.js';
@@ -42,6 +43,10 @@ const ENGINES: Array<{ label: string; make: () => Promise<AsrEngine> }> = [
   { label: 'whisper base (default)', make: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper' }) },
   { label: 'pocketsphinx (fallback)', make: () => createAsrEngine({ ASR_ENGINE: 'pocketsphinx' }) },
 ];
+const beams = (process.env.BENCH_BEAMS ?? '').split(',').map(Number).filter((b) => Number.isInteger(b) && b > 0);
+if (beams.length) {
+  ENGINES.splice(0, ENGINES.length, ...beams.map((b) => ({ label: `whisper base, beam ${b}`, make: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper', WHISPER_BEAM_SIZE: String(b) }) })));
+}
 if (process.env.BENCH_VARIANTS) {
   ENGINES.push(
     { label: 'whisper base, beam 5', make: async () => new FasterWhisperEngine({ beamSize: 5 }) },

@@ -1,6 +1,8 @@
 /**
  * @module bench/tts/run
- * Voice benchmark (`npx tsx bench/tts/run.ts [--whisper MODEL_DIR] [--takes N] [--rtf-only]`): 20 varied sentences
+ * Voice benchmark (`npx tsx bench/tts/run.ts [--whisper MODEL_DIR] [--takes N] [--rtf-only]
+ * [--beams 1,5] [--errors] [--set bench|heldout] [--voices espeak-raw,espeak,piper]
+ * [--length-scale X] [--noise-scale X] [--noise-w X]`): 20 varied sentences
  * (numbers, money, dates, times, names, abbreviations, questions) spoken by each voice of
  * voice_generator 0, side by side:
  * - `espeak-ng (raw)`: espeak-ng on the raw text, what generator 0 was before the Piper voice;
@@ -17,6 +19,11 @@
  * dollars" count as the same words. `--whisper DIR` also transcribes with faster-whisper
  * directly (bench/tts/whisper.py in .venv). Prints the machine's load average: RTF on a shared
  * 2-core machine is noisy: `--rtf-only` skips the recognisers for a quick re-measure when it is idle.
+ * `--beams` decodes every take at each Whisper beam width (ascending; default `WHISPER_BEAM_SIZE`,
+ * else 1); `--errors` lists each sentence's error stretches per beam, the recogniser's slips
+ * (wrong at the first beam, right at the last on the same take) and what no beam recovers, with
+ * the espeak-ng phonemes the voices were given for it. `--set heldout` speaks the 40 tuning
+ * sentences of `heldout.ts` instead; the Piper synthesis parameters are chosen on those only.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +36,11 @@ import { normalizeText } from '../../containers/media/engines/tts/normalize.js';
 import { createPiperEngine } from '../../containers/media/engines/tts/piper.js';
 import { PIPER_VOICE_DIR_DEFAULT } from '../../containers/media/engines/tts/embedded.js';
 import type { TtsEngine } from '../../containers/media/engines/tts/engine.js';
+import { espeakIpa } from '../../containers/media/engines/tts/phonemes.js';
 import { wordEdits, normaliseWords } from '../speech/wer.js';
+import { errorSpans, recoveredBy, tallySpans, type ErrorSpan } from './errors.js';
+import { plainLetters, sameFormat } from './score.js';
+import { HELDOUT_SENTENCES } from './heldout.js';
 
 export const SENTENCES = [
   'The meeting starts at 10:30 am on Tuesday, March 3rd, 2026.',
@@ -57,6 +68,8 @@ export const SENTENCES = [
 const SAMPLE_RATE_HZ = 16_000;
 
 interface Voice {
+  /** Name for `--voices`: espeak-raw, espeak, piper. */
+  key: string;
   label: string;
   engine: TtsEngine;
   /** What the voice is given: the raw sentence, or its normalised form. */
@@ -70,46 +83,58 @@ function toPcm16k(wavPath: string): Int16Array {
   return new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + (raw.byteLength & ~1)));
 }
 
-/**
- * Pure: Whisper writes clock times as "7.15" / "10.30am"; where the reference has that time
- * ("7:15"), the transcript's spelling is made the same, so a format is not counted as an error.
- */
-export function sameTimeFormat(reference: string, hypothesis: string): string {
-  let out = hypothesis;
-  for (const [, h, m] of reference.matchAll(/\b(\d{1,2}):(\d{2})\b/g)) out = out.replace(new RegExp(`\\b${h}\\.${m}(?=\\s?[ap]\\.?m\\b|\\b)`, 'g'), `${h}:${m} `);
-  return out.replace(/(\d:\d{2}) ([ap])\.?m\b\.?/gi, '$1 $2m');
-}
-
-/** "Kraków" and "Krakow" are the same word to a listener (wer.ts would split "krak w"). */
-const plainLetters = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-
 /** Pooled WER over sentences, both sides normalised as the voice would speak them. */
 function pooledWer(refs: string[], hyps: string[]): { wer: number; edits: number; words: number } {
   let edits = 0;
   let words = 0;
   refs.forEach((r, i) => {
     const ref = normaliseWords(plainLetters(normalizeText(r)));
-    edits += wordEdits(ref, normaliseWords(plainLetters(normalizeText(sameTimeFormat(r, hyps[i] ?? '')))));
+    edits += wordEdits(ref, normaliseWords(plainLetters(normalizeText(sameFormat(r, hyps[i] ?? '')))));
     words += ref.length;
   });
   return { wer: edits / words, edits, words };
 }
 
+/** `--name value` from the command line, else `fallback`. */
+function option(args: string[], name: string, fallback?: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+}
+
+const numberOption = (args: string[], name: string): number | undefined => {
+  const v = option(args, name);
+  return v === undefined ? undefined : Number(v);
+};
+
+/** One voice's takes as decoded by one recogniser: references, transcripts and the pooled WER. */
+interface Decoding {
+  label: string;
+  hyps: string[];
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const whisperDir = args.includes('--whisper') ? args[args.indexOf('--whisper') + 1] : undefined;
-  const takes = args.includes('--takes') ? Number(args[args.indexOf('--takes') + 1]) : 6;
+  const whisperDir = option(args, '--whisper');
+  const takes = Number(option(args, '--takes', '6'));
   const rtfOnly = args.includes('--rtf-only');
+  const listErrors = args.includes('--errors');
+  const set = option(args, '--set', 'bench');
+  const sentences = set === 'heldout' ? HELDOUT_SENTENCES : SENTENCES;
+  const only = option(args, '--voices')?.split(',');
+  const beams = (option(args, '--beams', process.env.WHISPER_BEAM_SIZE ?? '1') ?? '1').split(',').map(Number);
+  const piperParams = { lengthScale: numberOption(args, '--length-scale'), noiseScale: numberOption(args, '--noise-scale'), noiseW: numberOption(args, '--noise-w') };
   const tmp = mkdtempSync(join(tmpdir(), 'bench-tts-'));
-  const voices: Voice[] = [
-    { label: 'espeak-ng (raw)', engine: createEspeakEngine(), input: (t) => t, deterministic: true },
-    { label: 'espeak-ng', engine: createEspeakEngine(), input: normalizeText, deterministic: true },
-    { label: 'piper en_US-joe-medium', engine: createPiperEngine({ voiceDir: process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT }), input: (t) => t, deterministic: false },
+  const allVoices: Voice[] = [
+    { key: 'espeak-raw', label: 'espeak-ng (raw)', engine: createEspeakEngine(), input: (t) => t, deterministic: true },
+    { key: 'espeak', label: 'espeak-ng', engine: createEspeakEngine(), input: normalizeText, deterministic: true },
+    { key: 'piper', label: 'piper en_US-joe-medium', engine: createPiperEngine({ voiceDir: process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT, ...piperParams }), input: (t) => t, deterministic: false },
   ];
-  using asr = await createAsrEngine(process.env);
-  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores); recogniser: ${asr.name}`);
+  const voices = allVoices.filter((v) => !only || only.includes(v.key));
+  const recognisers = rtfOnly ? [] : await Promise.all(beams.map((b) => createAsrEngine({ ...process.env, WHISPER_BEAM_SIZE: String(b) })));
+  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores); set: ${set} (${sentences.length}); recogniser: ${recognisers[0]?.name ?? 'none'} at beam ${beams.join(', ')}; piper ${JSON.stringify(piperParams)}`);
   const table: string[] = [];
   const detail: string[] = [];
+  const listing: string[] = [];
   try {
     for (const voice of voices) {
       await voice.engine.synthesize({ text: 'Warm up.' }); // model load is not synthesis time
@@ -117,9 +142,8 @@ async function main(): Promise<void> {
       let audioSec = 0;
       const paths: string[] = [];
       const refs: string[] = [];
-      const hyps: string[] = [];
       for (let take = 0; take < (voice.deterministic ? 1 : takes); take++) {
-        for (const [i, sentence] of SENTENCES.entries()) {
+        for (const [i, sentence] of sentences.entries()) {
           const t0 = performance.now();
           const res = await voice.engine.synthesize({ text: voice.input(sentence) });
           wallSec += (performance.now() - t0) / 1000;
@@ -130,11 +154,16 @@ async function main(): Promise<void> {
           refs.push(sentence);
         }
       }
-      for (const path of rtfOnly ? [] : paths) {
-        const out = await asr.transcribe(toPcm16k(path));
-        hyps.push(out.words.map((w) => w.word).join(' '));
+      const decodings: Decoding[] = [];
+      for (const [k, asr] of recognisers.entries()) {
+        const hyps: string[] = [];
+        for (const path of paths) hyps.push((await asr.transcribe(toPcm16k(path))).words.map((w) => w.word).join(' '));
+        decodings.push({ label: `beam ${beams[k]}`, hyps });
       }
-      const port = rtfOnly ? { wer: NaN, edits: 0, words: 0 } : pooledWer(refs, hyps);
+      const cells = decodings.map((d) => {
+        const w = pooledWer(refs, d.hyps);
+        return `${(100 * w.wer).toFixed(1)} % (${w.edits}/${w.words})`;
+      });
       let whisperCell = 'n/a';
       if (whisperDir && !rtfOnly) {
         const python = fileURLToPath(new URL('../../.venv/bin/python', import.meta.url));
@@ -146,18 +175,64 @@ async function main(): Promise<void> {
         whisperCell = `${(100 * w.wer).toFixed(1)} % (${w.edits}/${w.words})`;
         whisperHyps.forEach((h, i) => detail.push(`| ${voice.label} | whisper | ${refs[i]} | ${h} |`));
       }
-      hyps.forEach((h, i) => detail.push(`| ${voice.label} | ${asr.name} | ${refs[i]} | ${h} |`));
-      table.push(`| ${voice.label} (${voice.deterministic ? 1 : takes}) | ${audioSec.toFixed(1)} | ${wallSec.toFixed(2)} | ${(wallSec / audioSec).toFixed(3)} | ${(100 * port.wer).toFixed(1)} % (${port.edits}/${port.words}) | ${whisperCell} |`);
+      for (const d of decodings) d.hyps.forEach((h, i) => i < sentences.length && detail.push(`| ${voice.label} | ${d.label} | ${refs[i]} | ${h} |`));
+      if (listErrors && decodings.length) listing.push(...(await errorListing(voice.label, sentences, refs, decodings)));
+      table.push(`| ${voice.label} (${voice.deterministic ? 1 : takes}) | ${audioSec.toFixed(1)} | ${wallSec.toFixed(2)} | ${(wallSec / audioSec).toFixed(3)} | ${cells.join(' | ')} | ${whisperCell} |`);
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+    for (const asr of recognisers) await asr.dispose();
   }
   console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`\n| voice (takes) | audio s | synth wall s | RTF | WER via port (${asr.name}) | WER via faster-whisper base |`);
-  console.log('|---|---|---|---|---|---|');
+  console.log(`\n| voice (takes) | audio s | synth wall s | RTF | ${beams.map((b) => `WER via port, beam ${b}`).join(' | ')} | WER via faster-whisper base directly |`);
+  console.log(`|---|---|---|---|${beams.map(() => '---|').join('')}---|`);
   for (const row of table) console.log(row);
-  console.log('\n| voice | recogniser | text | transcript |\n|---|---|---|---|');
+  if (listing.length) {
+    const [first, last] = [beams[0], beams.at(-1)];
+    console.log(`\n| voice | sentence | ${beams.map((b) => `errors beam ${b}`).join(' | ')} | recogniser slips: wrong at beam ${first}, right at beam ${last} (same take) | not recovered at beam ${last}: reference [espeak-ng IPA] → heard |`);
+    console.log(`|---|---|${beams.map(() => '---|').join('')}---|---|`);
+    for (const row of listing) console.log(row);
+  }
+  console.log('\n| voice | recogniser | text | transcript (first take) |\n|---|---|---|---|');
   for (const row of detail) console.log(row);
+}
+
+/** Words as the WER counts them (normalised as spoken, diacritics folded). */
+const spokenWords = (reference: string, text: string) => normaliseWords(plainLetters(normalizeText(sameFormat(reference, text))));
+
+/**
+ * Per sentence, pooled over takes: the error stretches at each beam, and the ones the widest
+ * beam does not recover on the same audio, with the phonemes the voice was given for them
+ * (espeak-ng's IPA: what Piper and espeak-ng say), so a misspelt name can be told from a
+ * mispronounced one without listening.
+ */
+async function errorListing(voice: string, sentences: readonly string[], refs: string[], decodings: Decoding[]): Promise<string[]> {
+  const rows: string[] = [];
+  const widest = decodings.at(-1)!;
+  for (const [s, sentence] of sentences.entries()) {
+    const ref = spokenWords(sentence, sentence);
+    const perBeam = decodings.map(() => [] as ErrorSpan[]);
+    const persistent: ErrorSpan[] = [];
+    const slips: ErrorSpan[] = []; // wrong at the first beam, right at the widest on the same take
+    const edits = decodings.map(() => 0);
+    refs.forEach((r, i) => {
+      if (r !== sentence) return;
+      decodings.forEach((d, k) => {
+        const hyp = spokenWords(sentence, d.hyps[i]);
+        perBeam[k].push(...errorSpans(ref, hyp));
+        edits[k] += wordEdits(ref, hyp);
+      });
+      const wide = spokenWords(sentence, widest.hyps[i]);
+      persistent.push(...errorSpans(ref, wide));
+      slips.push(...errorSpans(ref, spokenWords(sentence, decodings[0].hyps[i])).filter((span) => recoveredBy(ref, wide, span)));
+    });
+    if (edits.every((e) => e === 0)) continue;
+    const ipa = new Map<string, string>();
+    for (const span of persistent) if (span.ref && !ipa.has(span.ref)) ipa.set(span.ref, await espeakIpa(span.ref));
+    const persistentCell = tallySpans(persistent).map((line) => line.replace(/^(.+?) →/, (_m, r: string) => `${r} [${ipa.get(r) ?? ''}] →`)).join('; ');
+    rows.push(`| ${voice} | ${s + 1}. ${sentence} | ${perBeam.map((spans, k) => `${edits[k]}: ${tallySpans(spans).join('; ')}`).join(' | ')} | ${tallySpans(slips).join('; ')} | ${persistentCell} |`);
+  }
+  return rows;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -180,6 +180,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       if (o.json) json({ video_id: created.video_id, ...done, output: o.output ?? null });
       else {
         // What was asked but not applied goes to stderr: stdout stays the path or link alone.
+        const voice = done.processing_report?.voice;
+        if (voice) io.stderr.write(`voice: ${voice.voice_id} (${voice.engine})\n`);
         for (const note of done.processing_report?.notes ?? []) io.stderr.write(`note: ${note}\n`);
         out(o.output ?? done.download_url ?? '');
       }
@@ -205,6 +207,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
         if (s.download_url) out(`download: ${s.download_url}`);
         if (s.processing_report) {
           out(`applied: ${s.processing_report.options_applied.join(', ') || 'none'}`);
+          if (s.processing_report.voice) out(`voice: ${s.processing_report.voice.voice_id} (${s.processing_report.voice.engine})`);
           for (const note of s.processing_report.notes) out(`note: ${note}`);
         }
         if (s.result) out(formatAnalysis(s.result));

@@ -211,16 +211,12 @@ export const APP_SCRIPT = String.raw`
     $('h-results').focus();
   }
 
-  // What the render really did: applied options and the notes on anything that was not applied.
+  // What the render really did: applied options, the voice that spoke, and the notes on anything that was not applied.
   function showProcessingReport(into, report) {
     if (!report) return;
     var list = document.createElement('ul');
     list.id = 'processing-report';
-    var applied = report.options_applied.length ? report.options_applied.join(', ') : 'none';
-    var items = ['Applied: ' + applied, 'Output: ' + report.output.width + '×' + report.output.height + ', ' + report.output.duration_sec.toFixed(2) + ' s (' + report.output.fit + ')'];
-    if (report.lip_sync) items.push('Lip sync: ' + report.lip_sync.mode + (report.lip_sync.audio_shift_ms !== null ? ' (' + report.lip_sync.audio_shift_ms + ' ms)' : ''));
-    if (report.captions) items.push('Captions timed by ' + report.captions);
-    items = items.concat(report.notes);
+    var items = ResultsRenderer.processingReportItems(report);
     items.forEach(function (text) {
       var li = document.createElement('li');
       li.textContent = text;

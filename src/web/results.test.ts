@@ -73,6 +73,15 @@ describe('renderResults', () => {
     const source = `var __name = function (f) { return f; }; return (${createResultsRenderer.toString()})();`;
     const embedded = new Function(source)() as ReturnType<typeof createResultsRenderer>;
     expect(embedded.renderResults(full)).toBe(renderResults(full));
+    const report = { options_applied: ['lip_sync_correction'], output: { width: 640, height: 360, duration_sec: 3.2, fit: 'trim' }, lip_sync: null, captions: 'alignment', voice: { engine: 'piper', voice_id: 'en_US-joe-medium' }, notes: ['n'] };
+    expect(embedded.processingReportItems(report)).toEqual(createResultsRenderer().processingReportItems(report));
+  });
+
+  it('should list the processing report with the voice that spoke', () => {
+    const { processingReportItems } = createResultsRenderer();
+    const report = { options_applied: [], output: { width: 640, height: 360, duration_sec: 3.2, fit: 'trim' }, lip_sync: null, captions: 'alignment', voice: { engine: 'espeak-ng', voice_id: 'en-us+m3' }, notes: ['the neural voice is not installed'] };
+    expect(processingReportItems(report)).toEqual(['Applied: none', 'Output: 640×360, 3.20 s (trim)', 'Captions timed by alignment', 'Voice: en-us+m3 (espeak-ng)', 'the neural voice is not installed']);
+    expect(processingReportItems({ ...report, voice: undefined }).join(' ')).not.toContain('Voice');
   });
 });
 

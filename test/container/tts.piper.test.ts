@@ -107,6 +107,64 @@ describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
     expect(wer).toBeLessThanOrEqual(0.2);
   });
 
+  it('should stream /tts: the head and first sentence go out before the last sentence is synthesised, and ffprobe reads the exact length', { timeout: 120_000 }, async () => {
+    const text = 'The first sentence is short. Then comes a second one, a little longer than the first. A third follows it. The fourth sentence is here. Is this the fifth? And this is the sixth and last.';
+    const t0 = performance.now();
+    const res = await post(createTtsRoutes(), { generator: 0, text });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBeNull();
+    expect(res.headers.get('x-tts-engine')).toBe('piper');
+    const reader = res.body!.getReader();
+    const parts: Buffer[] = [];
+    const arrivals: number[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parts.push(Buffer.from(value));
+      arrivals.push(performance.now() - t0);
+    }
+    const wav = Buffer.concat(parts);
+    // Head, lead silence, then a sentence and a pause each: the WAV grows in many pieces.
+    expect(parts.length).toBeGreaterThanOrEqual(2 * splitSpeech(normalizeText(text)).length);
+    expect(arrivals[2]).toBeLessThan(arrivals.at(-1)! * 0.6); // the first sentence long before the end
+    expect(readProvenance(wav)).toEqual({ engine: 'piper', voice_id: 'en_US-joe-medium', notes: [] });
+    const info = parseWav(wav);
+    expect(info.dataOffset + info.dataBytes).toBe(wav.length);
+    const path = join(tmp, 'streamed.wav');
+    writeFileSync(path, wav);
+    const probed = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', path], { encoding: 'utf8' }));
+    expect(probed).toBeCloseTo(info.dataBytes / 2 / 22_050, 3);
+  });
+
+  it('should answer a request it cannot speak with a status before any audio, and stop when the client goes', { timeout: 60_000 }, async () => {
+    const app = createTtsRoutes();
+    const bad = await post(app, { generator: 0, text: '?! …' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('tts_text_missing');
+    // The real voice, counting the pieces the route pulls from it.
+    const piper = createPiperEngine({ voiceDir: PIPER_VOICE_DIR_DEFAULT });
+    let pulled = 0;
+    const counting = {
+      name: 'piper',
+      synthesize: piper.synthesize,
+      async synthesizeStream(req: Parameters<typeof piper.synthesizeStream>[0]) {
+        const speech = await piper.synthesizeStream(req);
+        return { ...speech, pcm: (async function* count() { for await (const p of speech.pcm) { pulled++; yield p; } })() };
+      },
+    };
+    const counted = createTtsRoutes({ engines: { 0: counting } });
+    const res = await post(counted, { generator: 0, text: 'One sentence. '.repeat(40) });
+    const reader = res.body!.getReader();
+    await reader.read();
+    await reader.read();
+    await reader.cancel(); // the synthesis of the other sentences stops
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(pulled).toBeLessThan(6); // of 81 pieces (lead, then 40 sentences and their pauses)
+    const again = await post(app, { generator: 0, text: 'Still here.' });
+    expect(again.status).toBe(200);
+    expect(parseWav(Buffer.from(await again.arrayBuffer())).dataBytes).toBeGreaterThan(22_050);
+  });
+
   it('should read numbers, dates and abbreviations as words', async () => {
     const tts = createPiperEngine({ voiceDir: PIPER_VOICE_DIR_DEFAULT });
     const text = 'Dr. Smith paid $12.50 on March 3rd. The meeting starts at 10:30 am. About 25% of 1,200 people came.';

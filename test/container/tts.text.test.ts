@@ -45,6 +45,8 @@ describe('normalizeText', () => {
     ['Fruit, e.g. apples, i.e. food, etc. are fine.', 'Fruit, for example apples, that is food, et cetera are fine.'],
     ['Tom & Jerry scored 10-20, No. 5 was #1.', 'Tom and Jerry scored ten to twenty, number five was number one.'],
     ['It was -5°C, then 3 km and 1 kg.', 'It was minus five degrees Celsius, then three kilometers and one kilogram.'],
+    ['Add 500 g of flour, 250 mg, 1 L and 8 oz; wait 30 min at 50 Hz.', 'Add five hundred grams of flour, two hundred fifty milligrams, one liter and eight ounces; wait thirty minutes at fifty hertz.'],
+    ['Give 5 great ideas in 2 gigs.', 'Give five great ideas in two gigs.'],
     ['Count 1,2,3 and 15,000 or 1500 people.', 'Count one, two, three and fifteen thousand or fifteen hundred people.'],
     ['Call 007 now.', 'Call zero zero seven now.'],
     ['Wait \u2014 really\u2026 yes.', 'Wait, really... yes.'],

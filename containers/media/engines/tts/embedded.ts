@@ -8,11 +8,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { venvModelDir } from '../../src/venv.js';
-import type { SynthesisRequest, SynthesisResult, TtsEngine } from './engine.js';
+import type { SynthesisRequest, SynthesisResult, SynthesisStream, TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { createEspeakEngine, type EspeakOptions } from './espeak.js';
 import { normalizeText } from './normalize.js';
 import { createPiperEngine, PIPER_DEFAULT_VOICE, type PiperOptions } from './piper.js';
+import { parseWav } from './wav.js';
 
 /** Where install_models.py puts the verified voice: `<repo>/.venv/models/piper-en_US-joe-medium`. */
 export const PIPER_VOICE_DIR_DEFAULT = venvModelDir(`piper-${PIPER_DEFAULT_VOICE}`);
@@ -38,21 +39,39 @@ export function createEmbeddedTtsEngine({ voiceDir = process.env.PIPER_VOICE_DIR
     const result = await espeak.synthesize({ ...req, text: normalizeText(req.text), voiceId: undefined });
     return { ...result, notes: [...(result.notes ?? []), `voice_generator 0: the neural voice ${voice} ${why}; espeak-ng (${result.voiceId}) spoke instead`] };
   };
+  /** The Piper voice by `viaPiper`, else espeak-ng: asked for by name, or the fallback (with its note). */
+  async function speak<T>(req: SynthesisRequest, viaPiper: () => Promise<T>, viaEspeak: (result: Promise<SynthesisResult>) => Promise<T>): Promise<T> {
+    // Both voices say the same words, so the caption aligner (which normalises too) fits either.
+    if (req.voiceId && !PIPER_NAMES.has(req.voiceId)) return viaEspeak(espeak.synthesize({ ...req, text: normalizeText(req.text) }));
+    // Checked per request: installing the voice later needs no restart.
+    if (!existsSync(join(voiceDir, `${voice}.onnx`)) || !existsSync(join(voiceDir, `${voice}.onnx.json`))) {
+      return viaEspeak(fallback(req, `is not installed (${voiceDir}; run the setup or rebuild the image)`));
+    }
+    try {
+      return await viaPiper();
+    } catch (err) {
+      if (err instanceof TtsError && err.code === 'tts_voice_unavailable') return viaEspeak(fallback(req, `could not be loaded (${err.message})`));
+      throw err;
+    }
+  }
   return {
     name: 'embedded',
-    async synthesize(req: SynthesisRequest): Promise<SynthesisResult> {
-      // Both voices say the same words, so the caption aligner (which normalises too) fits either.
-      if (req.voiceId && !PIPER_NAMES.has(req.voiceId)) return espeak.synthesize({ ...req, text: normalizeText(req.text) });
-      // Checked per request: installing the voice later needs no restart.
-      if (!existsSync(join(voiceDir, `${voice}.onnx`)) || !existsSync(join(voiceDir, `${voice}.onnx.json`))) {
-        return fallback(req, `is not installed (${voiceDir}; run the setup or rebuild the image)`);
-      }
-      try {
-        return await piper.synthesize(req);
-      } catch (err) {
-        if (err instanceof TtsError && err.code === 'tts_voice_unavailable') return fallback(req, `could not be loaded (${err.message})`);
-        throw err;
-      }
-    },
+    synthesize: (req) => speak(req, () => piper.synthesize(req), (result) => result),
+    synthesizeStream: (req) => speak(req, () => piper.synthesizeStream(req), async (result) => wholeAsStream(await result)),
+  };
+}
+
+/** Pure: a finished result as a one-piece stream (espeak-ng speaks a whole text in one process). */
+export function wholeAsStream({ wav, sampleRateHz, engine, voiceId, notes }: SynthesisResult): SynthesisStream {
+  const info = parseWav(wav);
+  const pcm = new Int16Array(wav.buffer.slice(wav.byteOffset + info.dataOffset, wav.byteOffset + info.dataOffset + info.dataBytes));
+  return {
+    sampleRateHz,
+    engine,
+    voiceId,
+    notes,
+    pcm: (async function* whole() {
+      yield pcm;
+    })(),
   };
 }

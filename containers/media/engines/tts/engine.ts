@@ -22,9 +22,24 @@ export interface SynthesisResult {
   notes?: string[];
 }
 
+/**
+ * Speech that is still being synthesised: who speaks is known, the samples (mono s16) follow
+ * sentence by sentence. Resolved only once the voice is loaded and the text checked, so a
+ * request's errors still come before its first byte.
+ */
+export interface SynthesisStream {
+  sampleRateHz: number;
+  engine: string;
+  voiceId: string;
+  notes?: string[];
+  pcm: AsyncIterable<Int16Array>;
+}
+
 export interface TtsEngine {
   readonly name: string;
   synthesize(req: SynthesisRequest): Promise<SynthesisResult>;
+  /** Engines that synthesise in pieces stream them (the route then sends the WAV as it grows). */
+  synthesizeStream?(req: SynthesisRequest): Promise<SynthesisStream>;
 }
 
 /** Most text a single request may synthesize (characters): about 10 minutes of speech. */

@@ -58,7 +58,12 @@ const UNITS: Record<string, [string, string]> = {
   mi: ['mile', 'miles'], ft: ['foot', 'feet'], lb: ['pound', 'pounds'], lbs: ['pound', 'pounds'], mph: ['mile per hour', 'miles per hour'],
   'km/h': ['kilometer per hour', 'kilometers per hour'], GB: ['gigabyte', 'gigabytes'], MB: ['megabyte', 'megabytes'], ms: ['millisecond', 'milliseconds'],
   '°C': ['degree Celsius', 'degrees Celsius'], '°F': ['degree Fahrenheit', 'degrees Fahrenheit'],
+  g: ['gram', 'grams'], mg: ['milligram', 'milligrams'], ml: ['milliliter', 'milliliters'], mL: ['milliliter', 'milliliters'], L: ['liter', 'liters'],
+  oz: ['ounce', 'ounces'], min: ['minute', 'minutes'], hr: ['hour', 'hours'], hrs: ['hour', 'hours'], yd: ['yard', 'yards'],
+  TB: ['terabyte', 'terabytes'], KB: ['kilobyte', 'kilobytes'], Hz: ['hertz', 'hertz'], kHz: ['kilohertz', 'kilohertz'], MHz: ['megahertz', 'megahertz'], GHz: ['gigahertz', 'gigahertz'],
 };
+/** Unit symbols after a number, longest first ("mph" before "m…"); "m" and "s" are left alone: meters or million, seconds or a plural. */
+const UNIT_RE = new RegExp(`(-?\\d[\\d,]*(?:\\.\\d+)?)\\s?(${Object.keys(UNITS).sort((a, b) => b.length - a.length).map((u) => u.replace('/', '\\/')).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
 
 const stripCommas = (s: string) => s.replace(/,/g, '');
 
@@ -132,7 +137,7 @@ export function normalizeText(text: string): string {
   // Money, percent, units.
   t = t.replace(/([$€£])\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(thousand|million|billion|trillion|[kKmMbB]n?)\b)?/g, (_all, sym: string, amount: string, scale?: string) => money(sym, amount, scale));
   t = t.replace(/(\d[\d,]*(?:\.\d+)?)\s?%/g, (_all, n: string) => `${readNumber(n)} percent`);
-  t = t.replace(/(-?\d[\d,]*(?:\.\d+)?)\s?(km\/h|°C|°F|km|kg|cm|mm|mi|ft|lbs|lb|mph|GB|MB|ms)\b/g, (_all, n: string, unit: string) => {
+  t = t.replace(UNIT_RE, (_all, n: string, unit: string) => {
     const [one, many] = UNITS[unit];
     return `${n} ${stripCommas(n) === '1' ? one : many}`;
   });

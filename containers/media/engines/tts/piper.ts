@@ -13,7 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as Ort from 'onnxruntime-node';
-import type { SynthesisRequest, SynthesisResult, TtsEngine } from './engine.js';
+import type { SynthesisRequest, SynthesisResult, SynthesisStream, TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { normalizeText } from './normalize.js';
 import { phonemeIds, sentencePhonemes, type PhonemeIdMap } from './phonemes.js';
@@ -97,6 +97,7 @@ export interface PiperEngine extends TtsEngine {
   sampleRateHz(): Promise<number>;
   /** Streams the speech of `text` as PCM chunks, sentence by sentence. */
   stream(text: string, signal?: AbortSignal): AsyncGenerator<PcmChunk>;
+  synthesizeStream(req: SynthesisRequest): Promise<SynthesisStream>;
 }
 
 /**
@@ -118,6 +119,7 @@ export function createPiperEngine({ voiceDir, voice = PIPER_DEFAULT_VOICE, lengt
     const scales = new Float32Array([noiseScale ?? config.inference.noise_scale, lengthScale ?? config.inference.length_scale, noiseW ?? config.inference.noise_w]);
     // The next sentence's phonemes are prepared while the current one is synthesised.
     let next = sentencePhonemes(chunks[0].text, config.espeak.voice, signal);
+    next.catch(() => {}); // awaited after the first yield, which a consumer may never ask for
     yield silence(leadSec);
     for (let i = 0; i < chunks.length; i++) {
       const phonemes = await next;
@@ -148,6 +150,13 @@ export function createPiperEngine({ voiceDir, voice = PIPER_DEFAULT_VOICE, lengt
     name: 'piper',
     stream,
     sampleRateHz: async () => (await load()).config.audio.sample_rate,
+    async synthesizeStream({ text, signal }: SynthesisRequest): Promise<SynthesisStream> {
+      const rate = (await load()).config.audio.sample_rate;
+      // The lead silence and the first sentence before resolving: a request's errors (no speakable
+      // text, a failing model) are then answered with a status, not a cut-off stream.
+      const pcm = await primed(stream(text, signal), 2);
+      return { sampleRateHz: rate, engine: 'piper', voiceId: voice, pcm };
+    },
     async synthesize({ text, signal }: SynthesisRequest): Promise<SynthesisResult> {
       const rate = (await load()).config.audio.sample_rate;
       const parts: Buffer[] = [];
@@ -156,6 +165,24 @@ export function createPiperEngine({ voiceDir, voice = PIPER_DEFAULT_VOICE, lengt
       return { wav: pcmToWav(pcm, rate), sampleRateHz: rate, durationSec: pcm.length / 2 / rate, engine: 'piper', voiceId: voice };
     },
   };
+}
+
+/** Pulls the first `n` items of `source` now (their errors are thrown here) and yields them, then the rest. */
+export async function primed<T>(source: AsyncGenerator<T>, n: number): Promise<AsyncGenerator<T>> {
+  const head: T[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await source.next();
+    if (r.done) break;
+    head.push(r.value);
+  }
+  return (async function* replay() {
+    try {
+      yield* head;
+      yield* source;
+    } finally {
+      await source.return(undefined); // a consumer that stops early ends the synthesis too
+    }
+  })();
 }
 
 /** Pure: float audio → s16 with the sentence's peak at `PEAK` (gain capped: silence stays silence). */

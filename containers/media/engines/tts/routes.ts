@@ -2,9 +2,14 @@
  * @module containers/media/engines/tts/routes
  * `POST /tts` JSON `{generator: 0|1, text, voice_id?, credential?}` → `audio/wav` (16-bit PCM
  * mono; 22.05 kHz from Piper or espeak-ng, 24 kHz from the provider). Headers `x-tts-engine`,
- * `x-tts-voice`, `x-audio-duration` and `x-tts-notes` (JSON array, ASCII-escaped) describe the
- * result; the WAV carries the same provenance in a `LIST/INFO` chunk (`wav.ts`), which the
- * render reads to report which voice spoke. Errors: `{error:{code,message}}`.
+ * `x-tts-voice` and `x-tts-notes` (JSON array, ASCII-escaped) describe the result; the WAV
+ * carries the same provenance in a `LIST/INFO` chunk (`wav.ts`), which the render reads to
+ * report which voice spoke. An engine that synthesises sentence by sentence (the Piper voice)
+ * is streamed: the WAV's head goes out with the first sentence, its size fields "unknown"
+ * (`streamingWavHead`), and no `content-length`/`x-audio-duration`; a whole result (espeak-ng,
+ * the provider) keeps both. Errors found before the first sentence is spoken are
+ * `{error:{code,message}}` with their status; a failure later cuts the stream off (never a
+ * WAV that looks complete).
  */
 import { withScopeSignal } from '../../src/work-scope.js';
 import { Hono } from 'hono';
@@ -12,7 +17,7 @@ import { createElevenLabsEngine, elevenLabsOptionsFromEnv } from './elevenlabs.j
 import { MAX_TTS_TEXT_CHARS, type TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { createEmbeddedTtsEngine } from './embedded.js';
-import { withProvenance } from './wav.js';
+import { streamingWavHead, withProvenance } from './wav.js';
 
 export interface TtsRoutesOptions {
   /** Engine per generator number. Default: 0 = Piper voice, else espeak-ng (`embedded.ts`); 1 = ElevenLabs from env (read per request). */
@@ -42,22 +47,31 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
     if (!text) throw new TtsError('tts_text_missing', 'text: a non-empty string is required', 400);
     if (text.length > MAX_TTS_TEXT_CHARS) throw new TtsError('tts_text_too_long', `text: ${text.length} characters exceeds ${MAX_TTS_TEXT_CHARS}`, 400);
     const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-    const result = await pick(generator).synthesize({
+    const engine = pick(generator);
+    // Ended when the client goes away or the response stream is cancelled.
+    const stop = new AbortController();
+    const req = {
       text,
       voiceId: str(body.voice_id),
       credential: generator === 1 ? str(body.credential) : undefined,
-      signal: withScopeSignal(c.req.raw.signal),
-    });
+      signal: withScopeSignal(AbortSignal.any([c.req.raw.signal, stop.signal])),
+    };
+    if (engine.synthesizeStream) {
+      const speech = await engine.synthesizeStream(req);
+      const notes = speech.notes ?? [];
+      return new Response(wavStream(streamingWavHead(speech.sampleRateHz, { engine: speech.engine, voice_id: speech.voiceId, notes }), speech.pcm, stop), {
+        headers: { 'content-type': 'audio/wav', ...provenanceHeaders(speech.engine, speech.voiceId, notes) },
+      });
+    }
+    const result = await engine.synthesize(req);
     const notes = result.notes ?? [];
     const wav = withProvenance(result.wav, { engine: result.engine, voice_id: result.voiceId, notes });
     return new Response(new Uint8Array(wav), {
       headers: {
         'content-type': 'audio/wav',
         'content-length': String(wav.length),
-        'x-tts-engine': result.engine,
-        'x-tts-voice': result.voiceId,
         'x-audio-duration': result.durationSec.toFixed(3),
-        'x-tts-notes': JSON.stringify(notes).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+        ...provenanceHeaders(result.engine, result.voiceId, notes),
       },
     });
   });
@@ -66,6 +80,38 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
     return c.json({ error: { code: 'tts_failed', message: err.message || 'speech synthesis failed' } }, 500);
   });
   return app;
+}
+
+const provenanceHeaders = (engine: string, voiceId: string, notes: string[]) => ({
+  'x-tts-engine': engine,
+  'x-tts-voice': voiceId,
+  'x-tts-notes': JSON.stringify(notes).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+});
+
+/** The WAV head, then each piece of PCM as it is synthesised; cancelling the response stops the synthesis. */
+function wavStream(head: Buffer, pcm: AsyncIterable<Int16Array>, stop: AbortController): ReadableStream<Uint8Array> {
+  const pieces = pcm[Symbol.asyncIterator]();
+  let sentHead = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!sentHead) {
+        sentHead = true;
+        controller.enqueue(new Uint8Array(head));
+        return;
+      }
+      try {
+        const { value, done } = await pieces.next();
+        if (done) controller.close();
+        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      stop.abort();
+      await pieces.return?.();
+    },
+  });
 }
 
 /** The sub-app with default engines; the container server mounts it. */

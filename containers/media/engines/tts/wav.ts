@@ -78,8 +78,33 @@ const PROVENANCE_TAG = 'video-api tts ';
  * the notes. The speech travels from /tts through storage to /render unchanged, so the render's
  * report can say which voice spoke without another channel; players and ffmpeg ignore it.
  */
-export function withProvenance(wav: Buffer, { engine, voice_id, notes }: SpeechProvenance): Buffer {
+export function withProvenance(wav: Buffer, provenance: SpeechProvenance): Buffer {
   const info = parseWav(wav);
+  const list = provenanceChunk(provenance);
+  const pcm = wav.subarray(info.dataOffset, info.dataOffset + info.dataBytes);
+  const header = wavHeader(pcm.length, info.sampleRateHz, info.channels);
+  const out = Buffer.concat([header.subarray(0, 36), list, header.subarray(36), pcm]);
+  out.writeUInt32LE(out.length - 8, 4);
+  return out;
+}
+
+/** Size fields of a WAV whose length is not known when its head is sent (what ffmpeg and sox write to a pipe). */
+export const UNKNOWN_WAV_SIZE = 0xffffffff;
+
+/**
+ * The head of a WAV sent while it is synthesised: fmt, the provenance chunk and a `data` chunk
+ * whose sizes are `UNKNOWN_WAV_SIZE` (the PCM follows until the stream ends). ffmpeg and ffprobe
+ * read such a file to its end and give its exact duration; `parseWav` clamps the size to the bytes.
+ */
+export function streamingWavHead(sampleRateHz: number, provenance: SpeechProvenance, channels = 1): Buffer {
+  const header = wavHeader(0, sampleRateHz, channels);
+  header.writeUInt32LE(UNKNOWN_WAV_SIZE, 4);
+  header.writeUInt32LE(UNKNOWN_WAV_SIZE, 40);
+  return Buffer.concat([header.subarray(0, 36), provenanceChunk(provenance), header.subarray(36)]);
+}
+
+/** The `LIST/INFO` chunk of `withProvenance`. */
+function provenanceChunk({ engine, voice_id, notes }: SpeechProvenance): Buffer {
   const sub = (id: string, text: string) => {
     const body = Buffer.from(`${text}\0`, 'utf8');
     const head = Buffer.alloc(8);
@@ -93,11 +118,7 @@ export function withProvenance(wav: Buffer, { engine, voice_id, notes }: SpeechP
   const list = Buffer.alloc(8);
   list.write('LIST', 0, 'ascii');
   list.writeUInt32LE(payload.length, 4);
-  const pcm = wav.subarray(info.dataOffset, info.dataOffset + info.dataBytes);
-  const header = wavHeader(pcm.length, info.sampleRateHz, info.channels);
-  const out = Buffer.concat([header.subarray(0, 36), list, payload, header.subarray(36), pcm]);
-  out.writeUInt32LE(out.length - 8, 4);
-  return out;
+  return Buffer.concat([list, payload]);
 }
 
 /** Reads what `withProvenance` wrote from the head of a file (null: not ours, or not a WAV). */

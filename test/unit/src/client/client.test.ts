@@ -221,4 +221,17 @@ describe('CLI pieces', () => {
     const failed = fakeFetch(() => json(status({ status: 'failed', error_message: 'broken' })));
     expect(await runCli(['status', 'vid_x'], io(failed.fetch))).toBe(4);
   });
+
+  it('should show the voice that spoke with the processing report', async () => {
+    const out: string[] = [];
+    const report = { options_applied: [], lip_sync: null, captions: 'alignment', voice: { engine: 'piper', voice_id: 'en_US-joe-medium' }, output: { width: 640, height: 360, fps: 25, duration_sec: 3.2, fit: 'trim' }, notes: [] };
+    const done = fakeFetch(() => json(status({ status: 'completed', progress: 100, download_url: 'http://files.test/o.mp4?expires=1&token=t', processing_report: report as any })));
+    const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => out.push(s) }, env: { VIDEO_API_KEY: 'k' }, fetch: done.fetch };
+    expect(await runCli(['status', 'vid_x'], io)).toBe(0);
+    expect(out.join('')).toContain('voice: en_US-joe-medium (piper)');
+    out.length = 0;
+    const original = fakeFetch(() => json(status({ status: 'completed', progress: 100, processing_report: { ...report, voice: undefined } as any })));
+    expect(await runCli(['status', 'vid_x'], { ...io, fetch: original.fetch })).toBe(0);
+    expect(out.join('')).not.toContain('voice:');
+  });
 });
