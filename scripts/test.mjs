@@ -5,10 +5,10 @@ import { projectEnv, ROOT, setup, TEST_SYSTEM_PACKAGES } from './setup.mjs';
 setup({ extraSystemPackages: TEST_SYSTEM_PACKAGES });
 const args = process.argv.slice(2);
 // The whole run starts with the checks that need no suite: the type check (~30 s), the generated
-// binding types being current (`npm run types`), and the import rules (`.dependency-cruiser.cjs`,
+// binding types being current (`npm run types`), the page's bundled script being current (`npm run build:web`), and the import rules (`.dependency-cruiser.cjs`,
 // ~2 s: a wrong-way import or a cycle). Any failure ends the run before a suite starts.
 if (args.length === 0) {
-  for (const check of ['typecheck', 'types:check', 'lint:imports']) {
+  for (const check of ['typecheck', 'types:check', 'build:web:check', 'lint:imports']) {
     const run = spawnSync('npm', ['run', '--silent', check], { cwd: ROOT, env: projectEnv(), stdio: 'inherit' });
     if (run.status !== 0) process.exit(run.status ?? 1);
   }

@@ -3,7 +3,7 @@
  * The page's HTML: key, upload, options, progress, results. Script and style carry the
  * per-response CSP nonce; nothing is loaded from elsewhere.
  */
-import { APP_SCRIPT } from './app-script.js';
+import { APP_SCRIPT } from './app-script.generated.js';
 import { createResultsRenderer } from './results.js';
 import { STYLES } from './styles.js';
 

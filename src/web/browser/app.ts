@@ -1,0 +1,388 @@
+/**
+ * @module web/browser/app
+ * The page's behaviour, typed against the DOM: key storage, file drop, upload with XHR progress,
+ * status polling with backoff, results wiring (seek and playhead). `npm run build:web` bundles it
+ * (esbuild, one IIFE) into `web/app-script.generated.ts`, which the page embeds with its nonce;
+ * `npm test` fails when that bundle is stale. It draws analyses with `ResultsRenderer`, the
+ * embedded source of `web/results.ts`.
+ */
+import type { createResultsRenderer } from '../results.js';
+
+declare const ResultsRenderer: ReturnType<typeof createResultsRenderer>;
+
+type ProcessingReport = Parameters<typeof ResultsRenderer.processingReportItems>[0];
+
+/** What the page shows of any failure: an API error body, a failed job, a network error. */
+interface ShownError {
+  code?: string;
+  status?: number;
+  message: string;
+  field?: string | null;
+  requestId?: string | null;
+}
+
+interface JobStatus {
+  status: string;
+  progress?: number;
+  error_message?: string | null;
+  download_url?: string | null;
+  result?: unknown;
+  processing_report?: ProcessingReport;
+}
+
+const KEY_STORAGE = 'video-api-key';
+const FIRST_POLL_MS = 700;
+const MAX_POLL_MS = 8000;
+
+/** The element with `id`, typed by the caller (the page's HTML is in `web/page.ts`). */
+function $<T extends HTMLElement = HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`the page lacks #${id}`);
+  return el as T;
+}
+const input = (id: string) => $<HTMLInputElement>(id);
+
+const state: { file: File | null; objectUrl: string | null; polling: ReturnType<typeof setTimeout> | undefined } = {
+  file: null,
+  objectUrl: null,
+  polling: undefined,
+};
+
+// ---- API key -----------------------------------------------------------------------------------
+const keyInput = input('api-key');
+function savedKey(): string {
+  try {
+    return localStorage.getItem(KEY_STORAGE) || '';
+  } catch {
+    return '';
+  }
+}
+keyInput.value = savedKey();
+function showKeyStatus() {
+  $('key-status').textContent = savedKey() ? 'A key is saved in this browser.' : 'No key saved yet.';
+}
+showKeyStatus();
+$('key-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const v = keyInput.value.trim();
+  if (!v) return keyInput.focus();
+  try {
+    localStorage.setItem(KEY_STORAGE, v);
+  } catch {
+    /* private mode: keep it in the field */
+  }
+  $('key-status').textContent = 'Key saved.';
+});
+$('forget-key').addEventListener('click', () => {
+  try {
+    localStorage.removeItem(KEY_STORAGE);
+  } catch {
+    /* storage unavailable: nothing to forget */
+  }
+  keyInput.value = '';
+  showKeyStatus();
+  keyInput.focus();
+});
+const apiKey = () => keyInput.value.trim() || savedKey();
+
+// ---- file choice and drop ------------------------------------------------------------------------
+const drop = $('drop');
+const fileInput = input('file');
+function setFile(f: File | undefined) {
+  state.file = f ?? null;
+  $('file-name').textContent = f ? `Selected: ${f.name} (${formatBytes(f.size)})` : '';
+}
+fileInput.addEventListener('change', () => setFile(fileInput.files?.[0]));
+for (const t of ['dragenter', 'dragover']) {
+  drop.addEventListener(t, (e) => {
+    e.preventDefault();
+    drop.classList.add('over');
+  });
+}
+for (const t of ['dragleave', 'drop']) drop.addEventListener(t, () => drop.classList.remove('over'));
+drop.addEventListener('drop', (e) => {
+  e.preventDefault();
+  const files = (e as DragEvent).dataTransfer?.files;
+  if (files?.length) setFile(files[0]);
+});
+
+// ---- options -----------------------------------------------------------------------------------
+const mode = () => (document.querySelector<HTMLInputElement>('input[name=mode]:checked')?.value === 'process' ? 'process' : 'analyze');
+const voiceGenerator = () => $<HTMLSelectElement>('voice-generator').value;
+function syncOptions() {
+  const isProcess = mode() === 'process';
+  $('process-options').classList.toggle('hidden', !isProcess);
+  $('analyze-options').classList.toggle('hidden', isProcess);
+  const vg = voiceGenerator();
+  input('voice-id').disabled = vg !== '1';
+  input('audio').disabled = vg !== '2';
+  $<HTMLTextAreaElement>('description').disabled = vg === '2';
+}
+document.querySelectorAll('input[name=mode]').forEach((r) => r.addEventListener('change', syncOptions));
+$('voice-generator').addEventListener('change', syncOptions);
+syncOptions();
+
+const flag = (id: string) => (input(id).checked ? 'true' : 'false');
+
+function buildForm(): { path: string; body: FormData } {
+  const fd = new FormData();
+  if (mode() === 'analyze') {
+    if (!state.file) throw new Error('Choose or drop a video first.');
+    fd.append('file', state.file, state.file.name);
+    fd.append('visual_analytics', flag('visual'));
+    return { path: '/api/analyze-video', body: fd };
+  }
+  const avatar = input('avatar-id').value.trim();
+  if (avatar) fd.append('video_id', avatar);
+  else if (state.file) fd.append('file', state.file, state.file.name);
+  else throw new Error('Choose a video, or enter a registered avatar id.');
+  const vg = voiceGenerator();
+  fd.append('voice_generator', vg);
+  const desc = $<HTMLTextAreaElement>('description').value.trim();
+  if (desc && vg !== '2') fd.append('description', desc);
+  const voiceId = input('voice-id').value.trim();
+  if (vg === '1' && voiceId) fd.append('voice_id', voiceId);
+  if (vg === '2') {
+    const audio = input('audio').files?.[0];
+    if (!audio) throw new Error('Voice generator 2 uses your audio: choose an audio file.');
+    fd.append('audio', audio, audio.name);
+  }
+  fd.append('blur_background', flag('blur'));
+  fd.append('lip_sync_correction', flag('lip-sync'));
+  fd.append('eye_contact_correction', flag('eye-contact'));
+  return { path: '/api/process-video', body: fd };
+}
+
+// ---- progress and errors -----------------------------------------------------------------------
+function setBar(name: 'upload' | 'job', pct: number) {
+  const p = Math.max(0, Math.min(100, pct));
+  $<HTMLProgressElement>(`${name}-progress`).value = p;
+  $(`${name}-pct`).textContent = `${Math.round(p)}%`;
+}
+const say = (text: string) => ($('status-text').textContent = text);
+
+function showError(err: ShownError) {
+  const box = $('error');
+  box.hidden = false;
+  box.textContent = '';
+  const strong = document.createElement('strong');
+  strong.textContent = err.code ? `${err.code}${err.status ? ` (HTTP ${err.status})` : ''}: ` : 'Error: ';
+  box.appendChild(strong);
+  box.appendChild(document.createTextNode(err.message || String(err)));
+  if (err.field) box.appendChild(document.createTextNode(` — field "${err.field}"`));
+  if (err.requestId) {
+    const rid = document.createElement('div');
+    rid.className = 'hint';
+    rid.textContent = `request_id ${err.requestId}`;
+    box.appendChild(rid);
+  }
+}
+
+function apiError(status: number, text: string, requestId: string | null): ShownError {
+  let body: { error?: { code?: string; message?: string; field?: string }; request_id?: string } | null = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: show the text */
+  }
+  const e = body?.error ?? {};
+  return { code: e.code || `http_${status}`, status, message: e.message || text || 'request failed', field: e.field ?? null, requestId: body?.request_id || requestId };
+}
+
+const formatBytes = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${Math.round(n / 1e3)} kB` : `${n} B`);
+
+// ---- upload (XHR: fetch has no upload progress) ------------------------------------------------
+function upload(path: string, body: FormData): Promise<{ video_id: string }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('X-API-Key', apiKey());
+    xhr.responseType = 'text';
+    xhr.upload.onprogress = (e) => {
+      if (!e.lengthComputable) return;
+      setBar('upload', (e.loaded / e.total) * 100);
+      say(`Uploading… ${formatBytes(e.loaded)} of ${formatBytes(e.total)}`);
+    };
+    xhr.onload = () => {
+      if (xhr.status >= 200 && xhr.status < 300) {
+        setBar('upload', 100);
+        resolve(JSON.parse(xhr.responseText));
+      } else reject(apiError(xhr.status, xhr.responseText, xhr.getResponseHeader('X-Request-Id')));
+    };
+    xhr.onerror = () => reject({ code: 'network_error', message: 'The upload could not reach the service.' } satisfies ShownError);
+    xhr.send(body);
+  });
+}
+
+// ---- polling -----------------------------------------------------------------------------------
+async function getStatus(id: string): Promise<JobStatus> {
+  const res = await fetch(`/api/status/${encodeURIComponent(id)}`, { headers: { 'X-API-Key': apiKey(), Accept: 'application/json' }, cache: 'no-store' });
+  const text = await res.text();
+  if (!res.ok) throw apiError(res.status, text, res.headers.get('X-Request-Id'));
+  return JSON.parse(text);
+}
+
+/** Polls until the job ends: quickly while it moves, backing off while its progress stands still. */
+function poll(id: string): Promise<JobStatus> {
+  let delay = FIRST_POLL_MS;
+  let last = -1;
+  let failures = 0;
+  return new Promise((resolve, reject) => {
+    const tick = () =>
+      getStatus(id).then(
+        (s) => {
+          failures = 0;
+          const progress = s.progress || 0;
+          setBar('job', progress);
+          say(`Job ${id}: ${s.status} — ${progress.toFixed(0)}%`);
+          if (s.status === 'completed') return resolve(s);
+          if (s.status === 'failed') return reject({ code: 'job_failed', message: s.error_message || 'The job failed.' });
+          if (s.status === 'not_found') return reject({ code: 'not_found', message: 'The service does not know this job.' });
+          delay = progress === last ? Math.min(delay * 1.5, MAX_POLL_MS) : FIRST_POLL_MS;
+          last = progress;
+          state.polling = setTimeout(tick, delay);
+        },
+        (err: ShownError) => {
+          if (++failures > 4 || (err.status && err.status < 500 && err.status !== 429)) return reject(err);
+          state.polling = setTimeout(tick, Math.min(delay * 2, MAX_POLL_MS));
+        },
+      );
+    tick();
+  });
+}
+
+// ---- results -----------------------------------------------------------------------------------
+const player = $<HTMLVideoElement>('player');
+
+function showResults(kind: 'analyze' | 'process', s: JobStatus) {
+  $('results-panel').hidden = false;
+  const results = $('results');
+  const dl = $('download');
+  if (kind === 'analyze') {
+    if (state.objectUrl) URL.revokeObjectURL(state.objectUrl);
+    state.objectUrl = state.file ? URL.createObjectURL(state.file) : null;
+    if (state.objectUrl) player.src = state.objectUrl;
+    results.innerHTML = ResultsRenderer.renderResults(s.result, { durationSec: player.duration || undefined });
+    dl.classList.add('hidden');
+    wireTimeline();
+  } else {
+    player.src = s.download_url ?? '';
+    results.innerHTML = '';
+    dl.classList.remove('hidden');
+    dl.textContent = '';
+    const a = document.createElement('a');
+    a.href = s.download_url ?? '';
+    a.textContent = 'Download the processed video';
+    a.setAttribute('download', '');
+    dl.appendChild(a);
+    const note = document.createElement('span');
+    note.className = 'hint';
+    note.textContent = ' (link valid for 24 hours)';
+    dl.appendChild(note);
+    showProcessingReport(results, s.processing_report);
+  }
+  $('h-results').focus();
+}
+
+/** What the render really did: applied options, the voice that spoke, and notes on anything not applied. */
+function showProcessingReport(into: HTMLElement, report: ProcessingReport | undefined) {
+  if (!report) return;
+  const list = document.createElement('ul');
+  list.id = 'processing-report';
+  for (const text of ResultsRenderer.processingReportItems(report)) {
+    const li = document.createElement('li');
+    li.textContent = text;
+    list.appendChild(li);
+  }
+  into.appendChild(list);
+}
+
+const numberAttr = (el: Element, name: string) => parseFloat(el.getAttribute(name) ?? '');
+
+function wireTimeline() {
+  const svg = document.querySelector<SVGSVGElement>('#timeline');
+  const words = [...document.querySelectorAll<HTMLElement>('#transcript .w')];
+  let current: HTMLElement | null = null;
+  const seek = (t: number) => {
+    if (!isFinite(t)) return;
+    try {
+      player.currentTime = t;
+    } catch {
+      /* no media loaded yet */
+    }
+    movePlayhead(t);
+  };
+  $('results').addEventListener('click', (e) => {
+    const target = e.target as Element;
+    const el = target.closest?.('.seek');
+    if (el && el.closest('#transcript')) return seek(numberAttr(el, 'data-t'));
+    if (svg && target.closest?.('#timeline')) {
+      const rect = svg.getBoundingClientRect();
+      const x = ((e.clientX - rect.left) / rect.width) * svg.viewBox.baseVal.width;
+      const [x0, x1, d] = [numberAttr(svg, 'data-x0'), numberAttr(svg, 'data-x1'), numberAttr(svg, 'data-duration')];
+      seek(Math.max(0, Math.min(d, ((x - x0) / (x1 - x0)) * d)));
+    }
+  });
+  function movePlayhead(t: number) {
+    if (svg) {
+      const [x0, x1] = [numberAttr(svg, 'data-x0'), numberAttr(svg, 'data-x1')];
+      const d = numberAttr(svg, 'data-duration') || 1;
+      const x = String(x0 + (Math.max(0, Math.min(d, t)) / d) * (x1 - x0));
+      const ph = document.getElementById('playhead');
+      ph?.setAttribute('x1', x);
+      ph?.setAttribute('x2', x);
+    }
+    let next: HTMLElement | null = null;
+    for (const w of words) {
+      if (numberAttr(w, 'data-t') <= t) next = w;
+      else break;
+    }
+    if (next !== current) {
+      current?.classList.remove('current');
+      next?.classList.add('current');
+      current = next;
+    }
+  }
+  player.ontimeupdate = () => movePlayhead(player.currentTime);
+}
+
+// ---- start -------------------------------------------------------------------------------------
+$('job-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  $('error').hidden = true;
+  if (!apiKey()) {
+    showError({ code: 'unauthorized', message: 'Enter your API key first.' });
+    $('progress-panel').hidden = false;
+    return keyInput.focus();
+  }
+  let req: { path: string; body: FormData };
+  try {
+    req = buildForm();
+  } catch (err) {
+    $('progress-panel').hidden = false;
+    return showError({ message: (err as Error).message });
+  }
+  const kind = mode();
+  clearTimeout(state.polling);
+  $('progress-panel').hidden = false;
+  $('results-panel').hidden = true;
+  setBar('upload', 0);
+  setBar('job', 0);
+  const start = $<HTMLButtonElement>('start');
+  start.disabled = true;
+  say('Uploading…');
+  upload(req.path, req.body)
+    .then((created) => {
+      say(`Uploaded. Job ${created.video_id} is queued.`);
+      return poll(created.video_id);
+    })
+    .then((s) => {
+      say('Done: the job is completed.');
+      showResults(kind, s);
+    })
+    .catch((err: ShownError) => {
+      say('Stopped.');
+      showError(err);
+    })
+    .then(() => (start.disabled = false));
+});
