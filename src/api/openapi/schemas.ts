@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../../contract/errors.js';
 import { JOB_STATUSES, ProcessingReport } from '../../contract/jobs.js';
+import { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../../contract/options.js';
 import { AnalysisResult, EventFrameSummary } from '../../contract/result.js';
 import { ERROR_CODE_DOCS } from './errors.js';
 import { EVENT_SUMMARY_DESCRIPTIONS, RESULT_DESCRIPTIONS } from './result-descriptions.js';
@@ -67,6 +68,22 @@ const booleanText = (fallback: boolean, text: string): Schema => ({
   description: `${text} Sent as the text \`true\` or \`false\` (surrounding spaces ignored); anything else is a 400 \`invalid_field\`.`,
 });
 
+/**
+ * A contract option schema (`contract/options.ts`) as multipart text fields, so the document
+ * states each option's type, default and rules from the one definition the API parses with:
+ * booleans are the text `true`/`false`; null (absent) is not something a form can send.
+ */
+function formOptions(options: z.ZodObject): Record<string, Schema> {
+  const props = fromZod(options).properties as Record<string, Schema>;
+  return Object.fromEntries(Object.entries(props).map(([name, prop]) => [name, asFormText(prop)]));
+}
+
+function asFormText({ anyOf, default: fallback, description, ...rest }: Schema): Schema {
+  const value = (anyOf as Schema[] | undefined)?.find((s) => s.type !== 'null') ?? rest;
+  if (value.type === 'boolean') return booleanText(fallback === true, String(description));
+  return { ...value, ...(fallback !== null && fallback !== undefined ? { default: fallback } : {}), description };
+}
+
 const binary = (text: string): Schema => ({ type: 'string', contentMediaType: 'application/octet-stream', description: text });
 
 /**
@@ -74,7 +91,7 @@ const binary = (text: string): Schema => ({ type: 'string', contentMediaType: 'a
  * @example
  * componentSchemas().AnalysisResult.properties.summary
  */
-export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: number): Record<string, Schema> {
+export function componentSchemas(maxUploadBytes: number): Record<string, Schema> {
   const uploadRule = `Streamed to storage; at most ${maxUploadBytes} bytes (MAX_UPLOAD_BYTES, default 2 GiB), else 413 \`payload_too_large\`. An empty file is 400 \`empty_file\`; plain text is refused at upload with 415 \`unsupported_media_type\`; other bytes that are not decodable media are accepted and the job then fails with an \`error_message\`.`;
   return {
     AnalysisResult: resultSchema(),
@@ -142,7 +159,7 @@ export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: nu
       properties: {
         file: binary(`Video to analyze, any common container or codec. ${uploadRule}`),
         file_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$', description: 'Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.' },
-        visual_analytics: booleanText(false, 'When true, the video section (gestures, posture, gaze, face) is added to the result.'),
+        ...formOptions(AnalysisOptions),
       },
     },
     ProcessVideoForm: {
@@ -152,15 +169,8 @@ export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: nu
       properties: {
         file: binary(`Video to process. Ignored (and not kept) when \`video_id\` is also sent. ${uploadRule}`),
         file_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$', description: 'Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.' },
-        video_id: { type: 'string', maxLength: 100, description: 'An `avt_` id from register-avatar, registered by the same API key. Unknown or another key\'s id: 404 `avatar_not_found`.' },
-        description: { type: 'string', maxLength: maxDescriptionChars, description: `Caption or prompt; with voice_generator 0 or 1 the output speaks it. Trimmed; empty = absent; more than ${maxDescriptionChars} characters is 400 \`invalid_field\`. Not used with voice_generator 2.` },
-        blur_background: booleanText(true, 'Blurs the background behind the person.'),
-        voice_generator: { type: 'string', enum: ['0', '1', '2'], default: '0', description: '0: built-in speech synthesis (espeak-ng); 1: a remote TTS provider when configured; 2: use the supplied `audio`. 2 without `audio` is a 400 `invalid_field` (field audio). Without a description (0 or 1) the original speech is kept.' },
-        voice_id: { type: 'string', default: 'default', maxLength: 200, description: 'Voice of the provider. Used only with voice_generator 1; ignored otherwise.' },
-        credential_voice_generator: { type: 'string', default: 'default', maxLength: 1000, description: 'Provider credential. Used only with voice_generator 1; ignored otherwise; never echoed back.' },
-        lip_sync_correction: booleanText(false, 'Enables lip-sync enhancement.'),
-        lip_sync_correction_model: { type: 'string', enum: ['lipsync2'], default: 'lipsync2', description: 'Lip-sync model; anything else is 400 `invalid_field`.' },
-        eye_contact_correction: booleanText(false, 'Enables gaze-alignment correction.'),
+        ...formOptions(AvatarChoice),
+        ...formOptions(ProcessFormOptions),
         audio: binary('Speech for the output video. Allowed only with voice_generator 2 (else 400 `invalid_field`, field audio). Same upload rules as `file`.'),
       },
     },
