@@ -4,6 +4,7 @@
  * resumable upload named by `file_id`). Honours `Idempotency-Key` and the key's job limit.
  */
 import { Hono } from 'hono';
+import type { JobCreated } from '../contract/responses.js';
 import { ApiError } from '../contract/errors.js';
 import { AnalysisOptions } from '../contract/options.js';
 import { newVideoId } from '../shared/ids.js';
@@ -46,7 +47,7 @@ export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async
       await c.env.MEDIA.delete(r2Keys.upload(videoId));
       throw err;
     }
-    const body = { video_id: videoId, status: 'pending' as const };
+    const body: JobCreated = { video_id: videoId, status: 'pending' };
     await gate.finish(body);
     return c.json(body);
   } catch (err) {

@@ -3,6 +3,7 @@
  * POST /api/process-video — creates a processing job (SPEC rules 1–8).
  */
 import { Hono } from 'hono';
+import type { JobCreated } from '../contract/responses.js';
 import { ApiError, invalidField } from '../contract/errors.js';
 import { AvatarChoice, ProcessFormOptions, type ProcessOptions } from '../contract/options.js';
 import { isAvatarId, newVideoId } from '../shared/ids.js';
@@ -88,7 +89,7 @@ export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async
       await Promise.all(written.map((key) => c.env.MEDIA.delete(key)));
       throw err;
     }
-    const body = { video_id: videoId, status: 'pending' as const };
+    const body: JobCreated = { video_id: videoId, status: 'pending' };
     await gate.finish(body);
     return c.json(body);
   } catch (err) {

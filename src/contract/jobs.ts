@@ -45,13 +45,27 @@ export const ProcessingReport = z.object({
 export type ProcessingReport = z.infer<typeof ProcessingReport>;
 
 export const StatusResponse = z.object({
-  status: z.enum([...JOB_STATUSES, 'not_found']),
-  progress: z.number().min(0).max(100),
-  download_url: z.string().nullable(),
-  result: z.record(z.string(), z.unknown()).nullable(),
-  error_message: z.string().nullable(),
-  /** Extension: only on completed processing jobs. */
-  processing_report: ProcessingReport.optional(),
+  status: z
+    .enum([...JOB_STATUSES, 'not_found'])
+    .describe("pending (queued) → processing → completed | failed. `not_found` (with HTTP 200) when no job of this API key has the id: unknown ids, malformed ids and other keys' ids look the same."),
+  progress: z.number().min(0).max(100).describe('Percent complete; 100.0 when completed; 0 for not_found.'),
+  download_url: z
+    .string()
+    .nullable()
+    .meta({
+      format: 'uri',
+      description:
+        'Completed processing jobs only: a signed link `{storage_url}/files/{key}?expires=…&token=…`, fetched with a plain GET and no API key, valid 24 h (DOWNLOAD_URL_TTL_SEC). Each poll returns a fresh link. Null otherwise.',
+    }),
+  /** The `AnalysisResult` (contract/result.ts); streamed from storage as it is, so not re-validated here. */
+  result: z.record(z.string(), z.unknown()).nullable().describe('Completed analysis jobs only; null otherwise.'),
+  error_message: z
+    .string()
+    .nullable()
+    .describe('Only when status is failed: what went wrong (e.g. the upload is not decodable media).'),
+  processing_report: ProcessingReport.optional().describe(
+    'Extension, completed processing jobs only (absent otherwise): what the render really did. An option listed in `options_applied` took effect; one requested but missing from it is explained in `notes` (e.g. lip sync confidence too low, no face).',
+  ),
 });
 export type StatusResponse = z.infer<typeof StatusResponse>;
 

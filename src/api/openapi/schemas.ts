@@ -1,12 +1,14 @@
 /**
  * @module api/openapi/schemas
- * `components.schemas` of the OpenAPI document. The analysis result comes from the zod
- * contract (`z.toJSONSchema`), annotated with the field definitions; the rest mirrors the
- * response bodies the routes build.
+ * `components.schemas` of the OpenAPI document. The analysis result, the status response, the
+ * response bodies of jobs, avatars and uploads, and the options of the forms come from the zod
+ * contract (`z.toJSONSchema`); the result is annotated with the field definitions. The error body
+ * and the admin's key records are written here.
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../../contract/errors.js';
-import { JOB_STATUSES, ProcessingReport } from '../../contract/jobs.js';
+import { ProcessingReport, StatusResponse } from '../../contract/jobs.js';
+import { AvatarRegistered, JobCreated, UploadCompleted, UploadCreated, UploadPart, UploadState } from '../../contract/responses.js';
 import { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../../contract/options.js';
 import { AnalysisResult, EventFrameSummary } from '../../contract/result.js';
 import { ERROR_CODE_DOCS } from './errors.js';
@@ -61,6 +63,15 @@ function resultSchema(): Schema {
   return schema;
 }
 
+/** The status response, with the result and the report as references to their components. */
+function statusSchema(): Schema {
+  const schema = fromZod(StatusResponse);
+  const props = schema.properties as Record<string, Schema>;
+  props.result = { oneOf: [{ $ref: '#/components/schemas/AnalysisResult' }, { type: 'null' }], description: props.result.description };
+  props.processing_report = { $ref: '#/components/schemas/ProcessingReport', description: props.processing_report.description };
+  return schema;
+}
+
 const booleanText = (fallback: boolean, text: string): Schema => ({
   type: 'string',
   enum: ['true', 'false'],
@@ -104,29 +115,7 @@ export function componentSchemas(maxUploadBytes: number): Record<string, Schema>
         timestamps: { type: 'array', description: 'Every occurrence.', items: { type: 'object', required: ['start', 'end'], properties: { start: { type: 'number' }, end: { type: 'number' } } } },
       },
     },
-    StatusResponse: {
-      type: 'object',
-      required: ['status', 'progress', 'download_url', 'result', 'error_message'],
-      properties: {
-        status: {
-          type: 'string',
-          enum: [...JOB_STATUSES, 'not_found'],
-          description: 'pending (queued) → processing → completed | failed. `not_found` (with HTTP 200) when no job of this API key has the id: unknown ids, malformed ids and other keys\' ids look the same.',
-        },
-        progress: { type: 'number', minimum: 0, maximum: 100, description: 'Percent complete; 100.0 when completed; 0 for not_found.' },
-        download_url: {
-          type: ['string', 'null'],
-          format: 'uri',
-          description: 'Completed processing jobs only: a signed link `{storage_url}/files/{key}?expires=…&token=…`, fetched with a plain GET and no API key, valid 24 h (DOWNLOAD_URL_TTL_SEC). Each poll returns a fresh link. Null otherwise.',
-        },
-        result: { oneOf: [{ $ref: '#/components/schemas/AnalysisResult' }, { type: 'null' }], description: 'Completed analysis jobs only; null otherwise.' },
-        error_message: { type: ['string', 'null'], description: 'Only when status is failed: what went wrong (e.g. the upload is not decodable media).' },
-        processing_report: {
-          $ref: '#/components/schemas/ProcessingReport',
-          description: 'Extension, completed processing jobs only (absent otherwise): what the render really did. An option listed in `options_applied` took effect; one requested but missing from it is explained in `notes` (e.g. lip sync confidence too low, no face).',
-        },
-      },
-    },
+    StatusResponse: statusSchema(),
     ProcessingReport: describe(fromZod(ProcessingReport), {
       options_applied: 'The requested options that took effect.',
       lip_sync: 'Null when lip_sync_correction was not requested. `offset`: the audio was shifted by `audio_shift_ms` (positive: it was late); `embedded`: the mouth was driven from the new speech by the built-in engine; `remote`: by the sync.so-compatible provider; `none`: requested but not applied (see notes).',
@@ -135,22 +124,8 @@ export function componentSchemas(maxUploadBytes: number): Record<string, Schema>
       output: 'The output video: size, frame rate, duration, and `fit` (`source`, or `loop`/`trim` to the new speech).',
       notes: 'Plain-language notes, e.g. why a requested option was not applied.',
     }),
-    JobCreated: {
-      type: 'object',
-      required: ['video_id', 'status'],
-      properties: {
-        video_id: { type: 'string', pattern: '^vid_[A-Za-z0-9_-]{22}$', description: 'Job id (`vid_` + 22 characters). Poll `GET /api/status/{video_id}`.' },
-        status: { type: 'string', const: 'pending' },
-      },
-    },
-    AvatarRegistered: {
-      type: 'object',
-      required: ['video_id', 'registration_status'],
-      properties: {
-        video_id: { type: 'string', pattern: '^avt_[A-Za-z0-9_-]{22}$', description: 'Avatar id (`avt_` + 22 characters), usable as `video_id` in process-video by the same API key only.' },
-        registration_status: { type: 'boolean', const: true },
-      },
-    },
+    JobCreated: fromZod(JobCreated),
+    AvatarRegistered: fromZod(AvatarRegistered),
     AnalyzeVideoForm: {
       type: 'object',
       required: ['file'],
@@ -190,34 +165,10 @@ export function componentSchemas(maxUploadBytes: number): Record<string, Schema>
         concurrent_jobs: { type: 'integer', minimum: 1, description: 'Unfinished jobs at once (default MAX_CONCURRENT_JOBS, 5); one more is 429.' },
       },
     },
-    UploadCreated: {
-      type: 'object',
-      required: ['upload_id', 'part_size', 'max_bytes', 'expires_in_sec'],
-      properties: {
-        upload_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$' },
-        part_size: { type: 'integer', description: 'Bytes of every part but the last (UPLOAD_PART_BYTES, default 16 MiB, at least 5 MiB).' },
-        max_bytes: { type: 'integer', description: 'Largest file (MAX_UPLOAD_BYTES).' },
-        expires_in_sec: { type: 'integer', description: 'An upload idle this long is aborted (UPLOAD_ABANDON_AFTER_SEC, default 24 h).' },
-      },
-    },
-    UploadState: {
-      type: 'object',
-      required: ['upload_id', 'part_size', 'parts', 'completed', 'size'],
-      description: 'Which parts arrived, to resume after a break.',
-      properties: {
-        upload_id: { type: 'string' },
-        part_size: { type: 'integer' },
-        parts: { type: 'array', items: { $ref: '#/components/schemas/UploadPart' } },
-        completed: { type: 'boolean' },
-        size: { type: 'integer', description: 'Bytes received (the file size once completed).' },
-      },
-    },
-    UploadPart: { type: 'object', required: ['part', 'size'], properties: { part: { type: 'integer', minimum: 1 }, size: { type: 'integer' } } },
-    UploadCompleted: {
-      type: 'object',
-      required: ['file_id', 'size'],
-      properties: { file_id: { type: 'string', description: 'Send as the `file_id` form field of analyze-video, process-video or register-avatar.' }, size: { type: 'integer' } },
-    },
+    UploadCreated: fromZod(UploadCreated),
+    UploadState: fromZod(UploadState),
+    UploadPart: fromZod(UploadPart),
+    UploadCompleted: fromZod(UploadCompleted),
     ErrorBody: {
       type: 'object',
       required: ['error', 'request_id'],
