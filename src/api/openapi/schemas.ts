@@ -6,7 +6,8 @@
  * and the admin's key records are written here.
  */
 import { z } from 'zod';
-import { ERROR_CODES } from '../../contract/errors.js';
+import { ErrorBody } from '../../contract/errors.js';
+import { KeyCreated, KeyLimits, KeyRecord } from '../../contract/keys.js';
 import { ProcessingReport, StatusResponse } from '../../contract/jobs.js';
 import { AvatarRegistered, JobCreated, UploadCompleted, UploadCreated, UploadPart, UploadState } from '../../contract/responses.js';
 import { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../../contract/options.js';
@@ -69,6 +70,22 @@ function statusSchema(): Schema {
   const props = schema.properties as Record<string, Schema>;
   props.result = { oneOf: [{ $ref: '#/components/schemas/AnalysisResult' }, { type: 'null' }], description: props.result.description };
   props.processing_report = { $ref: '#/components/schemas/ProcessingReport', description: props.processing_report.description };
+  return schema;
+}
+
+/** The error body, its `code` described by the error table. */
+function errorBodySchema(): Schema {
+  const schema = fromZod(ErrorBody);
+  const error = (schema.properties as Record<string, Schema>).error;
+  const code = (error.properties as Record<string, Schema>).code;
+  code.description = ERROR_CODE_DOCS.map((e) => `\`${e.code}\` (${e.status}): ${e.when}`).join('\n');
+  return schema;
+}
+
+/** A key record with its limits as a reference to their component. */
+function keyRecordSchema(record: z.ZodObject): Schema {
+  const schema = fromZod(record);
+  (schema.properties as Record<string, Schema>).limits = { $ref: '#/components/schemas/KeyLimits' };
   return schema;
 }
 
@@ -156,58 +173,13 @@ export function componentSchemas(maxUploadBytes: number): Record<string, Schema>
       description: 'multipart/form-data with `file` (or `file_id`). Other fields are a 400 `invalid_field`.',
       properties: { file: binary(`Video to store for reuse. ${uploadRule}`), ...{ file_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$', description: 'Extension: a completed resumable upload of this key, instead of `file`.' } } },
     },
-    KeyLimits: {
-      type: 'object',
-      description: 'Per-key overrides of the service defaults (positive integers; others are dropped).',
-      properties: {
-        requests_per_minute: { type: 'integer', minimum: 1, description: 'Requests per minute other than status polls (default RATE_LIMIT_PER_MIN, 120).' },
-        status_per_minute: { type: 'integer', minimum: 1, description: 'Status polls per minute (default STATUS_RATE_LIMIT_PER_MIN, 600).' },
-        concurrent_jobs: { type: 'integer', minimum: 1, description: 'Unfinished jobs at once (default MAX_CONCURRENT_JOBS, 5); one more is 429.' },
-      },
-    },
+    KeyLimits: fromZod(KeyLimits),
     UploadCreated: fromZod(UploadCreated),
     UploadState: fromZod(UploadState),
     UploadPart: fromZod(UploadPart),
     UploadCompleted: fromZod(UploadCompleted),
-    ErrorBody: {
-      type: 'object',
-      required: ['error', 'request_id'],
-      description: 'The body of every 4xx/5xx response.',
-      properties: {
-        error: {
-          type: 'object',
-          required: ['code', 'message'],
-          properties: {
-            code: { type: 'string', enum: Object.keys(ERROR_CODES), description: ERROR_CODE_DOCS.map((e) => `\`${e.code}\` (${e.status}): ${e.when}`).join('\n') },
-            message: { type: 'string', description: 'Human-readable explanation; do not parse it.' },
-            field: { type: 'string', description: 'The form field at fault, when there is one.' },
-            limit_bytes: { type: 'integer', description: 'With payload_too_large: the limit in bytes.' },
-            header: { type: 'string', description: 'The request header at fault (e.g. Idempotency-Key).' },
-            reason: { type: 'string', description: 'With rate_limited: which budget ran out: `requests_per_minute`, `status_per_minute`, `concurrent_jobs` (per key) or `unauthenticated_per_minute` (per client address).' },
-            limit: { type: 'integer', description: 'With rate_limited: that budget.' },
-          },
-          additionalProperties: true,
-        },
-        request_id: { type: 'string', description: 'Same value as the `X-Request-Id` response header; quote it when reporting a problem.' },
-      },
-    },
-    KeyRecord: {
-      type: 'object',
-      required: ['key_id', 'name', 'tenant', 'created_at', 'revoked_at'],
-      properties: {
-        key_id: { type: 'string', description: 'Non-secret id of the key (first 16 hex digits of its SHA-256).' },
-        name: { type: 'string' },
-        tenant: { type: 'string', description: 'Namespace of the key\'s jobs and avatars.' },
-        created_at: { type: 'string', format: 'date-time' },
-        revoked_at: { type: ['string', 'null'], format: 'date-time' },
-        limits: { $ref: '#/components/schemas/KeyLimits' },
-      },
-    },
-    KeyCreated: {
-      allOf: [
-        { $ref: '#/components/schemas/KeyRecord' },
-        { type: 'object', required: ['key'], properties: { key: { type: 'string', description: 'The API key. Shown only in this response; only its hash is stored.' } } },
-      ],
-    },
+    ErrorBody: errorBodySchema(),
+    KeyRecord: keyRecordSchema(KeyRecord),
+    KeyCreated: keyRecordSchema(KeyCreated),
   };
 }
