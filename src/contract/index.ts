@@ -6,3 +6,4 @@ export * from './options.js';
 export * from './render.js';
 export * from './responses.js';
 export * from './result.js';
+export * from './tts.js';

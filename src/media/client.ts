@@ -5,6 +5,7 @@
  */
 import type { AsrOutput, ProbeResult, TimeSegment, VisionFrame } from '../contract/media.js';
 import { MediaErrorBody, type RenderRequest } from '../contract/render.js';
+import type { TtsRequest } from '../contract/tts.js';
 import { FETCH_MARGIN_MS, workBudgetMs } from './budget.js';
 import { JobAbortedError, TransientError, UnrecoverableError } from './errors.js';
 import type { MediaTransport } from './transport.js';
@@ -12,13 +13,6 @@ import type { MediaTransport } from './transport.js';
 export interface SourceHints {
   filename: string | null;
   content_type: string | null;
-}
-
-export interface TtsRequest {
-  generator: 0 | 1;
-  text: string;
-  voice_id?: string | null;
-  credential?: string | null;
 }
 
 /** DELETE must answer quickly even when the container is busy or down. */

@@ -27,5 +27,3 @@ export interface TtsEngine {
   synthesize(req: SynthesisRequest): Promise<SynthesisResult>;
 }
 
-/** Most text a single request may synthesize (characters): about 10 minutes of speech. */
-export const MAX_TTS_TEXT_CHARS = 10_000;
