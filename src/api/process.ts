@@ -33,7 +33,6 @@ export function processOptions(fields: Record<string, string>, hasAudio: boolean
   if (voice_generator === '2' && !hasAudio) {
     throw invalidField('audio', 'voice_generator 2 uses a supplied audio file: send it in the "audio" field');
   }
-  // Rules 6 and 7: voice_id and credential apply only with 1; otherwise accepted and ignored.
   const provider = voice_generator === '1' ? parseFormOptions(PROVIDER_ONLY, fields) : { voice_id: null, credential_voice_generator: null };
   return {
     ...toggles,
