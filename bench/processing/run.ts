@@ -94,7 +94,7 @@ async function main() {
     const dir = mkdtempSync(join(work, 'case-'));
     const t0 = performance.now();
     const { outputPath, report } = await renderVideo(
-      { sourcePath: c.clip, speechPath: c.speech ? clips.speech : undefined, options: parseRenderOptions(JSON.stringify(c.options)), workDir: dir },
+      { sourcePath: c.clip, speechPath: c.speech ? clips.speech : undefined, options: parseRenderOptions(JSON.stringify({ blur_background: false, ...c.options })), workDir: dir },
       engines,
     );
     const wall = (performance.now() - t0) / 1000;

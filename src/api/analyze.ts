@@ -4,14 +4,16 @@
  * resumable upload named by `file_id`). Honours `Idempotency-Key` and the key's job limit.
  */
 import { Hono } from 'hono';
+import type { JobCreated } from '../contract/responses.js';
 import { ApiError } from '../contract/errors.js';
+import { AnalysisOptions } from '../contract/options.js';
 import { newVideoId } from '../shared/ids.js';
 import { submitJob } from '../jobs/submit.js';
 import { readUploadForm } from '../storage/form.js';
 import { r2Keys } from '../shared/r2-keys.js';
 import { maxUploadBytes } from '../storage/upload-limit.js';
 import { openGate } from './admission.js';
-import { parseBoolean } from './form-values.js';
+import { formFields, parseFormOptions } from './form-options.js';
 import type { AppEnv } from './middleware.js';
 import { consumeResumable, resumableSource } from './uploads.js';
 
@@ -21,7 +23,7 @@ export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async
   try {
     const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
       files: { file: r2Keys.upload(videoId) },
-      fields: ['visual_analytics', 'file_id'],
+      fields: formFields(AnalysisOptions, 'file_id'),
       maxFileBytes: maxUploadBytes(c.env),
       hash: gate.hashing,
     });
@@ -30,7 +32,7 @@ export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async
     try {
       const source = (await resumableSource(c, form, 'file')) ?? form.files.file;
       if (!source) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
-      const visual_analytics = parseBoolean(form.fields, 'visual_analytics', false);
+      const options = parseFormOptions(AnalysisOptions, form.fields);
       await gate.admit();
       await submitJob(c.env, {
         video_id: videoId,
@@ -38,14 +40,14 @@ export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async
         tenant: c.get('tenant').id,
         source,
         audio: null,
-        options: { visual_analytics },
+        options,
       });
       await consumeResumable(c, form);
     } catch (err) {
       await c.env.MEDIA.delete(r2Keys.upload(videoId));
       throw err;
     }
-    const body = { video_id: videoId, status: 'pending' as const };
+    const body: JobCreated = { video_id: videoId, status: 'pending' };
     await gate.finish(body);
     return c.json(body);
   } catch (err) {

@@ -5,6 +5,7 @@
  * unknown id or another key's). Avatars are not subject to retention: they stay until deleted.
  */
 import { Hono } from 'hono';
+import type { AvatarRegistered } from '../contract/responses.js';
 import { ApiError } from '../contract/errors.js';
 import { isAvatarId, newAvatarId } from '../shared/ids.js';
 import { findAvatar, saveAvatar } from '../storage/avatars.js';
@@ -40,7 +41,7 @@ export const avatarRoutes = new Hono<AppEnv>()
         await c.env.MEDIA.delete(key);
         throw err;
       }
-      const body = { video_id: avatarId, registration_status: true };
+      const body: AvatarRegistered = { video_id: avatarId, registration_status: true };
       await gate.finish(body);
       return c.json(body);
     } catch (err) {

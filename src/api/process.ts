@@ -3,44 +3,28 @@
  * POST /api/process-video — creates a processing job (SPEC rules 1–8).
  */
 import { Hono } from 'hono';
+import type { JobCreated } from '../contract/responses.js';
 import { ApiError, invalidField } from '../contract/errors.js';
-import { LIP_SYNC_MODELS, VOICE_GENERATORS, type ProcessOptions } from '../contract/jobs.js';
+import { AvatarChoice, ProcessFormOptions, type ProcessOptions } from '../contract/options.js';
 import { isAvatarId, newVideoId } from '../shared/ids.js';
 import { submitJob } from '../jobs/submit.js';
 import { findAvatar } from '../storage/avatars.js';
 import { readUploadForm } from '../storage/form.js';
 import { r2Keys } from '../shared/r2-keys.js';
 import { maxUploadBytes } from '../storage/upload-limit.js';
-import { optionalText, parseBoolean, parseChoice } from './form-values.js';
+import { formFields, parseFormOptions } from './form-options.js';
 import { openGate } from './admission.js';
 import type { AppEnv } from './middleware.js';
 import { consumeResumable, resumableSource } from './uploads.js';
 
-export const MAX_DESCRIPTION_CHARS = 5_000;
-
-const TEXT_FIELDS = [
-  'description',
-  'blur_background',
-  'voice_generator',
-  'voice_id',
-  'credential_voice_generator',
-  'lip_sync_correction',
-  'lip_sync_correction_model',
-  'eye_contact_correction',
-  'video_id',
-  'file_id',
-] as const;
+const TEXT_FIELDS = formFields(ProcessFormOptions.extend(AvatarChoice.shape), 'file_id');
+/** Rules 6 and 7: the provider's fields are read (and checked) only with voice_generator 1. */
+const ALWAYS_READ = ProcessFormOptions.omit({ voice_id: true, credential_voice_generator: true });
+const PROVIDER_ONLY = ProcessFormOptions.pick({ voice_id: true, credential_voice_generator: true });
 
 /** Pure: validates the text fields into options (rules 2–8). `hasAudio` tells whether `audio` was sent. */
 export function processOptions(fields: Record<string, string>, hasAudio: boolean): ProcessOptions {
-  const voice_generator = parseChoice(fields, 'voice_generator', VOICE_GENERATORS, '0');
-  const options = {
-    blur_background: parseBoolean(fields, 'blur_background', true),
-    lip_sync_correction: parseBoolean(fields, 'lip_sync_correction', false),
-    lip_sync_correction_model: parseChoice(fields, 'lip_sync_correction_model', LIP_SYNC_MODELS, 'lipsync2'),
-    eye_contact_correction: parseBoolean(fields, 'eye_contact_correction', false),
-  };
-  const description = optionalText(fields, 'description', MAX_DESCRIPTION_CHARS);
+  const { voice_generator, description, ...toggles } = parseFormOptions(ALWAYS_READ, fields);
   // Rule 5: audio only with voice_generator 2.
   if (hasAudio && voice_generator !== '2') {
     throw invalidField('audio', `"audio" is allowed only when voice_generator is 2 (got ${voice_generator})`);
@@ -49,15 +33,13 @@ export function processOptions(fields: Record<string, string>, hasAudio: boolean
   if (voice_generator === '2' && !hasAudio) {
     throw invalidField('audio', 'voice_generator 2 uses a supplied audio file: send it in the "audio" field');
   }
-  // Rules 6 and 7: voice_id and credential apply only with 1; otherwise accepted and ignored.
-  const isProvider = voice_generator === '1';
+  const provider = voice_generator === '1' ? parseFormOptions(PROVIDER_ONLY, fields) : { voice_id: null, credential_voice_generator: null };
   return {
-    ...options,
+    ...toggles,
+    ...provider,
     voice_generator,
     // Rule 4: with audio, description is not used.
     description: voice_generator === '2' ? null : description,
-    voice_id: isProvider ? optionalText(fields, 'voice_id', 200) : null,
-    credential_voice_generator: isProvider ? optionalText(fields, 'credential_voice_generator', 1000) : null,
     speech: voice_generator === '2' ? 'supplied' : description ? 'synthesized' : 'original',
   };
 }
@@ -78,7 +60,7 @@ export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async
     const written = Object.values(form.files).map((f) => f.key);
     try {
       const options = processOptions(form.fields, form.files.audio !== undefined);
-      const avatarId = optionalText(form.fields, 'video_id', 100);
+      const avatarId = parseFormOptions(AvatarChoice, form.fields).video_id;
       let source = (await resumableSource(c, form, 'file')) ?? form.files.file ?? null;
       let usesResumable = form.fields.file_id !== undefined && form.fields.file_id.trim() !== '';
       if (avatarId !== null) {
@@ -106,7 +88,7 @@ export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async
       await Promise.all(written.map((key) => c.env.MEDIA.delete(key)));
       throw err;
     }
-    const body = { video_id: videoId, status: 'pending' as const };
+    const body: JobCreated = { video_id: videoId, status: 'pending' };
     await gate.finish(body);
     return c.json(body);
   } catch (err) {

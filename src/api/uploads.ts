@@ -19,6 +19,7 @@ import { Hono, type Context } from 'hono';
 import { tenantStub } from '../auth/limits.js';
 import { ApiError } from '../contract/errors.js';
 import type { SourceRef } from '../contract/jobs.js';
+import type { UploadCompleted, UploadCreated, UploadPart, UploadState } from '../contract/responses.js';
 import { numberVar } from '../shared/env.js';
 import { base64url } from '../shared/ids.js';
 import type { UploadSession } from '../jobs/tenant-object.js';
@@ -46,7 +47,7 @@ async function sessionOf(c: Context<AppEnv>, uploadId: string): Promise<UploadSe
   return session as UploadSession;
 }
 
-const describe = (s: UploadSession) => ({
+const describe = (s: UploadSession): UploadState => ({
   upload_id: s.upload_id,
   part_size: s.part_bytes,
   parts: Object.entries(s.parts)
@@ -75,15 +76,13 @@ export const uploadRoutes = new Hono<AppEnv>()
       completed: null,
     };
     await tenantStub(c.env, tenant).uploadPut(session);
-    return c.json(
-      {
-        upload_id: uploadId,
-        part_size: session.part_bytes,
-        max_bytes: session.max_bytes,
-        expires_in_sec: numberVar(c.env.UPLOAD_ABANDON_AFTER_SEC, DEFAULT_UPLOAD_ABANDON_SEC),
-      },
-      201,
-    );
+    const created: UploadCreated = {
+      upload_id: uploadId,
+      part_size: session.part_bytes,
+      max_bytes: session.max_bytes,
+      expires_in_sec: numberVar(c.env.UPLOAD_ABANDON_AFTER_SEC, DEFAULT_UPLOAD_ABANDON_SEC),
+    };
+    return c.json(created, 201);
   })
   .get('/api/uploads/:upload_id', async (c) => c.json(describe(await sessionOf(c, c.req.param('upload_id')))))
   .put('/api/uploads/:upload_id/parts/:n', async (c) => {
@@ -117,11 +116,11 @@ export const uploadRoutes = new Hono<AppEnv>()
     }
     const updated = await tenantStub(c.env, c.get('tenant').id).uploadRecordPart(session.upload_id, n, { etag: part.etag, size: length });
     if (!updated) throw new ApiError('upload_conflict', 'the upload was completed or aborted meanwhile');
-    return c.json({ part: n, size: length });
+    return c.json({ part: n, size: length } satisfies UploadPart);
   })
   .post('/api/uploads/:upload_id/complete', async (c) => {
     const session = await sessionOf(c, c.req.param('upload_id'));
-    if (session.completed) return c.json({ file_id: session.upload_id, size: session.completed.size });
+    if (session.completed) return c.json({ file_id: session.upload_id, size: session.completed.size } satisfies UploadCompleted);
     const numbers = Object.keys(session.parts)
       .map(Number)
       .sort((a, b) => a - b);
@@ -146,7 +145,7 @@ export const uploadRoutes = new Hono<AppEnv>()
       throw new ApiError('unsupported_media_type', 'the uploaded file holds text, not audio or video');
     }
     await tenantStub(c.env, c.get('tenant').id).uploadPut({ ...session, completed: { size, file_id: session.upload_id }, touched_at: Date.now() });
-    return c.json({ file_id: session.upload_id, size });
+    return c.json({ file_id: session.upload_id, size } satisfies UploadCompleted);
   })
   .delete('/api/uploads/:upload_id', async (c) => {
     const session = await sessionOf(c, c.req.param('upload_id'));

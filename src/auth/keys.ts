@@ -4,6 +4,7 @@
  * `DEV_API_KEY`. Each key is its own tenant. Keys are never logged.
  */
 import { sha256Hex } from '../shared/digest.js';
+import { KeyLimits, type KeyRecord } from '../contract/keys.js';
 import { base64url } from '../shared/ids.js';
 import { r2Keys } from '../shared/r2-keys.js';
 
@@ -16,31 +17,15 @@ export interface Tenant {
   limits: KeyLimits;
 }
 
-/** Per-key limits stored with the key record; a missing field takes the `[vars]` default. */
-export interface KeyLimits {
-  requests_per_minute?: number;
-  status_per_minute?: number;
-  concurrent_jobs?: number;
-}
+export type { KeyLimits, KeyRecord };
 
-export const KEY_LIMIT_FIELDS = ['requests_per_minute', 'status_per_minute', 'concurrent_jobs'] as const;
-
-export interface KeyRecord {
-  key_id: string;
-  name: string;
-  tenant: string;
-  created_at: string;
-  revoked_at: string | null;
-  limits?: KeyLimits;
-}
-
-/** Keeps only positive integer limits of the known names; anything else is dropped. */
+/** Keeps each limit of `KeyLimits` that is valid; anything else is dropped. */
 export function sanitizeLimits(input: unknown): KeyLimits {
+  const given = input && typeof input === 'object' ? (input as Record<string, unknown>) : {};
   const out: KeyLimits = {};
-  if (!input || typeof input !== 'object') return out;
-  for (const field of KEY_LIMIT_FIELDS) {
-    const v = (input as Record<string, unknown>)[field];
-    if (typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 1_000_000) out[field] = v;
+  for (const field of KeyLimits.keyof().options) {
+    const parsed = KeyLimits.shape[field].safeParse(given[field]);
+    if (parsed.success && parsed.data !== undefined) out[field] = parsed.data;
   }
   return out;
 }

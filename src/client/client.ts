@@ -4,6 +4,7 @@
  */
 import type { AnalysisResult } from '../contract/result.js';
 import type { ProcessingReport } from '../contract/jobs.js';
+import type { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../contract/options.js';
 import { errorFromResponse, VideoApiError, VideoJobError, VideoWaitTimeoutError } from './errors.js';
 import { buildMultipart, canStreamUploads, countingStream, toNamedFile, type FileInput, type NamedFile, type UploadProgress } from './form.js';
 import { nextPollDelayMs, sleep, type BackoffOptions } from './poll.js';
@@ -54,6 +55,9 @@ export interface UploadOptions {
   /** Sent as `Idempotency-Key`: retrying with the same key never creates a second job. */
   idempotencyKey?: string;
 }
+
+/** The text fields of process-video, as the contract names them. */
+type ProcessField = keyof typeof ProcessFormOptions.shape | keyof typeof AvatarChoice.shape;
 
 export interface AnalyzeOptions extends UploadOptions {
   /** Add the video section (gestures, posture, gaze); default false. */
@@ -113,7 +117,7 @@ export class VideoApiClient {
   /** Starts an analysis job. */
   async analyzeVideo(file: FileInput, options: AnalyzeOptions = {}): Promise<JobCreated> {
     const { visualAnalytics = false, filename = 'video.mp4', ...upload } = options;
-    const fields: Record<string, string> = visualAnalytics ? { visual_analytics: 'true' } : {};
+    const fields: Partial<Record<keyof AnalysisOptions, string>> = visualAnalytics ? { visual_analytics: 'true' } : {};
     return this.#upload('/api/analyze-video', fields, { file: await toNamedFile(file, filename) }, upload);
   }
 
@@ -122,10 +126,11 @@ export class VideoApiClient {
     const { file, avatarId, audio, filename = 'video.mp4', onUploadProgress, signal, idempotencyKey } = options;
     if (file === undefined && !avatarId) throw new TypeError('processVideo needs a file or an avatarId');
     const fields: Record<string, string> = {};
-    const text = (name: string, value: string | number | undefined) => {
+    // Field names are the contract's: a renamed option fails to compile here.
+    const text = (name: ProcessField, value: string | number | undefined) => {
       if (value !== undefined) fields[name] = String(value);
     };
-    const bool = (name: string, value: boolean | undefined) => {
+    const bool = (name: ProcessField, value: boolean | undefined) => {
       if (value !== undefined) fields[name] = value ? 'true' : 'false';
     };
     text('video_id', avatarId);

@@ -3,6 +3,7 @@
  * Every error code the API returns, its HTTP status, and the one error class that carries it.
  * The body of every 4xx/5xx is `{ "error": { code, message, field?, ... }, "request_id": "..." }`.
  */
+import { z } from 'zod';
 
 export const ERROR_CODES = {
   unauthorized: 401,
@@ -36,10 +37,26 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; field?: string; [extra: string]: unknown };
-  request_id: string;
-}
+export const ErrorBody = z
+  .object({
+    error: z
+      .object({
+        code: z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]),
+        message: z.string().describe('Human-readable explanation; do not parse it.'),
+        field: z.string().optional().describe('The form field at fault, when there is one.'),
+        limit_bytes: z.number().int().optional().describe('With payload_too_large: the limit in bytes.'),
+        header: z.string().optional().describe('The request header at fault (e.g. Idempotency-Key).'),
+        reason: z
+          .string()
+          .optional()
+          .describe('With rate_limited: which budget ran out: `requests_per_minute`, `status_per_minute`, `concurrent_jobs` (per key) or `unauthenticated_per_minute` (per client address).'),
+        limit: z.number().int().optional().describe('With rate_limited: that budget.'),
+      })
+      .catchall(z.unknown()),
+    request_id: z.string().describe('Same value as the `X-Request-Id` response header; quote it when reporting a problem.'),
+  })
+  .describe('The body of every 4xx/5xx response.');
+export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** A failure the client caused or can act on; `onError` turns it into the spec's error body. */
 export class ApiError extends Error {

@@ -7,11 +7,11 @@
  *      │                  │  ▲ progress/heartbeat
  *      └──────fail────────┴──┴────fail────────▶ failed
  */
-import type { AnalysisOptions, JobKind, JobStatus, ProcessingReport, ProcessOptions, SourceRef } from '../contract/jobs.js';
+import type { JobOptions, JobStatus, ProcessingReport, SourceRef } from '../contract/jobs.js';
 
-export interface JobRecord {
+/** What every job records, whatever its kind. */
+export interface JobState {
   video_id: string;
-  kind: JobKind;
   tenant: string;
   status: JobStatus;
   /** 0.0–100.0, never decreases; 100.0 exactly when completed. */
@@ -32,7 +32,6 @@ export interface JobRecord {
   processing_report?: ProcessingReport | null;
   source: SourceRef;
   audio: SourceRef | null;
-  options: AnalysisOptions | ProcessOptions;
   /** Incremented by every claim; a consumer holding an older lease is told to stop. */
   lease: number;
   /** How often the watchdog re-dispatched the job. */
@@ -40,6 +39,11 @@ export interface JobRecord {
   /** The last transient error, reported if the job finally fails. */
   last_error: string | null;
 }
+
+/** A job: its state and its kind's options, tied by `kind` (narrowing on `kind` types `options`). */
+export type JobRecord = JobState & JobOptions;
+/** The job of one kind. */
+export type JobOf<K extends JobRecord['kind']> = Extract<JobRecord, { kind: K }>;
 
 export class InvalidTransition extends Error {
   constructor(from: JobStatus, action: string) {
@@ -50,7 +54,7 @@ export class InvalidTransition extends Error {
 
 export const isTerminal = (status: JobStatus) => status === 'completed' || status === 'failed';
 
-export type NewJob = Pick<JobRecord, 'video_id' | 'kind' | 'tenant' | 'source' | 'audio' | 'options'>;
+export type NewJob = Pick<JobState, 'video_id' | 'tenant' | 'source' | 'audio'> & JobOptions;
 
 export function createJob(init: NewJob, now: number): JobRecord {
   return {

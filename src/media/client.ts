@@ -4,6 +4,8 @@
  * nothing here holds a whole media file.
  */
 import type { AsrOutput, ProbeResult, TimeSegment, VisionFrame } from '../contract/media.js';
+import { MediaErrorBody, type RenderRequest } from '../contract/render.js';
+import type { TtsRequest } from '../contract/tts.js';
 import { FETCH_MARGIN_MS, workBudgetMs } from './budget.js';
 import { JobAbortedError, TransientError, UnrecoverableError } from './errors.js';
 import type { MediaTransport } from './transport.js';
@@ -12,21 +14,6 @@ import { closingDelimiter, multipartContentType, newBoundary, PART_END, partHead
 export interface SourceHints {
   filename: string | null;
   content_type: string | null;
-}
-
-export interface RenderOptions {
-  blur_background: boolean;
-  eye_contact_correction: boolean;
-  lip_sync_correction: boolean;
-  lip_sync_correction_model: string;
-  captions?: string | null;
-}
-
-export interface TtsRequest {
-  generator: 0 | 1;
-  text: string;
-  voice_id?: string | null;
-  credential?: string | null;
 }
 
 /** DELETE must answer quickly even when the container is busy or down. */
@@ -87,12 +74,7 @@ export class MediaClient {
     }
     if (res.ok) return res;
     const text = await res.text().catch(() => '');
-    let message = text.slice(0, 500);
-    try {
-      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
-    } catch {
-      /* plain text body */
-    }
+    const message = errorMessage(text);
     const detail = `${what} failed: ${message || `HTTP ${res.status}`}`;
     if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) throw new UnrecoverableError(detail);
     throw new TransientError(detail);
@@ -144,7 +126,7 @@ export class MediaClient {
   }
 
   /** The rendered MP4 as a stream (Content-Length set by the container). */
-  async render(source: ReadableStream, speech: ReadableStream | null, options: RenderOptions, hints: SourceHints): Promise<Response> {
+  async render(source: ReadableStream, speech: ReadableStream | null, options: RenderRequest, hints: SourceHints): Promise<Response> {
     const form = multipartStream([
       { name: 'options', value: JSON.stringify(options) },
       { name: 'source', filename: hints.filename ?? 'source', contentType: hints.content_type ?? 'application/octet-stream', stream: source },
@@ -152,6 +134,17 @@ export class MediaClient {
     ]);
     return this.call('/render', { method: 'POST', body: form.body, headers: { 'content-type': form.contentType } }, 'rendering the video');
   }
+}
+
+/** The container's `{ error: { message } }`, or the start of a plain-text body. */
+function errorMessage(text: string): string {
+  try {
+    const body = MediaErrorBody.safeParse(JSON.parse(text));
+    if (body.success) return body.data.error.message;
+  } catch {
+    /* plain text body */
+  }
+  return text.slice(0, 500);
 }
 
 async function* ndjsonLines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {

@@ -16,9 +16,10 @@ import { r2Keys } from '../shared/r2-keys.js';
 export const MAX_HEARTBEAT_INTERVAL_MS = 20_000;
 export const heartbeatIntervalMs = (stallMs: number) => Math.max(250, Math.min(MAX_HEARTBEAT_INTERVAL_MS, stallMs / 4));
 
-export interface StepContext {
+/** `J`: the job's kind, when the step belongs to one kind's plan (its options are then typed). */
+export interface StepContext<J extends JobRecord = JobRecord> {
   env: Env;
-  job: JobRecord;
+  job: J;
   media: MediaClient;
   bucket: R2Bucket;
   /** Reports the current step's own progress, 0..1. */
@@ -30,29 +31,29 @@ export interface StepContext {
   workKey(step: string): string;
 }
 
-export interface Step {
+export interface Step<J extends JobRecord = JobRecord> {
   name: string;
   /** Share of the job's progress bar. */
   weight: number;
   /** Skips the step when false. */
-  when?: (job: JobRecord) => boolean;
-  run(ctx: StepContext): Promise<void>;
+  when?: (job: J) => boolean;
+  run(ctx: StepContext<J>): Promise<void>;
 }
 
 /**
  * A job kind's ordered steps and how the job's pointers are set at the end. Declared here with
  * `Step`, not in `plans.ts`, so the plans in `steps/` do not import the module that imports them.
  */
-export interface Plan {
-  steps: Step[];
-  finish(ctx: StepContext): Promise<CompletionPointers>;
+export interface Plan<J extends JobRecord = JobRecord> {
+  steps: Step<J>[];
+  finish(ctx: StepContext<J>): Promise<CompletionPointers>;
 }
 
 /**
  * `signal` ends the job's in-flight container requests (the job was deleted, or this consumer
  * lost it); their budgets follow the media's real duration once probed (`media/budget.ts`).
  */
-export function createContext(env: Env, job: JobRecord, stub: DurableObjectStub<JobObject>, onFraction: (f: number) => Promise<void>, signal?: AbortSignal): StepContext {
+export function createContext<J extends JobRecord>(env: Env, job: J, stub: DurableObjectStub<JobObject>, onFraction: (f: number) => Promise<void>, signal?: AbortSignal): StepContext<J> {
   const bucket = env.MEDIA;
   const media = new MediaClient(mediaTransport(env, job.video_id), { jobId: job.video_id, tenant: job.tenant, signal, maxDurationSec: maxMediaDurationSec(env) });
   media.setMedia({ sizeBytes: job.source.size });

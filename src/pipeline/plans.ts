@@ -7,4 +7,9 @@ import type { Plan } from './context.js';
 import { analysisPlan } from './steps/analysis.js';
 import { processingPlan } from './steps/processing.js';
 
-export const planFor = (job: JobRecord): Plan => (job.kind === 'analysis' ? analysisPlan : processingPlan);
+/**
+ * Calls `run` with the job and its kind's plan, both typed by the kind: narrowing on `kind` is
+ * what lets the plans' steps read their options without casts.
+ */
+export const withPlan = <R>(job: JobRecord, run: <J extends JobRecord>(job: J, plan: Plan<J>) => R): R =>
+  job.kind === 'analysis' ? run(job, analysisPlan) : run(job, processingPlan);

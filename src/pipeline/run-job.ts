@@ -10,8 +10,8 @@ import { jobStub } from '../jobs/submit.js';
 import { TransientError, UnrecoverableError } from '../media/errors.js';
 import { deleteJobWork } from '../storage/purge.js';
 import { watchdogLimits } from '../jobs/limits.js';
-import { createContext, heartbeatIntervalMs, withHeartbeat, type StepContext } from './context.js';
-import { planFor } from './plans.js';
+import { createContext, heartbeatIntervalMs, withHeartbeat, type Plan, type StepContext } from './context.js';
+import { withPlan } from './plans.js';
 
 /** This consumer lost the job (re-dispatched elsewhere or ended): stop quietly. */
 export class LeaseLost extends Error {
@@ -22,11 +22,12 @@ export class LeaseLost extends Error {
 }
 
 /** Runs a job this consumer has claimed (`job.lease` is its lease). */
-export async function runClaimed(env: Env, job: JobRecord): Promise<'completed'> {
+export const runClaimed = (env: Env, job: JobRecord): Promise<'completed'> => withPlan(job, (kindJob, plan) => runPlan(env, kindJob, plan));
+
+async function runPlan<J extends JobRecord>(env: Env, job: J, plan: Plan<J>): Promise<'completed'> {
   const videoId = job.video_id;
   const stub = jobStub(env, videoId);
   const lease = job.lease;
-  const plan = planFor(job);
   const steps = plan.steps.filter((s) => !s.when || s.when(job));
   const total = steps.reduce((sum, s) => sum + s.weight, 0) || 1;
   let done = 0;
@@ -38,7 +39,7 @@ export async function runClaimed(env: Env, job: JobRecord): Promise<'completed'>
   };
   // Ends the job's container work as soon as a heartbeat finds the job deleted or taken over.
   const lost = new AbortController();
-  const ctx: StepContext = createContext(
+  const ctx: StepContext<J> = createContext(
     env,
     job,
     stub,

@@ -3,6 +3,7 @@
  * The page's HTML: key, upload, options, progress, results. Script and style carry the
  * per-response CSP nonce; nothing is loaded from elsewhere.
  */
+import { AnalysisOptions, MAX_DESCRIPTION_CHARS, ProcessFormOptions } from '../contract/options.js';
 import { APP_SCRIPT } from './app-script.generated.js';
 import { createResultsRenderer } from './results.js';
 import { STYLES } from './styles.js';
@@ -12,6 +13,11 @@ import { STYLES } from './styles.js';
  * @example
  * c.html(pageHtml(nonce));
  */
+/** The contract's defaults: the page's checkboxes start as the API would default them. */
+const ANALYSIS = AnalysisOptions.parse({});
+const PROCESS = ProcessFormOptions.parse({});
+const checked = (on: boolean) => (on ? ' checked' : '');
+
 export function pageHtml(nonce: string): string {
   // esbuild (wrangler, vitest) may wrap named functions in `__name(fn, "name")`; the embedded
   // source then needs that helper in the page too.
@@ -39,16 +45,16 @@ export function pageHtml(nonce: string): string {
 <label><input type="radio" name="mode" value="analyze" checked> Analyze (speech and delivery)</label>
 <label><input type="radio" name="mode" value="process"> Process (new video)</label></div></fieldset>
 <fieldset id="analyze-options"><legend>Analysis options</legend>
-<label><input type="checkbox" id="visual" name="visual_analytics"> Visual analytics (gestures, posture, gaze, face)</label></fieldset>
+<label><input type="checkbox" id="visual" name="visual_analytics"${checked(ANALYSIS.visual_analytics)}> Visual analytics (gestures, posture, gaze, face)</label></fieldset>
 <fieldset id="process-options" class="hidden"><legend>Processing options</legend>
 <div class="row"><label for="avatar-id">Registered avatar id</label><input id="avatar-id" type="text" placeholder="avt_… (instead of a file)" spellcheck="false"></div>
-<p><label for="description">Description (spoken with voice generator 0 or 1)</label><textarea id="description" maxlength="5000"></textarea></p>
+<p><label for="description">Description (spoken with voice generator 0 or 1)</label><textarea id="description" maxlength="${MAX_DESCRIPTION_CHARS}"></textarea></p>
 <div class="row"><label for="voice-generator">Voice generator</label><select id="voice-generator"><option value="0">0 — built-in voice</option><option value="1">1 — provider voice</option><option value="2">2 — my audio file</option></select>
 <label for="voice-id">Voice id</label><input id="voice-id" type="text" placeholder="default" disabled></div>
 <p class="row"><label for="audio">Audio file (voice generator 2)</label><input id="audio" type="file" accept="audio/*" disabled></p>
-<div class="row"><label><input type="checkbox" id="blur" checked> Blur background</label>
-<label><input type="checkbox" id="lip-sync"> Lip-sync correction</label>
-<label><input type="checkbox" id="eye-contact"> Eye-contact correction</label></div></fieldset>
+<div class="row"><label><input type="checkbox" id="blur"${checked(PROCESS.blur_background)}> Blur background</label>
+<label><input type="checkbox" id="lip-sync"${checked(PROCESS.lip_sync_correction)}> Lip-sync correction</label>
+<label><input type="checkbox" id="eye-contact"${checked(PROCESS.eye_contact_correction)}> Eye-contact correction</label></div></fieldset>
 <p><button type="submit" class="primary" id="start">Start</button></p>
 </form></section>
 

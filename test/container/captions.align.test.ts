@@ -98,7 +98,7 @@ describe('POST /render captions with synthesized speech', () => {
     const fd = new FormData();
     fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
     fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
-    fd.set('options', JSON.stringify({ captions: 'Please go forward ten meters and then turn left now.' }));
+    fd.set('options', JSON.stringify({ blur_background: false, captions: 'Please go forward ten meters and then turn left now.' }));
     const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
     expect(res.status).toBe(200);
     const report = JSON.parse(res.headers.get('x-render-report')!);
@@ -112,7 +112,7 @@ describe('POST /render captions with synthesized speech', () => {
     const fd = new FormData();
     fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
     fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
-    fd.set('options', JSON.stringify({ captions: TEXT }));
+    fd.set('options', JSON.stringify({ blur_background: false, captions: TEXT }));
     const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
     expect(res.status).toBe(200);
     const report = JSON.parse(res.headers.get('x-render-report')!);

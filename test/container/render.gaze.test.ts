@@ -38,7 +38,7 @@ describe('POST /render eye_contact_correction', () => {
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP, '-t', '3', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '16', '-c:a', 'aac', clip]);
     const fd = new FormData();
     fd.set('source', new Blob([readFileSync(clip)]), 'source.mp4');
-    fd.set('options', JSON.stringify({ eye_contact_correction: true }));
+    fd.set('options', JSON.stringify({ blur_background: false, eye_contact_correction: true }));
     const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
     expect(res.status).toBe(200);
     const report = JSON.parse(res.headers.get('x-render-report')!);

@@ -48,7 +48,7 @@ describe('POST /render lip_sync_correction without new speech', () => {
 
       const fd = new FormData();
       fd.set('source', new Blob([readFileSync(shifted)]), 'source.mp4');
-      fd.set('options', JSON.stringify({ lip_sync_correction: true }));
+      fd.set('options', JSON.stringify({ blur_background: false, lip_sync_correction: true }));
       const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
       expect(res.status).toBe(200);
       const { lip_sync } = JSON.parse(res.headers.get('x-render-report')!);

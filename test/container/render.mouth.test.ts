@@ -19,7 +19,7 @@ async function render(options: object, speech: string) {
   const fd = new FormData();
   fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
   fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
-  fd.set('options', JSON.stringify(options));
+  fd.set('options', JSON.stringify({ blur_background: false, ...options }));
   const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
   expect(res.status).toBe(200);
   const out = join(tmp, `out-${Math.random().toString(36).slice(2)}.mp4`);

@@ -12,6 +12,8 @@ const tmp = mkdtempSync(join(tmpdir(), 'render-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const app = createRenderRoutes();
+/** Blur is on unless turned off (the API's default, shared through the contract). */
+const NO_BLUR = { blur_background: false };
 
 async function render(source: string, options: object, speech?: string) {
   const fd = new FormData();
@@ -33,7 +35,7 @@ function espeakWav(text: string, name: string): string {
 
 describe('POST /render normalize path', () => {
   it('should produce H.264 + AAC, faststart, same size, rate and duration', async () => {
-    const { res, out, report } = await render(CLIP, {});
+    const { res, out, report } = await render(CLIP, NO_BLUR);
     expect(res.status).toBe(200);
     expect(Number(res.headers.get('content-length'))).toBeGreaterThan(10_000);
     const p = probe(out);
@@ -52,7 +54,7 @@ describe('POST /render normalize path', () => {
   it('should answer 4xx JSON for unreadable media and bad options', async () => {
     const junk = join(tmp, 'junk.mp4');
     writeFileSync(junk, Buffer.alloc(5000, 7));
-    const r1 = await render(junk, {});
+    const r1 = await render(junk, NO_BLUR);
     expect(r1.res.status).toBe(422);
     expect(JSON.parse(r1.bytes.toString()).error.code).toBe('media_unreadable');
     const r2 = await render(CLIP, { blur_background: 'yes' });
@@ -71,7 +73,7 @@ describe('POST /render with new speech', () => {
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', speech, '-c:a', 'libmp3lame', mp3]);
     const speechDur = Number(probe(mp3).format.duration);
     expect(speechDur).toBeGreaterThan(5.5);
-    const { res, out, report } = await render(CLIP, { captions: 'This synthesized sentence is deliberately long' }, mp3);
+    const { res, out, report } = await render(CLIP, { ...NO_BLUR, captions: 'This synthesized sentence is deliberately long' }, mp3);
     expect(res.status).toBe(200);
     const p = probe(out);
     const v = p.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
@@ -84,7 +86,7 @@ describe('POST /render with new speech', () => {
   it('should trim the video to a shorter speech', async () => {
     const speech = espeakWav('A short line.', 'short.wav');
     const speechDur = Number(probe(speech).format.duration);
-    const { res, out, report } = await render(CLIP, {}, speech);
+    const { res, out, report } = await render(CLIP, NO_BLUR, speech);
     expect(res.status).toBe(200);
     const v = probe(out).streams.find((s: { codec_type: string }) => s.codec_type === 'video');
     expect(Math.abs(Number(v.duration) - speechDur)).toBeLessThanOrEqual(1 / 25 + 0.001);
@@ -120,7 +122,7 @@ describe('POST /render lip_sync_correction with new speech (sync.so-compatible f
     const fd = new FormData();
     fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
     fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
-    fd.set('options', JSON.stringify({ lip_sync_correction: true, lip_sync_correction_model: 'lipsync2' }));
+    fd.set('options', JSON.stringify({ ...NO_BLUR, lip_sync_correction: true, lip_sync_correction_model: 'lipsync2' }));
     const res = await remoteApp.request('/render', { method: 'POST', body: fd });
     expect(res.status).toBe(200);
     const report = JSON.parse(res.headers.get('x-render-report')!);

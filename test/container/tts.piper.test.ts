@@ -252,7 +252,7 @@ describe('voice_generator 0 fallback: the voice is not installed', () => {
     const fd = new FormData();
     fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
     fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
-    fd.set('options', JSON.stringify({}));
+    fd.set('options', JSON.stringify({ blur_background: false }));
     const render = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
     expect(render.status).toBe(200);
     const report = JSON.parse(render.headers.get('x-render-report')!);

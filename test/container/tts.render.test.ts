@@ -40,7 +40,7 @@ describe('process-video with voice_generator 0 and a 40-word description', () =>
     const fd = new FormData();
     fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
     fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
-    fd.set('options', JSON.stringify({ captions: DESCRIPTION, lip_sync_correction: true }));
+    fd.set('options', JSON.stringify({ blur_background: false, captions: DESCRIPTION, lip_sync_correction: true }));
     const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
     expect(res.status).toBe(200);
     const header = res.headers.get('x-render-report')!;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTtsRoutes } from '../../containers/media/engines/tts/index.js';
 import { createElevenLabsEngine } from '../../containers/media/engines/tts/elevenlabs.js';
 import { parseWav } from '../../containers/media/engines/tts/wav.js';
+import { MAX_TTS_TEXT_CHARS } from '../../src/contract/tts.js';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs.js';
 
 type ErrorBody = { error: { code: string; message: string } };
@@ -34,6 +35,17 @@ describe('POST /tts generator 0 (embedded: Piper voice, else espeak-ng)', () => 
     const r2 = await post(app, { generator: 0, text: 'hi', voice_id: 'en; rm -rf /' });
     expect(r2.status).toBe(400);
     expect((await err(r2)).code).toBe('tts_voice_invalid');
+  });
+
+  it('should refuse what the contract refuses, with a code per field', async () => {
+    const app = createTtsRoutes();
+    expect((await err(await post(app, { generator: 2, text: 'hi' }))).code).toBe('tts_generator_invalid');
+    expect((await err(await post(app, { generator: 0, text: 'a'.repeat(MAX_TTS_TEXT_CHARS + 1) }))).code).toBe('tts_text_too_long');
+    expect((await err(await post(app, { generator: 0 }))).code).toBe('tts_text_missing');
+    expect((await err(await post(app, [1]))).code).toBe('tts_request_invalid');
+    const bad = await app.request('/tts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(bad.status).toBe(400);
+    expect((await err(bad)).code).toBe('tts_request_invalid');
   });
 });
 

@@ -5,7 +5,7 @@
  * 422 at once (the Worker fails the job without retries); nothing here mentions internal
  * stream numbers or ffmpeg's own words.
  */
-import { DEFAULT_MAX_MEDIA_DURATION_SEC, type ProbeResult } from '../../../src/contract/media.js';
+import { DEFAULT_MAX_MEDIA_DURATION_SEC, type MediaProblemCode, type ProbeResult } from '../../../src/contract/media.js';
 import { FfmpegError, WorkLimitError } from './ffmpeg.js';
 
 /** Shorter media has no frames or speech worth analysing (and is what a forged time base looks like). */
@@ -31,7 +31,7 @@ export function mediaLimitsFrom(headers: Headers): MediaLimits {
 
 /** A deterministic problem with the input: a stable code and a message a user can act on. */
 export interface MediaProblem {
-  code: 'no_streams' | 'still_image' | 'too_short' | 'too_long' | 'too_small' | 'too_large' | 'bad_frame_rate';
+  code: MediaProblemCode;
   message: string;
 }
 

@@ -5,7 +5,7 @@
  */
 import { ERROR_CODES } from '../../contract/errors.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../../storage/upload-limit.js';
-import { MAX_DESCRIPTION_CHARS } from '../process.js';
+import { MAX_DESCRIPTION_CHARS } from '../../contract/options.js';
 import { ERROR_CODE_DOCS } from './errors.js';
 import { openApiPaths } from './paths.js';
 import { componentSchemas } from './schemas.js';
@@ -81,7 +81,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, an
       headers: {
         'X-Request-Id': { description: 'Id of this request, also in error bodies as `request_id`.', schema: { type: 'string' } },
       },
-      schemas: componentSchemas(maxUploadBytes, MAX_DESCRIPTION_CHARS),
+      schemas: componentSchemas(maxUploadBytes),
       responses: {
         BadRequest: errorResponse('The request is invalid; `error.field` names the field at fault.', codesWithStatus(400)),
         Unauthorized: errorResponse('Missing or invalid credential.', codesWithStatus(401)),

@@ -1,12 +1,16 @@
 /**
  * @module api/openapi/schemas
- * `components.schemas` of the OpenAPI document. The analysis result comes from the zod
- * contract (`z.toJSONSchema`), annotated with the field definitions; the rest mirrors the
- * response bodies the routes build.
+ * `components.schemas` of the OpenAPI document. The analysis result, the status response, the
+ * response bodies of jobs, avatars and uploads, and the options of the forms come from the zod
+ * contract (`z.toJSONSchema`); the result is annotated with the field definitions. The error body
+ * and the admin's key records are written here.
  */
 import { z } from 'zod';
-import { ERROR_CODES } from '../../contract/errors.js';
-import { JOB_STATUSES, ProcessingReport } from '../../contract/jobs.js';
+import { ErrorBody } from '../../contract/errors.js';
+import { KeyCreated, KeyLimits, KeyRecord } from '../../contract/keys.js';
+import { ProcessingReport, StatusResponse } from '../../contract/jobs.js';
+import { AvatarRegistered, JobCreated, UploadCompleted, UploadCreated, UploadPart, UploadState } from '../../contract/responses.js';
+import { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../../contract/options.js';
 import { AnalysisResult, EventFrameSummary } from '../../contract/result.js';
 import { ERROR_CODE_DOCS } from './errors.js';
 import { EVENT_SUMMARY_DESCRIPTIONS, RESULT_DESCRIPTIONS } from './result-descriptions.js';
@@ -60,12 +64,53 @@ function resultSchema(): Schema {
   return schema;
 }
 
+/** The status response, with the result and the report as references to their components. */
+function statusSchema(): Schema {
+  const schema = fromZod(StatusResponse);
+  const props = schema.properties as Record<string, Schema>;
+  props.result = { oneOf: [{ $ref: '#/components/schemas/AnalysisResult' }, { type: 'null' }], description: props.result.description };
+  props.processing_report = { $ref: '#/components/schemas/ProcessingReport', description: props.processing_report.description };
+  return schema;
+}
+
+/** The error body, its `code` described by the error table. */
+function errorBodySchema(): Schema {
+  const schema = fromZod(ErrorBody);
+  const error = (schema.properties as Record<string, Schema>).error;
+  const code = (error.properties as Record<string, Schema>).code;
+  code.description = ERROR_CODE_DOCS.map((e) => `\`${e.code}\` (${e.status}): ${e.when}`).join('\n');
+  return schema;
+}
+
+/** A key record with its limits as a reference to their component. */
+function keyRecordSchema(record: z.ZodObject): Schema {
+  const schema = fromZod(record);
+  (schema.properties as Record<string, Schema>).limits = { $ref: '#/components/schemas/KeyLimits' };
+  return schema;
+}
+
 const booleanText = (fallback: boolean, text: string): Schema => ({
   type: 'string',
   enum: ['true', 'false'],
   default: String(fallback),
   description: `${text} Sent as the text \`true\` or \`false\` (surrounding spaces ignored); anything else is a 400 \`invalid_field\`.`,
 });
+
+/**
+ * A contract option schema (`contract/options.ts`) as multipart text fields, so the document
+ * states each option's type, default and rules from the one definition the API parses with:
+ * booleans are the text `true`/`false`; null (absent) is not something a form can send.
+ */
+function formOptions(options: z.ZodObject): Record<string, Schema> {
+  const props = fromZod(options).properties as Record<string, Schema>;
+  return Object.fromEntries(Object.entries(props).map(([name, prop]) => [name, asFormText(prop)]));
+}
+
+function asFormText({ anyOf, default: fallback, description, ...rest }: Schema): Schema {
+  const value = (anyOf as Schema[] | undefined)?.find((s) => s.type !== 'null') ?? rest;
+  if (value.type === 'boolean') return booleanText(fallback === true, String(description));
+  return { ...value, ...(fallback !== null && fallback !== undefined ? { default: fallback } : {}), description };
+}
 
 const binary = (text: string): Schema => ({ type: 'string', contentMediaType: 'application/octet-stream', description: text });
 
@@ -74,7 +119,7 @@ const binary = (text: string): Schema => ({ type: 'string', contentMediaType: 'a
  * @example
  * componentSchemas().AnalysisResult.properties.summary
  */
-export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: number): Record<string, Schema> {
+export function componentSchemas(maxUploadBytes: number): Record<string, Schema> {
   const uploadRule = `Streamed to storage; at most ${maxUploadBytes} bytes (MAX_UPLOAD_BYTES, default 2 GiB), else 413 \`payload_too_large\`. An empty file is 400 \`empty_file\`; plain text is refused at upload with 415 \`unsupported_media_type\`; other bytes that are not decodable media are accepted and the job then fails with an \`error_message\`.`;
   return {
     AnalysisResult: resultSchema(),
@@ -87,29 +132,7 @@ export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: nu
         timestamps: { type: 'array', description: 'Every occurrence.', items: { type: 'object', required: ['start', 'end'], properties: { start: { type: 'number' }, end: { type: 'number' } } } },
       },
     },
-    StatusResponse: {
-      type: 'object',
-      required: ['status', 'progress', 'download_url', 'result', 'error_message'],
-      properties: {
-        status: {
-          type: 'string',
-          enum: [...JOB_STATUSES, 'not_found'],
-          description: 'pending (queued) → processing → completed | failed. `not_found` (with HTTP 200) when no job of this API key has the id: unknown ids, malformed ids and other keys\' ids look the same.',
-        },
-        progress: { type: 'number', minimum: 0, maximum: 100, description: 'Percent complete; 100.0 when completed; 0 for not_found.' },
-        download_url: {
-          type: ['string', 'null'],
-          format: 'uri',
-          description: 'Completed processing jobs only: a signed link `{storage_url}/files/{key}?expires=…&token=…`, fetched with a plain GET and no API key, valid 24 h (DOWNLOAD_URL_TTL_SEC). Each poll returns a fresh link. Null otherwise.',
-        },
-        result: { oneOf: [{ $ref: '#/components/schemas/AnalysisResult' }, { type: 'null' }], description: 'Completed analysis jobs only; null otherwise.' },
-        error_message: { type: ['string', 'null'], description: 'Only when status is failed: what went wrong (e.g. the upload is not decodable media).' },
-        processing_report: {
-          $ref: '#/components/schemas/ProcessingReport',
-          description: 'Extension, completed processing jobs only (absent otherwise): what the render really did. An option listed in `options_applied` took effect; one requested but missing from it is explained in `notes` (e.g. lip sync confidence too low, no face).',
-        },
-      },
-    },
+    StatusResponse: statusSchema(),
     ProcessingReport: describe(fromZod(ProcessingReport), {
       options_applied: 'The requested options that took effect.',
       lip_sync: 'Null when lip_sync_correction was not requested. `offset`: the audio was shifted by `audio_shift_ms` (positive: it was late); `embedded`: the mouth was driven from the new speech by the built-in engine; `remote`: by the sync.so-compatible provider; `none`: requested but not applied (see notes).',
@@ -118,22 +141,8 @@ export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: nu
       output: 'The output video: size, frame rate, duration, and `fit` (`source`, or `loop`/`trim` to the new speech).',
       notes: 'Plain-language notes, e.g. why a requested option was not applied.',
     }),
-    JobCreated: {
-      type: 'object',
-      required: ['video_id', 'status'],
-      properties: {
-        video_id: { type: 'string', pattern: '^vid_[A-Za-z0-9_-]{22}$', description: 'Job id (`vid_` + 22 characters). Poll `GET /api/status/{video_id}`.' },
-        status: { type: 'string', const: 'pending' },
-      },
-    },
-    AvatarRegistered: {
-      type: 'object',
-      required: ['video_id', 'registration_status'],
-      properties: {
-        video_id: { type: 'string', pattern: '^avt_[A-Za-z0-9_-]{22}$', description: 'Avatar id (`avt_` + 22 characters), usable as `video_id` in process-video by the same API key only.' },
-        registration_status: { type: 'boolean', const: true },
-      },
-    },
+    JobCreated: fromZod(JobCreated),
+    AvatarRegistered: fromZod(AvatarRegistered),
     AnalyzeVideoForm: {
       type: 'object',
       required: ['file'],
@@ -142,7 +151,7 @@ export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: nu
       properties: {
         file: binary(`Video to analyze, any common container or codec. ${uploadRule}`),
         file_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$', description: 'Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.' },
-        visual_analytics: booleanText(false, 'When true, the video section (gestures, posture, gaze, face) is added to the result.'),
+        ...formOptions(AnalysisOptions),
       },
     },
     ProcessVideoForm: {
@@ -152,15 +161,8 @@ export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: nu
       properties: {
         file: binary(`Video to process. Ignored (and not kept) when \`video_id\` is also sent. ${uploadRule}`),
         file_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$', description: 'Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.' },
-        video_id: { type: 'string', maxLength: 100, description: 'An `avt_` id from register-avatar, registered by the same API key. Unknown or another key\'s id: 404 `avatar_not_found`.' },
-        description: { type: 'string', maxLength: maxDescriptionChars, description: `Caption or prompt; with voice_generator 0 or 1 the output speaks it. Trimmed; empty = absent; more than ${maxDescriptionChars} characters is 400 \`invalid_field\`. Not used with voice_generator 2.` },
-        blur_background: booleanText(true, 'Blurs the background behind the person.'),
-        voice_generator: { type: 'string', enum: ['0', '1', '2'], default: '0', description: '0: built-in speech synthesis (espeak-ng); 1: a remote TTS provider when configured; 2: use the supplied `audio`. 2 without `audio` is a 400 `invalid_field` (field audio). Without a description (0 or 1) the original speech is kept.' },
-        voice_id: { type: 'string', default: 'default', maxLength: 200, description: 'Voice of the provider. Used only with voice_generator 1; ignored otherwise.' },
-        credential_voice_generator: { type: 'string', default: 'default', maxLength: 1000, description: 'Provider credential. Used only with voice_generator 1; ignored otherwise; never echoed back.' },
-        lip_sync_correction: booleanText(false, 'Enables lip-sync enhancement.'),
-        lip_sync_correction_model: { type: 'string', enum: ['lipsync2'], default: 'lipsync2', description: 'Lip-sync model; anything else is 400 `invalid_field`.' },
-        eye_contact_correction: booleanText(false, 'Enables gaze-alignment correction.'),
+        ...formOptions(AvatarChoice),
+        ...formOptions(ProcessFormOptions),
         audio: binary('Speech for the output video. Allowed only with voice_generator 2 (else 400 `invalid_field`, field audio). Same upload rules as `file`.'),
       },
     },
@@ -171,82 +173,13 @@ export function componentSchemas(maxUploadBytes: number, maxDescriptionChars: nu
       description: 'multipart/form-data with `file` (or `file_id`). Other fields are a 400 `invalid_field`.',
       properties: { file: binary(`Video to store for reuse. ${uploadRule}`), ...{ file_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$', description: 'Extension: a completed resumable upload of this key, instead of `file`.' } } },
     },
-    KeyLimits: {
-      type: 'object',
-      description: 'Per-key overrides of the service defaults (positive integers; others are dropped).',
-      properties: {
-        requests_per_minute: { type: 'integer', minimum: 1, description: 'Requests per minute other than status polls (default RATE_LIMIT_PER_MIN, 120).' },
-        status_per_minute: { type: 'integer', minimum: 1, description: 'Status polls per minute (default STATUS_RATE_LIMIT_PER_MIN, 600).' },
-        concurrent_jobs: { type: 'integer', minimum: 1, description: 'Unfinished jobs at once (default MAX_CONCURRENT_JOBS, 5); one more is 429.' },
-      },
-    },
-    UploadCreated: {
-      type: 'object',
-      required: ['upload_id', 'part_size', 'max_bytes', 'expires_in_sec'],
-      properties: {
-        upload_id: { type: 'string', pattern: '^upl_[A-Za-z0-9_-]{22}$' },
-        part_size: { type: 'integer', description: 'Bytes of every part but the last (UPLOAD_PART_BYTES, default 16 MiB, at least 5 MiB).' },
-        max_bytes: { type: 'integer', description: 'Largest file (MAX_UPLOAD_BYTES).' },
-        expires_in_sec: { type: 'integer', description: 'An upload idle this long is aborted (UPLOAD_ABANDON_AFTER_SEC, default 24 h).' },
-      },
-    },
-    UploadState: {
-      type: 'object',
-      required: ['upload_id', 'part_size', 'parts', 'completed', 'size'],
-      description: 'Which parts arrived, to resume after a break.',
-      properties: {
-        upload_id: { type: 'string' },
-        part_size: { type: 'integer' },
-        parts: { type: 'array', items: { $ref: '#/components/schemas/UploadPart' } },
-        completed: { type: 'boolean' },
-        size: { type: 'integer', description: 'Bytes received (the file size once completed).' },
-      },
-    },
-    UploadPart: { type: 'object', required: ['part', 'size'], properties: { part: { type: 'integer', minimum: 1 }, size: { type: 'integer' } } },
-    UploadCompleted: {
-      type: 'object',
-      required: ['file_id', 'size'],
-      properties: { file_id: { type: 'string', description: 'Send as the `file_id` form field of analyze-video, process-video or register-avatar.' }, size: { type: 'integer' } },
-    },
-    ErrorBody: {
-      type: 'object',
-      required: ['error', 'request_id'],
-      description: 'The body of every 4xx/5xx response.',
-      properties: {
-        error: {
-          type: 'object',
-          required: ['code', 'message'],
-          properties: {
-            code: { type: 'string', enum: Object.keys(ERROR_CODES), description: ERROR_CODE_DOCS.map((e) => `\`${e.code}\` (${e.status}): ${e.when}`).join('\n') },
-            message: { type: 'string', description: 'Human-readable explanation; do not parse it.' },
-            field: { type: 'string', description: 'The form field at fault, when there is one.' },
-            limit_bytes: { type: 'integer', description: 'With payload_too_large: the limit in bytes.' },
-            header: { type: 'string', description: 'The request header at fault (e.g. Idempotency-Key).' },
-            reason: { type: 'string', description: 'With rate_limited: which budget ran out: `requests_per_minute`, `status_per_minute`, `concurrent_jobs` (per key) or `unauthenticated_per_minute` (per client address).' },
-            limit: { type: 'integer', description: 'With rate_limited: that budget.' },
-          },
-          additionalProperties: true,
-        },
-        request_id: { type: 'string', description: 'Same value as the `X-Request-Id` response header; quote it when reporting a problem.' },
-      },
-    },
-    KeyRecord: {
-      type: 'object',
-      required: ['key_id', 'name', 'tenant', 'created_at', 'revoked_at'],
-      properties: {
-        key_id: { type: 'string', description: 'Non-secret id of the key (first 16 hex digits of its SHA-256).' },
-        name: { type: 'string' },
-        tenant: { type: 'string', description: 'Namespace of the key\'s jobs and avatars.' },
-        created_at: { type: 'string', format: 'date-time' },
-        revoked_at: { type: ['string', 'null'], format: 'date-time' },
-        limits: { $ref: '#/components/schemas/KeyLimits' },
-      },
-    },
-    KeyCreated: {
-      allOf: [
-        { $ref: '#/components/schemas/KeyRecord' },
-        { type: 'object', required: ['key'], properties: { key: { type: 'string', description: 'The API key. Shown only in this response; only its hash is stored.' } } },
-      ],
-    },
+    KeyLimits: fromZod(KeyLimits),
+    UploadCreated: fromZod(UploadCreated),
+    UploadState: fromZod(UploadState),
+    UploadPart: fromZod(UploadPart),
+    UploadCompleted: fromZod(UploadCompleted),
+    ErrorBody: errorBodySchema(),
+    KeyRecord: keyRecordSchema(KeyRecord),
+    KeyCreated: keyRecordSchema(KeyCreated),
   };
 }

@@ -6,6 +6,7 @@
 import { analyzeSpeech } from '../../analytics/speech/index.js';
 import { analyzeVisual } from '../../analytics/visual/index.js';
 import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
+import type { JobOf } from '../../jobs/state.js';
 import { r2Keys } from '../../shared/r2-keys.js';
 import type { Plan, Step, StepContext } from '../context.js';
 import { audioStep } from './audio.js';
@@ -14,7 +15,7 @@ import { asrStep, prosody, prosodyStep, speechSegments, transcript, vadStep } fr
 import { frameObservations, visionStep } from './visual.js';
 import { speechEvents } from './events.js';
 
-export async function buildResult(ctx: StepContext): Promise<AnalysisResult> {
+export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<AnalysisResult> {
   const probe = await probeSource(ctx);
   const warnings: string[] = [];
   let speech: SpeechSection;
@@ -39,13 +40,13 @@ export async function buildResult(ctx: StepContext): Promise<AnalysisResult> {
   if (frames) {
     result = { ...result, ...analyzeVisual(frames, speechEvents(speech)) };
     if (frames.length > 0 && frames.every((f) => !f.pose && !f.face)) warnings.push('no person was detected in the video');
-  } else if ((ctx.job.options as { visual_analytics?: boolean }).visual_analytics) {
+  } else if (ctx.job.options.visual_analytics) {
     warnings.push('the file has no video stream: visual analytics were skipped');
   }
   return warnings.length ? { ...result, warnings } : result;
 }
 
-const resultStep: Step = {
+const resultStep: Step<JobOf<'analysis'>> = {
   name: 'result',
   weight: 5,
   async run(ctx) {
@@ -56,7 +57,7 @@ const resultStep: Step = {
   },
 };
 
-export const analysisPlan: Plan = {
+export const analysisPlan: Plan<JobOf<'analysis'>> = {
   steps: [probeStep, audioStep, vadStep, asrStep, prosodyStep, visionStep, resultStep],
-  finish: async (ctx: StepContext) => ({ result_key: r2Keys.result(ctx.job.video_id) }),
+  finish: async (ctx) => ({ result_key: r2Keys.result(ctx.job.video_id) }),
 };

@@ -3,8 +3,10 @@
  * The processing plan: probe → speech (synthesized or supplied) → one render in the container
  * (one decode, one encode) streamed into R2 as the output MP4.
  */
-import type { ProcessOptions } from '../../contract/jobs.js';
 import type { ProcessingReport } from '../../contract/jobs.js';
+import { RenderToggles, type ProcessOptions } from '../../contract/options.js';
+import type { RenderRequest } from '../../contract/render.js';
+import type { JobOf } from '../../jobs/state.js';
 import { UnrecoverableError } from '../../media/errors.js';
 import { summarizeRenderReport } from '../../media/render-report.js';
 import { r2Keys } from '../../shared/r2-keys.js';
@@ -12,17 +14,17 @@ import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Plan, Step, StepContext } from '../context.js';
 import { probeSource, probeStep } from './probe.js';
 
-const options = (ctx: StepContext) => ctx.job.options as ProcessOptions;
+type ProcessingJob = JobOf<'processing'>;
 
 /** Synthesized speech is stored once per job, so a retried render reuses it. */
-const speechStep: Step = {
+const speechStep: Step<ProcessingJob> = {
   name: 'speech',
   weight: 10,
-  when: (job) => (job.options as ProcessOptions).speech === 'synthesized',
+  when: (job) => job.options.speech === 'synthesized',
   async run(ctx) {
     const key = ctx.workKey('speech.wav');
     if (await ctx.bucket.head(key)) return;
-    const o = options(ctx);
+    const o = ctx.job.options;
     const res = await ctx.media.synthesize({
       generator: o.voice_generator === '1' ? 1 : 0,
       text: o.description ?? '',
@@ -33,8 +35,8 @@ const speechStep: Step = {
   },
 };
 
-async function speechStream(ctx: StepContext): Promise<ReadableStream | null> {
-  const o = options(ctx);
+async function speechStream(ctx: StepContext<ProcessingJob>): Promise<ReadableStream | null> {
+  const o = ctx.job.options;
   const key = o.speech === 'synthesized' ? ctx.workKey('speech.wav') : o.speech === 'supplied' ? ctx.job.audio?.key : null;
   if (!key) return null;
   const obj = await ctx.bucket.get(key);
@@ -43,27 +45,24 @@ async function speechStream(ctx: StepContext): Promise<ReadableStream | null> {
   return obj.body;
 }
 
-const renderStep: Step = {
+/**
+ * Pure: the container's render request for a job's options: the render toggles as the form set
+ * them (nothing else of the job's options, never the credential) and the spoken description as captions.
+ */
+export const renderRequest = (options: ProcessOptions): RenderRequest => ({
+  ...RenderToggles.parse(options),
+  captions: options.speech === 'synthesized' ? options.description : null,
+});
+
+const renderStep: Step<ProcessingJob> = {
   name: 'render',
   weight: 85,
   async run(ctx) {
     const probe = await probeSource(ctx);
     if (!probe.video) throw new UnrecoverableError('the file has no video stream to process');
-    const o = options(ctx);
     const { body, hints } = await ctx.source();
     const speech = await speechStream(ctx);
-    const res = await ctx.media.render(
-      body,
-      speech,
-      {
-        blur_background: o.blur_background,
-        eye_contact_correction: o.eye_contact_correction,
-        lip_sync_correction: o.lip_sync_correction,
-        lip_sync_correction_model: o.lip_sync_correction_model,
-        captions: o.speech === 'synthesized' ? o.description : null,
-      },
-      hints,
-    );
+    const res = await ctx.media.render(body, speech, renderRequest(ctx.job.options), hints);
     await streamToR2(ctx.bucket, r2Keys.output(ctx.job.video_id), iterate(res.body!), { contentType: 'video/mp4' });
     // Kept beside the step's other work so `finish` finds it after a retry too.
     const report = summarizeRenderReport(res.headers.get('x-render-report'));
@@ -73,12 +72,12 @@ const renderStep: Step = {
 
 const REPORT_STEP = 'render-report.json';
 
-async function readReport(ctx: StepContext): Promise<ProcessingReport | undefined> {
+async function readReport(ctx: StepContext<ProcessingJob>): Promise<ProcessingReport | undefined> {
   const obj = await ctx.bucket.get(ctx.workKey(REPORT_STEP));
   return obj ? ((await obj.json()) as ProcessingReport) : undefined;
 }
 
-export const processingPlan: Plan = {
+export const processingPlan: Plan<ProcessingJob> = {
   steps: [probeStep, speechStep, renderStep],
   finish: async (ctx) => ({ output_key: r2Keys.output(ctx.job.video_id), processing_report: await readReport(ctx) }),
 };

@@ -5,17 +5,15 @@
  * derived later by src/analytics/visual.
  */
 import { compactFrame } from '../../analytics/visual/compact.js';
-import type { AnalysisOptions } from '../../contract/jobs.js';
+import type { JobOf } from '../../jobs/state.js';
 import type { CompactFrame, VisionFrame } from '../../contract/media.js';
 import type { Step, StepContext } from '../context.js';
 import { probeSource } from './probe.js';
 
-const wantsVisual = (ctx: StepContext) => (ctx.job.options as AnalysisOptions).visual_analytics;
-
-export const visionStep: Step = {
+export const visionStep: Step<JobOf<'analysis'>> = {
   name: 'vision',
   weight: 35,
-  when: (job) => (job.options as AnalysisOptions).visual_analytics === true,
+  when: (job) => job.options.visual_analytics,
   async run(ctx) {
     await frameObservations(ctx);
   },
@@ -28,8 +26,8 @@ export const visionStep: Step = {
  * a full observation takes (measured on the labelled clips): an hour at 2 fps is ≈ 9 MB, not
  * ≈ 290 MB.
  */
-export async function frameObservations(ctx: StepContext): Promise<CompactFrame[] | null> {
-  if (!wantsVisual(ctx)) return null;
+export async function frameObservations(ctx: StepContext<JobOf<'analysis'>>): Promise<CompactFrame[] | null> {
+  if (!ctx.job.options.visual_analytics) return null;
   const probe = await probeSource(ctx);
   if (!probe.video) return null;
   // A memo written before compact records existed holds full observations: compact it too.

@@ -1,13 +1,14 @@
 /**
  * @module containers/media/engines/render/errors
- * Domain errors of the render engine. Each carries the spec's error `code` and an HTTP status:
- * 4xx when the client's media or options are at fault, 5xx when an engine failed.
+ * Domain errors of the render engine. Each carries one of the contract's render error codes and
+ * its HTTP status: 4xx when the client's media or options are at fault, 5xx when an engine failed.
  */
+import type { RenderErrorCode } from '../../../../src/contract/render.js';
 
-/** A failure with a stable code for `{error:{code,message}}` bodies. */
+/** A failure with a stable code (listed in the contract) for `{error:{code,message}}` bodies. */
 export class RenderError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: RenderErrorCode,
     message: string,
     readonly status: 400 | 413 | 415 | 422 | 500 | 502 | 503 = 500,
     options?: { cause?: unknown },
@@ -18,9 +19,9 @@ export class RenderError extends Error {
 }
 
 /** The client's input (media or options) cannot be used; never retried. */
-export const badInput = (code: string, message: string, cause?: unknown) =>
+export const badInput = (code: RenderErrorCode, message: string, cause?: unknown) =>
   new RenderError(code, message, code === 'options_invalid' ? 400 : 422, { cause });
 
 /** An engine (ffmpeg, a model, a remote provider) failed on valid input. */
-export const engineFailure = (code: string, message: string, cause?: unknown) =>
+export const engineFailure = (code: RenderErrorCode, message: string, cause?: unknown) =>
   new RenderError(code, message, 500, { cause });

@@ -22,6 +22,7 @@ import { badInput, engineFailure, RenderError } from './errors.js';
 import { decoderArgs, encoderArgs, type AudioInput, type EncodeSpec, type MaskInput, type VideoInput } from '../frame-pipeline/ffmpeg-args.js';
 import { readFrames, writeWithBackpressure, type RawFrame } from '../frame-pipeline/frames.js';
 import type { RenderOptions } from './options.js';
+import type { RenderErrorCode, RenderReport } from '../../../../src/contract/render.js';
 import { planRender, type RenderPlan } from '../frame-pipeline/plan.js';
 import { readProvenance } from '../tts/wav.js';
 
@@ -69,20 +70,8 @@ export const renderBudgetMs = (durationSec: number) =>
 export const outputBudgetBytes = (durationSec: number) =>
   Math.min(Number(process.env.RENDER_MAX_OUTPUT_BYTES) || 8 * 2 ** 30, 64 * 2 ** 20 + 4 * 2 ** 20 * durationSec);
 
-export interface RenderReport {
-  output: { width: number; height: number; fps: number; duration_sec: number; fit: RenderPlan['fit'] };
-  path: 'passthrough' | 'mask-pipe' | 'frames';
-  options_applied: string[];
-  stages_ms: Record<string, number>;
-  frames?: number;
-  lip_sync?: Record<string, unknown>;
-  blur?: Record<string, unknown>;
-  editors?: Record<string, unknown>;
-  captions?: { cues_from: 'alignment' | 'even-split'; words: number };
-  /** Which engine and voice spoke the new speech, when it was synthesized by /tts (read from the WAV's INFO chunk). */
-  voice?: { engine: string; voice_id: string };
-  notes: string[];
-}
+/** The report's shape is the contract's: the Worker reads it with the same schema. */
+export type { RenderReport };
 
 export interface RenderResult {
   outputPath: string;
@@ -150,7 +139,7 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
 
   // 2. Audio and offset.
   let audio: AudioInput;
-  let lipSyncReport: Record<string, unknown> | undefined;
+  let lipSyncReport: RenderReport['lip_sync'];
   if (speechPath) {
     audio = { kind: 'speech', path: speechPath };
   } else if (!source.audio) {
@@ -436,7 +425,7 @@ function wrapEncodeError(err: unknown): never {
  * retried: the same file fails the same way); machine trouble (killed by the system, disk full)
  * is 500 and retried. The message is plain (no ffmpeg internals).
  */
-function mediaFailure(code: string, what: string, err: unknown): RenderError {
+function mediaFailure(code: RenderErrorCode, what: string, err: unknown): RenderError {
   if (err instanceof RenderError) return err;
   const message = plainMediaError(err, what);
   return isTransientMediaFailure(err) ? engineFailure(code, message, err) : badInput(code, message, err);

@@ -42,5 +42,3 @@ export interface TtsEngine {
   synthesizeStream?(req: SynthesisRequest): Promise<SynthesisStream>;
 }
 
-/** Most text a single request may synthesize (characters): about 10 minutes of speech. */
-export const MAX_TTS_TEXT_CHARS = 10_000;

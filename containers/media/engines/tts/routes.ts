@@ -13,8 +13,10 @@
  */
 import { withScopeSignal } from '../../src/work-scope.js';
 import { Hono } from 'hono';
+import type { z } from 'zod';
 import { createElevenLabsEngine, elevenLabsOptionsFromEnv } from './elevenlabs.js';
-import { MAX_TTS_TEXT_CHARS, type TtsEngine } from './engine.js';
+import { MAX_TTS_TEXT_CHARS, TtsRequest } from '../../../../src/contract/tts.js';
+import type { TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { createEmbeddedTtsEngine } from './embedded.js';
 import { streamingWavHead, withProvenance } from './wav.js';
@@ -22,6 +24,21 @@ import { streamingWavHead, withProvenance } from './wav.js';
 export interface TtsRoutesOptions {
   /** Engine per generator number. Default: 0 = Piper voice, else espeak-ng (`embedded.ts`); 1 = ElevenLabs from env (read per request). */
   engines?: Partial<Record<0 | 1, TtsEngine | (() => TtsEngine)>>;
+}
+
+const blankless = (v: string | null | undefined) => v?.trim() || undefined;
+
+/** The request through the contract's schema; each bad field has its own code. */
+function readRequest(body: unknown): z.output<typeof TtsRequest> {
+  if (!body || typeof body !== 'object') throw new TtsError('tts_request_invalid', 'body: expected JSON {generator, text, voice_id?, credential?}', 400);
+  const parsed = TtsRequest.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = String(issue.path[0] ?? 'body');
+  if (field === 'generator') throw new TtsError('tts_generator_invalid', `generator: must be 0 or 1, got ${JSON.stringify((body as { generator?: unknown }).generator)}`, 400);
+  if (field === 'text' && issue.code === 'too_big') throw new TtsError('tts_text_too_long', `text: more than ${MAX_TTS_TEXT_CHARS} characters`, 400);
+  if (field === 'text') throw new TtsError('tts_text_missing', 'text: a non-empty string is required', 400);
+  throw new TtsError('tts_request_invalid', `${field}: ${issue.message}`, 400);
 }
 
 /** Builds the TTS sub-app. */
@@ -35,25 +52,14 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
   };
   const app = new Hono();
   app.post('/tts', async function tts(c) {
-    let body: Record<string, unknown>;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new TtsError('tts_request_invalid', 'body: expected JSON {generator, text, voice_id?, credential?}', 400);
-    }
-    const generator = Number(body.generator ?? 0);
-    if (generator !== 0 && generator !== 1) throw new TtsError('tts_generator_invalid', `generator: must be 0 or 1, got ${JSON.stringify(body.generator)}`, 400);
-    const text = typeof body.text === 'string' ? body.text.trim() : '';
-    if (!text) throw new TtsError('tts_text_missing', 'text: a non-empty string is required', 400);
-    if (text.length > MAX_TTS_TEXT_CHARS) throw new TtsError('tts_text_too_long', `text: ${text.length} characters exceeds ${MAX_TTS_TEXT_CHARS}`, 400);
-    const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    const { generator, text, voice_id, credential } = readRequest(await c.req.json().catch(() => undefined));
     const engine = pick(generator);
     // Ended when the client goes away or the response stream is cancelled.
     const stop = new AbortController();
     const req = {
       text,
-      voiceId: str(body.voice_id),
-      credential: generator === 1 ? str(body.credential) : undefined,
+      voiceId: blankless(voice_id),
+      credential: generator === 1 ? blankless(credential) : undefined,
       signal: withScopeSignal(AbortSignal.any([c.req.raw.signal, stop.signal])),
     };
     if (engine.synthesizeStream) {

@@ -1,0 +1,100 @@
+/**
+ * @module contract/render
+ * The media container's `POST /render`: the request's `options` part, the `x-render-report` header
+ * it answers with, and its error codes. The Worker builds the request and reads the report
+ * (`media/client.ts`, `media/render-report.ts`); the container parses the request and builds the
+ * report (`containers/media/engines/render`). Both read these schemas.
+ */
+import { z } from 'zod';
+import { MEDIA_PROBLEM_CODES } from './media.js';
+import { RenderToggles } from './options.js';
+
+/**
+ * The `options` part (JSON). Its toggles are the processing form's, defaults included: an option
+ * the Worker leaves out renders as the API would have defaulted it.
+ */
+export const RenderRequest = RenderToggles.extend({
+  /** Text for a WebVTT caption track (mov_text in the MP4); null or blank: none. */
+  captions: z.string().nullish(),
+});
+/** What a caller sends: every field optional. */
+export type RenderRequest = z.input<typeof RenderRequest>;
+/** What the container renders with: every default applied. */
+export type RenderOptions = z.output<typeof RenderRequest>;
+
+export const LIP_SYNC_MODES = ['offset', 'embedded', 'remote', 'none'] as const;
+export const OUTPUT_FITS = ['source', 'loop', 'trim'] as const;
+export const CAPTION_TIMINGS = ['alignment', 'even-split'] as const;
+
+const count = z.number().finite();
+
+/**
+ * The render report (`x-render-report`, internal and verbose). The container builds it to this
+ * type; the Worker parses it with the same schema, tolerantly (`.catch`): a report from an older
+ * container still gives a public report, with zeros where a number is missing, never a failed job.
+ */
+export const RenderReport = z.object({
+  output: z
+    .object({
+      width: count.catch(0),
+      height: count.catch(0),
+      fps: count.catch(0),
+      duration_sec: count.catch(0),
+      /** `source`: as long as the source; `loop`/`trim`: fitted to the new speech. */
+      fit: z.enum(OUTPUT_FITS).catch('source'),
+    })
+    .catch({ width: 0, height: 0, fps: 0, duration_sec: 0, fit: 'source' }),
+  /** Which pipeline shape ran (diagnostics). */
+  path: z.enum(['passthrough', 'mask-pipe', 'frames']).optional().catch(undefined),
+  /** Everything that took effect: the applied options and `captions`. */
+  options_applied: z.array(z.string()).catch([]),
+  stages_ms: z.record(z.string(), z.number()).optional().catch(undefined),
+  frames: z.number().optional().catch(undefined),
+  /** `measured_lag_ms` is the audio shift of offset mode; engines add their own diagnostics. */
+  lip_sync: z
+    .object({ mode: z.enum(LIP_SYNC_MODES).catch('none'), measured_lag_ms: z.number().optional().catch(undefined) })
+    .catchall(z.unknown())
+    .optional()
+    .catch(undefined),
+  blur: z.record(z.string(), z.unknown()).optional().catch(undefined),
+  editors: z.record(z.string(), z.unknown()).optional().catch(undefined),
+  captions: z
+    .object({ cues_from: z.enum(CAPTION_TIMINGS).catch('even-split'), words: z.number().catch(0) })
+    .optional()
+    .catch(undefined),
+  /** Which engine and voice spoke the new speech, when it was synthesized by /tts (read from the WAV's INFO chunk). */
+  voice: z.object({ engine: z.string(), voice_id: z.string() }).optional().catch(undefined),
+  notes: z.array(z.string()).catch([]),
+});
+/** What the container sends. */
+export type RenderReport = z.input<typeof RenderReport>;
+
+/**
+ * The render's error codes (`{ error: { code, message } }`). The input's problems are 4xx and never
+ * retried (`options_invalid` 400, `unsupported_media_type` 415, the rest 422); an engine's failure
+ * is 500 and retried. `media_unreadable`, `speech_unreadable` and `encode_failed` are either: 422
+ * for a file that fails the same way every time, 500 for machine trouble.
+ */
+export const RenderErrorCode = z.enum([
+  // The request
+  'options_invalid',
+  'unsupported_media_type',
+  'multipart_invalid',
+  'source_missing',
+  // The media (MEDIA_PROBLEM_CODES and what ffmpeg could not read or write)
+  ...MEDIA_PROBLEM_CODES,
+  'media_unreadable',
+  'speech_unreadable',
+  'encode_failed',
+  'output_too_large',
+  // The engines
+  'render_failed',
+  'segmenter_unavailable',
+  'lipsync_unavailable',
+  'lipsync_provider_error',
+  'gaze_provider_error',
+]);
+export type RenderErrorCode = z.infer<typeof RenderErrorCode>;
+
+/** Every error body of the container (each engine has its codes; the Worker reads only the message). */
+export const MediaErrorBody = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
