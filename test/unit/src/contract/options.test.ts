@@ -4,12 +4,12 @@
  * agree on every default and every rule; the form's 400s keep the spec's fields and wording.
  */
 import { describe, expect, it } from 'vitest';
-import { parseRenderOptions } from '../../../containers/media/engines/render/options.js';
-import { AnalysisOptions, ProcessFormOptions, RenderToggles } from '../../../src/contract/options.js';
-import { ApiError } from '../../../src/contract/errors.js';
-import { parseFormOptions } from '../../../src/api/form-options.js';
-import { processOptions } from '../../../src/api/process.js';
-import { renderRequest } from '../../../src/pipeline/steps/processing.js';
+import { parseRenderOptions } from '../../../../containers/media/engines/render/options.js';
+import { AnalysisOptions, ProcessFormOptions, RenderToggles } from '../../../../src/contract/options.js';
+import { ApiError } from '../../../../src/contract/errors.js';
+import { parseFormOptions } from '../../../../src/api/form-options.js';
+import { processOptions } from '../../../../src/api/process.js';
+import { renderRequest } from '../../../../src/pipeline/steps/processing.js';
 
 const TOGGLES = Object.keys(RenderToggles.shape) as Array<keyof typeof RenderToggles.shape>;
 
