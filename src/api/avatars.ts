@@ -9,45 +9,21 @@ import type { AvatarRegistered } from '../contract/responses.js';
 import { ApiError } from '../contract/errors.js';
 import { isAvatarId, newAvatarId } from '../shared/ids.js';
 import { findAvatar, saveAvatar } from '../storage/avatars.js';
-import { readUploadForm } from '../storage/form.js';
 import { r2Keys } from '../shared/r2-keys.js';
 import { deletePrefix } from '../storage/purge.js';
-import { openGate } from './admission.js';
-import { maxUploadBytes } from '../storage/upload-limit.js';
+import { intake } from './intake.js';
 import type { AppEnv } from './middleware.js';
-import { consumeResumable, resumableSource } from './uploads.js';
 
 export const avatarRoutes = new Hono<AppEnv>()
   .post('/api/register-avatar', async (c) => {
     const tenant = c.get('tenant').id;
     const avatarId = newAvatarId();
-    const key = r2Keys.avatar(tenant, avatarId);
-    const gate = await openGate(c, null);
-    try {
-      const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
-        files: { file: key },
-        fields: ['file_id'],
-        maxFileBytes: maxUploadBytes(c.env),
-        hash: gate.hashing,
-      });
-      const replay = await gate.check(form);
-      if (replay) return replay;
-      try {
-        const source = (await resumableSource(c, form, 'file')) ?? form.files.file;
-        if (!source) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
-        await saveAvatar(c.env.MEDIA, tenant, avatarId, source);
-        await consumeResumable(c, form);
-      } catch (err) {
-        await c.env.MEDIA.delete(key);
-        throw err;
-      }
-      const body: AvatarRegistered = { video_id: avatarId, registration_status: true };
-      await gate.finish(body);
-      return c.json(body);
-    } catch (err) {
-      await gate.release();
-      throw err;
-    }
+    return intake(c, { jobId: null, files: { file: r2Keys.avatar(tenant, avatarId) }, fields: ['file_id'] }, async ({ source }) => {
+      const file = await source();
+      if (!file) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
+      await saveAvatar(c.env.MEDIA, tenant, avatarId, file);
+      return { body: { video_id: avatarId, registration_status: true } satisfies AvatarRegistered };
+    });
   })
   .delete('/api/avatars/:avatar_id', async (c) => {
     const tenant = c.get('tenant').id;

@@ -9,13 +9,10 @@ import { AvatarChoice, ProcessFormOptions, type ProcessOptions } from '../contra
 import { isAvatarId, newVideoId } from '../shared/ids.js';
 import { submitJob } from '../jobs/submit.js';
 import { findAvatar } from '../storage/avatars.js';
-import { readUploadForm } from '../storage/form.js';
 import { r2Keys } from '../shared/r2-keys.js';
-import { maxUploadBytes } from '../storage/upload-limit.js';
 import { formFields, parseFormOptions } from './form-options.js';
-import { openGate } from './admission.js';
+import { intake } from './intake.js';
 import type { AppEnv } from './middleware.js';
-import { consumeResumable, resumableSource } from './uploads.js';
 
 const TEXT_FIELDS = formFields(ProcessFormOptions.extend(AvatarChoice.shape), 'file_id');
 /** Rules 6 and 7: the provider's fields are read (and checked) only with voice_generator 1. */
@@ -47,52 +44,22 @@ export function processOptions(fields: Record<string, string>, hasAudio: boolean
 export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async (c) => {
   const tenant = c.get('tenant').id;
   const videoId = newVideoId();
-  const gate = await openGate(c, videoId);
-  try {
-    const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
-      files: { file: r2Keys.upload(videoId), audio: r2Keys.uploadAudio(videoId) },
-      fields: TEXT_FIELDS,
-      maxFileBytes: maxUploadBytes(c.env),
-      hash: gate.hashing,
-    });
-    const replay = await gate.check(form);
-    if (replay) return replay;
-    const written = Object.values(form.files).map((f) => f.key);
-    try {
-      const options = processOptions(form.fields, form.files.audio !== undefined);
-      const avatarId = parseFormOptions(AvatarChoice, form.fields).video_id;
-      let source = (await resumableSource(c, form, 'file')) ?? form.files.file ?? null;
-      let usesResumable = form.fields.file_id !== undefined && form.fields.file_id.trim() !== '';
-      if (avatarId !== null) {
-        const avatar = isAvatarId(avatarId) ? await findAvatar(c.env.MEDIA, tenant, avatarId) : null;
-        if (!avatar) {
-          throw new ApiError('avatar_not_found', `no registered avatar "${avatarId}" for this API key`, { field: 'video_id' });
-        }
-        // Rule 1: the registered video wins; an uploaded file is ignored (and not kept).
-        if (form.files.file) await c.env.MEDIA.delete(form.files.file.key);
-        source = avatar.source;
-        usesResumable = false;
-      }
-      if (!source) throw new ApiError('missing_file', 'send the video in "file" or a registered avatar id in "video_id"', { field: 'file' });
-      await gate.admit();
-      await submitJob(c.env, {
-        video_id: videoId,
-        kind: 'processing',
-        tenant,
-        source,
-        audio: form.files.audio ?? null,
-        options,
-      });
-      if (usesResumable) await consumeResumable(c, form);
-    } catch (err) {
-      await Promise.all(written.map((key) => c.env.MEDIA.delete(key)));
-      throw err;
+  const spec = { jobId: videoId, files: { file: r2Keys.upload(videoId), audio: r2Keys.uploadAudio(videoId) }, fields: TEXT_FIELDS };
+  return intake(c, spec, async ({ form, source, admit }) => {
+    const options = processOptions(form.fields, form.files.audio !== undefined);
+    const avatarId = parseFormOptions(AvatarChoice, form.fields).video_id;
+    let video = await source();
+    if (avatarId !== null) {
+      const avatar = isAvatarId(avatarId) ? await findAvatar(c.env.MEDIA, tenant, avatarId) : null;
+      if (!avatar) throw new ApiError('avatar_not_found', `no registered avatar "${avatarId}" for this API key`, { field: 'video_id' });
+      // Rule 1: the registered video wins; an uploaded file is ignored (and not kept).
+      if (form.files.file) await c.env.MEDIA.delete(form.files.file.key);
+      video = avatar.source;
     }
-    const body: JobCreated = { video_id: videoId, status: 'pending' };
-    await gate.finish(body);
-    return c.json(body);
-  } catch (err) {
-    await gate.release();
-    throw err;
-  }
+    if (!video) throw new ApiError('missing_file', 'send the video in "file" or a registered avatar id in "video_id"', { field: 'file' });
+    await admit();
+    await submitJob(c.env, { video_id: videoId, kind: 'processing', tenant, source: video, audio: form.files.audio ?? null, options });
+    // A resumable upload named beside an avatar id stays the client's (rule 1: the avatar was used).
+    return { body: { video_id: videoId, status: 'pending' } satisfies JobCreated, usedResumable: avatarId === null };
+  });
 });
