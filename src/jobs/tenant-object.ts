@@ -10,6 +10,7 @@
  * their end, abandoned uploads) and re-arms while anything remains.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { DEFAULT_UPLOAD_ABANDON_SEC } from '../shared/upload-session.js';
 import type { WatchdogEnv } from './limits.js';
 import { IdempotencyRecords, type IdempotencyVerdict, type StoredResponse } from './tenant/idempotency.js';
 import { JobSlots, type AdmitVerdict, type JobReader } from './tenant/job-slots.js';
@@ -126,7 +127,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   }
 
   private abandonMs(): number {
-    return numberOr(this.env.UPLOAD_ABANDON_AFTER_SEC, 24 * 3600) * 1000;
+    return numberOr(this.env.UPLOAD_ABANDON_AFTER_SEC, DEFAULT_UPLOAD_ABANDON_SEC) * 1000;
   }
 
   private sweepEveryMs(): number {

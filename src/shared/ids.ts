@@ -11,9 +11,13 @@ export function base64url(bytes: Uint8Array): string {
 }
 
 export const newVideoId = () => `vid_${base64url(crypto.getRandomValues(new Uint8Array(ID_RANDOM_BYTES)))}`;
+export const newUploadId = () => `upl_${base64url(crypto.getRandomValues(new Uint8Array(ID_RANDOM_BYTES)))}`;
 export const newAvatarId = () => `avt_${base64url(crypto.getRandomValues(new Uint8Array(ID_RANDOM_BYTES)))}`;
 
 const ID_PATTERN = /^(vid|avt)_[A-Za-z0-9_-]{22}$/;
 /** Cheap shape check before touching storage with a client-supplied id. */
 export const isWellFormedId = (id: string) => ID_PATTERN.test(id);
 export const isAvatarId = (id: string) => id.startsWith('avt_') && ID_PATTERN.test(id);
+
+const UPLOAD_ID_PATTERN = /^upl_[A-Za-z0-9_-]{22}$/;
+export const isUploadId = (id: string) => UPLOAD_ID_PATTERN.test(id);

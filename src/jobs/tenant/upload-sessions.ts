@@ -3,21 +3,11 @@
  * Resumable uploads bound to one tenant (an R2 multipart upload each), in its storage under
  * `upload:<upload_id>`; sessions untouched for `UPLOAD_ABANDON_AFTER_SEC` are aborted by the sweep.
  */
+import { discardUpload, type UploadSession } from '../../shared/upload-session.js';
 
 const PREFIX = 'upload:';
 
-/** A resumable upload: an R2 multipart upload bound to this tenant. */
-export interface UploadSession {
-  upload_id: string;
-  r2_upload_id: string;
-  key: string;
-  part_bytes: number;
-  max_bytes: number;
-  parts: Record<string, { etag: string; size: number }>;
-  created_at: number;
-  touched_at: number;
-  completed: { size: number; file_id: string } | null;
-}
+export type { UploadSession };
 
 export class UploadSessions {
   constructor(
@@ -54,8 +44,7 @@ export class UploadSessions {
         kept++;
         continue;
       }
-      if (session.completed) await this.bucket.delete(session.key).catch(() => {});
-      else await this.bucket.resumeMultipartUpload(session.key, session.r2_upload_id).abort().catch(() => {});
+      await discardUpload(this.bucket, session);
       await this.storage.delete(key);
     }
     return kept;
