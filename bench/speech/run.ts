@@ -10,7 +10,7 @@
  *   reference times are soundswallower's forced alignment of the reference text over the clip;
  * - real-time factor (engine wall time / audio) and the decoder process's peak RSS.
  * Then a 60 s run (clips concatenated, decoded per speech segment as the pipeline does).
- * `BENCH_VARIANTS=1` adds Whisper settings (beam 5, no prompt, Whisper's own times) for the
+ * `BENCH_VARIANTS=1` adds Whisper settings (beam 1, no prompt, Whisper's own times) for the
  * tradeoff table; `BENCH_BEAMS=1,2,3,5` runs only the default engine at each of those beam widths
  * (the `WHISPER_BEAM_SIZE` choice).
  */
@@ -49,7 +49,7 @@ if (beams.length) {
 }
 if (process.env.BENCH_VARIANTS) {
   ENGINES.push(
-    { label: 'whisper base, beam 5', make: async () => new FasterWhisperEngine({ beamSize: 5 }) },
+    { label: 'whisper base, beam 1 (greedy)', make: async () => new FasterWhisperEngine({ beamSize: 1 }) },
     { label: 'whisper base, no prompt', make: async () => new FasterWhisperEngine({ prompt: '' }) },
     { label: "whisper base, Whisper's own times", make: async () => new FasterWhisperEngine({ align: false }) },
   );

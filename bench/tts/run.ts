@@ -20,7 +20,7 @@
  * directly (bench/tts/whisper.py in .venv). Prints the machine's load average: RTF on a shared
  * 2-core machine is noisy: `--rtf-only` skips the recognisers for a quick re-measure when it is idle.
  * `--beams` decodes every take at each Whisper beam width (ascending; default `WHISPER_BEAM_SIZE`,
- * else 1); `--errors` lists each sentence's error stretches per beam, the recogniser's slips
+ * else the recogniser's default, 5); `--errors` lists each sentence's error stretches per beam, the recogniser's slips
  * (wrong at the first beam, right at the last on the same take) and what no beam recovers, with
  * the espeak-ng phonemes the voices were given for it. `--set heldout` speaks the 40 tuning
  * sentences of `heldout.ts` instead; the Piper synthesis parameters are chosen on those only.
@@ -31,6 +31,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAsrEngine } from '../../containers/media/engines/asr/engine.js';
+import { DEFAULT_WHISPER_BEAM_SIZE } from '../../containers/media/engines/asr/faster-whisper.js';
 import { createEspeakEngine } from '../../containers/media/engines/tts/espeak.js';
 import { normalizeText } from '../../containers/media/engines/tts/normalize.js';
 import { createPiperEngine } from '../../containers/media/engines/tts/piper.js';
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
   const set = option(args, '--set', 'bench');
   const sentences = set === 'heldout' ? HELDOUT_SENTENCES : SENTENCES;
   const only = option(args, '--voices')?.split(',');
-  const beams = (option(args, '--beams', process.env.WHISPER_BEAM_SIZE ?? '1') ?? '1').split(',').map(Number);
+  const beams = (option(args, '--beams', process.env.WHISPER_BEAM_SIZE || String(DEFAULT_WHISPER_BEAM_SIZE)) ?? '').split(',').map(Number);
   const piperParams = { lengthScale: numberOption(args, '--length-scale'), noiseScale: numberOption(args, '--noise-scale'), noiseW: numberOption(args, '--noise-w') };
   const tmp = mkdtempSync(join(tmpdir(), 'bench-tts-'));
   const allVoices: Voice[] = [

@@ -24,7 +24,7 @@ export interface AsrEngineConfig {
   PYTHON_VENV?: string;
   /** CTranslate2 Whisper model directory; default `<PYTHON_VENV>/models/faster-whisper-base`. */
   WHISPER_MODEL_DIR?: string;
-  /** Whisper beam width; default 1 (greedy: see the README speed table). */
+  /** Whisper beam width; default 5 (`DEFAULT_WHISPER_BEAM_SIZE`: see the README speed table). */
   WHISPER_BEAM_SIZE?: string;
   /** Decoding processes/threads; default 2 (the container's cores). */
   ASR_WORKERS?: string;
@@ -41,7 +41,7 @@ export const DEFAULT_ASR_WORKERS = 2;
 export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<AsrEngine> {
   const kind = (config.ASR_ENGINE ?? 'auto').trim().toLowerCase() || 'auto';
   const workers = Number(config.ASR_WORKERS ?? DEFAULT_ASR_WORKERS) || DEFAULT_ASR_WORKERS;
-  const { FasterWhisperEngine, missingWhisperFile, WHISPER_MODEL_NAME } = await import('./faster-whisper.js');
+  const { FasterWhisperEngine, missingWhisperFile, WHISPER_MODEL_NAME, DEFAULT_WHISPER_BEAM_SIZE } = await import('./faster-whisper.js');
   const { PocketsphinxEngine } = await import('./pocketsphinx.js');
   const venv = config.PYTHON_VENV || DEFAULT_PYTHON_VENV;
   const python = join(venv, 'bin', 'python');
@@ -51,7 +51,7 @@ export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<Asr
     case 'faster-whisper': {
       const missing = missingWhisperFile(python, modelDir);
       if (!missing) {
-        const beamSize = Number(config.WHISPER_BEAM_SIZE ?? 1) || 1;
+        const beamSize = Math.max(1, Math.round(Number(config.WHISPER_BEAM_SIZE) || DEFAULT_WHISPER_BEAM_SIZE));
         const whisper = new FasterWhisperEngine({ python, modelDir, threads: workers, beamSize });
         return kind === 'auto' ? new FallbackAsrEngine(whisper, () => new PocketsphinxEngine({ workers })) : whisper;
       }
