@@ -136,12 +136,12 @@ const compact = observations.map(compactFrame);
   const c0 = cpuNow();
   const a0 = performance.now();
   analyzeVisual(compact, { fillers: [], pauses: [], positive: [], negative: [] });
-  rows.push({ stage: 'analytics (analyzeVisual, compact frames)', runs: n, wallMs: performance.now() - a0, cpuMs: cpuNow() - c0 });
+  rows.push({ stage: `analytics (analyzeVisual over all ${n} compact frames, once per job)`, runs: n, wallMs: performance.now() - a0, cpuMs: cpuNow() - c0 });
 }
 const transferBytes = Buffer.byteLength(JSON.stringify(compact));
 rm();
 
-const fmt = (v: number) => (Math.round(v * 10) / 10).toFixed(1);
+const fmt = (v: number) => (Math.abs(v) < 1 && v !== 0 ? v.toFixed(2) : v.toFixed(1));
 console.log(`\n${n} frames of ${CLIP_SEC} s 1280×720 at ${fps} fps; ${pool.threads} pool workers; load1 ${(await import('node:os')).loadavg()[0].toFixed(1)}\n`);
 console.log('| stage | ms/frame wall | ms/frame CPU | CPU s per 60 s |');
 console.log('|---|---|---|---|');
