@@ -128,6 +128,23 @@ if (!args['rtf-only']) {
   }
 }
 
+/**
+ * Eyes on the clips labelled as blinking (the container test's rule, at 10 fps): median
+ * eye_openness, and blinks = separate runs of samples below half the median.
+ */
+const eyeRows: Row[] = [];
+if (!args['rtf-only']) {
+  for (const media of ['talking_head/retalking_face3.mp4', 'talking_head/sadtalker_wda_aoc.mp4']) {
+    const file = mediaPath(labels, media);
+    if (!file) continue;
+    const { frames } = await runVision(file, { fps: 10, pool });
+    const open = analyzeVisual(frames, { fillers: [], pauses: [], positive: [], negative: [] }).merged_visual_time_series.map((s) => s.eye_openness);
+    const median = [...open].sort((a, b) => a - b)[Math.floor(open.length / 2)] ?? 0;
+    const blinks = open.filter((v, i) => v < 0.5 * median && !(open[i - 1] < 0.5 * median)).length;
+    eyeRows.push({ clip: media, samples: open.length, 'face found': pct(frames.filter((f) => f.face).length, frames.length), 'median eye_openness': Math.round(median * 1000) / 1000, blinks });
+  }
+}
+
 if (!args['no-rtf']) {
   const dir = mkdtempSync(path.join(tmpdir(), 'vision-bench-'));
   try {
@@ -145,6 +162,7 @@ if (!args['no-rtf']) {
 
 disposeSharedVisionPool();
 console.table(rows);
+if (eyeRows.length) console.table(eyeRows);
 if (hits.size) {
   console.table([...hits].map(([label, h]) => ({ label, correct: h.ok, labelled: h.n, accuracy: pct(h.ok, h.n) })));
 }

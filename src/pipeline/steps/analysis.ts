@@ -1,6 +1,6 @@
 /**
  * @module pipeline/steps/analysis
- * The analysis plan: probe → audio → VAD → ASR → prosody → (vision) → result JSON in R2.
+ * The analysis plan: probe → (audio → VAD → ASR → prosody ∥ vision) → result JSON in R2.
  * Every number of the result comes from the pure functions of src/analytics.
  */
 import { analyzeSpeech } from '../../analytics/speech/index.js';
@@ -9,6 +9,7 @@ import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
 import type { JobOf } from '../../jobs/state.js';
 import { r2Keys } from '../../shared/r2-keys.js';
 import type { Plan, Step, StepContext } from '../context.js';
+import { concurrentSteps } from '../concurrent.js';
 import { audioStep } from './audio.js';
 import { probeSource, probeStep } from './probe.js';
 import { asrStep, prosody, prosodyStep, speechSegments, transcript, vadStep } from './speech.js';
@@ -57,7 +58,13 @@ const resultStep: Step<JobOf<'analysis'>> = {
   },
 };
 
+/**
+ * Speech and vision need only the probe, not each other: they run side by side (measured on the
+ * 60 s 720p gate clip: README "Speed"). A speech-only job is the speech lane alone.
+ */
+export const speechAndVisionStep = concurrentSteps('speech+vision', [[audioStep, vadStep, asrStep, prosodyStep], [visionStep]]);
+
 export const analysisPlan: Plan<JobOf<'analysis'>> = {
-  steps: [probeStep, audioStep, vadStep, asrStep, prosodyStep, visionStep, resultStep],
+  steps: [probeStep, speechAndVisionStep, resultStep],
   finish: async (ctx) => ({ result_key: r2Keys.result(ctx.job.video_id) }),
 };

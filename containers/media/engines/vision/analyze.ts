@@ -10,10 +10,11 @@ import { decodeFrames, DEFAULT_FRAME_WIDTH_PX } from './frames.js';
 import { sharedVisionPool, type FrameResult, type VisionPool } from './pool.js';
 
 /**
- * Default sampling rate. Measured on 2 cores: one frame costs ~0.35–0.45 core-seconds (face
- * ~110 ms, movenet ~45 ms, hands ~150–250 ms), so 2 fps puts 60 s of 720p at ~30 s wall on
- * two free cores and leaves room for speech recognition (~0.35 core-s per second of audio)
- * inside the ~45 s budget. 2 fps still catches any gesture held for ≥ 0.5 s.
+ * Default sampling rate. Measured on 2 cores (bench/visual/profile.ts): a talking-head frame
+ * costs ≈ 70 CPU ms (pose ≈ 26, face detector + mesh + iris + emotion ≈ 38; the hand model, ≈ 70
+ * more, runs only where a wrist is in view), plus ≈ 15 ms of ffmpeg decode, so 2 fps puts 60 s
+ * of 720p at ≈ 6 s of two free cores, beside speech recognition in the same job. 2 fps still
+ * catches any gesture held for ≥ 0.5 s.
  */
 export const DEFAULT_VISION_FPS = 2;
 /** Frames allowed between the decoder and the workers, per worker: bounds memory (~0.7 MB each at 640×360). */

@@ -35,9 +35,7 @@ export async function* decodeFrames(input: string | Readable, options: DecodeFra
       '-i', source,
       '-map', '0:v:0',
       '-an', '-sn', '-dn',
-      // eof_action=pass: a still image (one frame, no duration) still yields its frame, and a
-      // video's tail shorter than one sampling interval is not dropped.
-      '-vf', `fps=${fps}:eof_action=pass,scale=${width}:-2:flags=bilinear`,
+      '-vf', frameFilter(fps, width),
       '-c:v', 'ppm',
       '-f', 'image2pipe',
       'pipe:1',
@@ -59,6 +57,15 @@ export async function* decodeFrames(input: string | Readable, options: DecodeFra
   }
   await proc.done;
   if (parser.pendingBytes > 0) throw new Error(`ffmpeg output ended inside a frame (${parser.pendingBytes} bytes left)`);
+}
+
+/**
+ * The sampling filter: pick the frames first, then scale only those. eof_action=pass: a still
+ * image (one frame, no duration) still yields its frame, and a video's tail shorter than one
+ * sampling interval is not dropped.
+ */
+export function frameFilter(fps: number, width: number): string {
+  return `fps=${fps}:eof_action=pass,scale=${width}:-2:flags=bilinear`;
 }
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;

@@ -83,6 +83,22 @@ export function wristCropBox(
 }
 
 /**
+ * Whether the hand model can find anything the analytics would keep on this frame: a body
+ * (`bodyFrame`) with at least one wrist seen with score ≥ `HAND_MIN_WRIST_SCORE`. `judgeHand`
+ * rejects every hand without one (`no_body`, `no_wrist`), so skipping the hand passes when this
+ * is false changes no accepted hand, gesture or label; it only drops raw detections (on faces,
+ * hair and collars of head-and-shoulder shots) that the analytics discard anyway.
+ *
+ * @example
+ * if (handSearchWorthwhile(observation.pose)) hands = await runHandModel(frame);
+ */
+export function handSearchWorthwhile(pose: FrameObservation['pose']): boolean {
+  const body = bodyFrame(pose);
+  if (!body) return false;
+  return (['left', 'right'] as const).some((side) => (body.wrist[side]?.score ?? 0) >= HAND_MIN_WRIST_SCORE);
+}
+
+/**
  * The crops to run for one frame: one per pose wrist seen with score ≥ `HAND_MIN_WRIST_SCORE`
  * that no accepted hand belongs to (`assignHands`, the same test the analytics apply). None
  * without a body or without a visible wrist, so head-and-shoulder shots cost nothing extra.

@@ -21,7 +21,10 @@ try {
   const engine = await createHumanEngine(options);
   // The first inference is several times slower (wasm tier-up, buffer allocation); pay it at
   // start-up, not in the first job's first frame.
-  await engine.observe({ time: 0, width: WARMUP_WIDTH_PX, height: WARMUP_HEIGHT_PX, data: new Uint8Array(WARMUP_WIDTH_PX * WARMUP_HEIGHT_PX * 3).fill(128) });
+  const blank = () => ({ time: 0, width: WARMUP_WIDTH_PX, height: WARMUP_HEIGHT_PX, data: new Uint8Array(WARMUP_WIDTH_PX * WARMUP_HEIGHT_PX * 3).fill(128) });
+  await engine.observe(blank());
+  // A blank frame shows no wrist, so `observe` skips the hand model: warm it up on its own.
+  await engine.detectHands(blank());
   // Requests are handled strictly in order: tfjs-wasm is single-threaded here, and a queue
   // inside the worker keeps the pool's bookkeeping simple.
   let chain: Promise<void> = Promise.resolve();

@@ -22,6 +22,22 @@ export const MIN_FACE_SCORE = 0.5;
 export const MIN_BODY_SCORE = 0.3;
 export const MIN_HAND_SCORE = 0.5;
 
+export type HandsWhen = 'visible-wrist' | 'always';
+
+/** `VISION_HANDS=always` runs the hand model on every frame; anything else only where a wrist is seen. */
+export const defaultHandsWhen = (env: Record<string, string | undefined> = process.env): HandsWhen =>
+  env.VISION_HANDS === 'always' ? 'always' : 'visible-wrist';
+
+/** With face tracking, the face detector still runs on at least every this many frames of a worker. */
+export const FACE_REDETECT_EVERY_FRAMES = 5;
+
+/**
+ * Off unless `VISION_FACE_TRACKING=1`: on the labelled media tracking moved 3 of 75 gaze labels
+ * the wrong way (the mesh cut from the previous mesh's box sees the eyes a little differently
+ * from the mesh cut from the detector's box) for ≈ 20 CPU ms per frame saved (README "Speed").
+ */
+export const defaultFaceTracking = (env: Record<string, string | undefined> = process.env): boolean => env.VISION_FACE_TRACKING === '1';
+
 export interface HumanConfigOptions {
   /** Folder with the model files. Default: `HUMAN_MODELS_DIR`. */
   modelsDir?: string;
@@ -36,6 +52,20 @@ export interface HumanConfigOptions {
    * hand for (see `../hand-crop.ts`). Default: true unless the `VISION_WRIST_CROPS` env is `0`.
    */
   wristCrops?: boolean;
+  /**
+   * When the hand model runs: `visible-wrist` (default) only on frames whose pose shows a wrist
+   * the analytics could attach a hand to (`handSearchWorthwhile`; the accepted hands are the
+   * same), `always` on every frame (raw hands everywhere, ≈ 70 CPU ms more per frame without a
+   * wrist in view). Default: the `VISION_HANDS` env when it is `always`.
+   */
+  handsWhen?: HandsWhen;
+  /**
+   * Track the face between the frames a worker sees (face mesh on the previous mesh's box)
+   * instead of running the face detector on every frame; the detector still runs every
+   * `FACE_REDETECT_EVERY_FRAMES` frames and whenever the track is lost. Default: false unless the
+   * `VISION_FACE_TRACKING` env is `1` (see `defaultFaceTracking`).
+   */
+  faceTracking?: boolean;
   debug?: boolean;
 }
 

@@ -6,16 +6,32 @@
  */
 import type { FrameObservation } from '../../../../../src/contract/media.js';
 import type { FaceEngine, HandEngine, ModelTimings, PoseEngine, RgbFrame, VisionEngine } from '../engines.js';
-import { pickCropHand, wristCrops, type WristCrop } from '../hand-crop.js';
-import type { HumanConfigOptions } from './config.js';
+import { handSearchWorthwhile, pickCropHand, wristCrops, type WristCrop } from '../hand-crop.js';
+import { defaultFaceTracking, defaultHandsWhen, FACE_REDETECT_EVERY_FRAMES, type HumanConfigOptions } from './config.js';
 import { loadHuman, type HumanInstance, type HumanResult, type HumanTensor } from './load.js';
-import { handsFromCrop, mapFace, mapHands, mapPose, mapResult } from './mapping.js';
+import { handsFromCrop, mapFace, mapHands, mapPose } from './mapping.js';
 
 export const HUMAN_ENGINE_NAME = 'human-wasm';
 
 /** Human config override for a hand-only pass (merged into, and persisted in, the instance's config). */
 const HAND_ONLY = { face: { enabled: false }, body: { enabled: false }, hand: { enabled: true } } as const;
 const ALL_PARTS = { face: { enabled: true }, body: { enabled: true }, hand: { enabled: true } } as const;
+/** The first pass of `observe`: the hand model waits for the pose to say whether a wrist is in view. */
+const FACE_AND_BODY = { face: { enabled: true }, body: { enabled: true }, hand: { enabled: false } } as const;
+const FACE_ONLY = { face: { enabled: true }, body: { enabled: false }, hand: { enabled: false } } as const;
+/** Every pass runs every model it enables (Human's frame-to-frame caches off) unless it says otherwise. */
+const UNTRACKED = { cacheSensitivity: 0 } as const;
+/**
+ * Face tracking (the MediaPipe way): the face detector runs on one frame, and the next frames
+ * of the same worker cut the face mesh's input from the box of the previous frame's mesh. Human
+ * only allows this when `cacheSensitivity` says the image "did not change"; ours must hold
+ * whatever the motion (the mesh's own confidence is the check, below), so the threshold is out
+ * of reach and only the detector's `skipFrames` bounds how long a track lives.
+ */
+const FACE_TRACKED = {
+  cacheSensitivity: 1e9,
+  face: { detector: { skipFrames: FACE_REDETECT_EVERY_FRAMES - 1, skipTime: Number.MAX_SAFE_INTEGER } },
+} as const;
 
 export interface HumanEngine extends VisionEngine, PoseEngine, HandEngine, FaceEngine {}
 
@@ -26,12 +42,19 @@ export interface HumanEngine extends VisionEngine, PoseEngine, HandEngine, FaceE
  * const { observation, timings } = await engine.observe({ time: 0, width, height, data });
  */
 export async function createHumanEngine(options: HumanConfigOptions = {}): Promise<HumanEngine> {
-  const { wristCrops: useWristCrops = process.env.VISION_WRIST_CROPS !== '0' } = options;
+  const {
+    wristCrops: useWristCrops = process.env.VISION_WRIST_CROPS !== '0',
+    handsWhen = defaultHandsWhen(),
+    faceTracking = defaultFaceTracking(),
+  } = options;
   const human = await loadHuman(options);
   let disposed = false;
+  /** Whether this thread's previous `observe` found a face: only then can a track have been followed. */
+  let tracking = false;
 
   const detect = async (input: HumanTensor, override: Record<string, unknown>): Promise<HumanResult> => {
-    const result = await human.detect(input, override);
+    // Human merges an override into its config for good: every pass states its caching.
+    const result = await human.detect(input, { ...UNTRACKED, ...override });
     if (result.error) throw new Error(`human: ${result.error}`);
     return result;
   };
@@ -82,12 +105,30 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
     async observe(frame) {
       const start = performance.now();
       return withFrame(frame, async (input) => {
-        const result = await detect(input, ALL_PARTS);
+        const result = await detect(input, faceTracking ? { ...FACE_AND_BODY, ...FACE_TRACKED, face: { ...FACE_AND_BODY.face, ...FACE_TRACKED.face } } : FACE_AND_BODY);
         // `result.performance` is the instance's own object: read it before the next pass.
         const perf = result.performance;
-        const timings: ModelTimings = { face: perf.face ?? 0, pose: perf.body ?? 0, hands: perf.hand ?? 0, handCrops: 0, other: 0 };
-        const observation: FrameObservation = mapResult(result, frame.time, frame.width, frame.height);
-        if (useWristCrops) {
+        const timings: ModelTimings = { face: perf.face ?? 0, pose: perf.body ?? 0, hands: 0, handCrops: 0, other: 0 };
+        let face = mapFace(result.face);
+        if (!face && tracking) {
+          // The track was lost (the mesh on last frame's box was not confident): the detector
+          // looks at the whole frame before this frame is called faceless.
+          const again = await detect(input, FACE_ONLY);
+          timings.face += again.performance.face ?? 0;
+          face = mapFace(again.face);
+        }
+        tracking = faceTracking && face !== null;
+        const pose = mapPose(result.body);
+        const observation: FrameObservation = { time: frame.time, width: frame.width, height: frame.height, pose, hands: [], face };
+        // Hands are kept only next to a visible wrist (`judgeHand`): without one, the hand model
+        // (the costliest of all) is not run at all.
+        const searchHands = handsWhen === 'always' || handSearchWorthwhile(pose);
+        if (searchHands) {
+          const handResult = await detect(input, HAND_ONLY);
+          timings.hands = handResult.performance.hand ?? 0;
+          observation.hands = mapHands(handResult.hand, pose);
+        }
+        if (searchHands && useWristCrops) {
           const cropStart = performance.now();
           // Crops are chosen from the full-frame pass only: a hand found in one crop does not
           // change which wrists the other crop is for.

@@ -110,9 +110,3 @@ export function handsFromCrop(hands: HumanResult['hand'], crop: CropBox): HumanR
 function toPoint(p: [number, number, number?]): Point {
   return p.length > 2 && p[2] !== undefined ? [round(p[0]), round(p[1]), round(p[2], 2)] : [round(p[0]), round(p[1])];
 }
-
-/** Full observation from one Human result. */
-export function mapResult(result: HumanResult, time: number, width: number, height: number) {
-  const pose = mapPose(result.body);
-  return { time, width, height, pose, hands: mapHands(result.hand, pose), face: mapFace(result.face) };
-}

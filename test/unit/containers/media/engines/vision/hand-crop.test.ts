@@ -7,7 +7,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FrameObservation } from '../../../../../../src/contract/media.js';
+import { compactHand } from '../../../../../../src/analytics/visual/compact.js';
+import { judgeHand } from '../../../../../../src/analytics/visual/hands.js';
+import { bodyFrame } from '../../../../../../src/analytics/visual/posture.js';
 import {
+  handSearchWorthwhile,
   MAX_WRIST_CROPS_PER_FRAME,
   MIN_WRIST_CROP_PX,
   pickCropHand,
@@ -106,6 +110,40 @@ describe('wristCrops', () => {
 
   it(`should never ask for more than ${MAX_WRIST_CROPS_PER_FRAME} crops`, () => {
     expect(wristCrops(observation()).length).toBeLessThanOrEqual(MAX_WRIST_CROPS_PER_FRAME);
+  });
+});
+
+describe('handSearchWorthwhile', () => {
+  it('should search when a body shows a wrist', () => {
+    expect(handSearchWorthwhile(pose())).toBe(true);
+    expect(handSearchWorthwhile(pose({ left_wrist: undefined }))).toBe(true);
+  });
+
+  it('should not search without a wrist the analytics trust, or without a body', () => {
+    expect(handSearchWorthwhile(pose({ left_wrist: undefined, right_wrist: undefined }))).toBe(false);
+    expect(handSearchWorthwhile(pose({ left_wrist: keypoint(368, 400, 0.29), right_wrist: keypoint(232, 400, 0.1) }))).toBe(false);
+    expect(handSearchWorthwhile(null)).toBe(false);
+    // Wrists but no shoulder: no body frame, so no hand could be kept.
+    expect(handSearchWorthwhile(pose({ left_shoulder: undefined, right_shoulder: undefined }))).toBe(false);
+  });
+
+  // The skip must never drop a hand the analytics would keep: wherever it says "no", judgeHand
+  // rejects any hand, even one lying exactly on a (low-score) wrist.
+  it('should say no only where judgeHand rejects every hand', () => {
+    const cases = [
+      pose({ left_wrist: undefined, right_wrist: undefined }),
+      pose({ left_wrist: keypoint(368, 400, 0.299), right_wrist: keypoint(232, 400, 0.05) }),
+      pose({ left_shoulder: undefined, right_shoulder: undefined }),
+      { ...pose(), score: 0.09 },
+      null,
+    ];
+    for (const p of cases) {
+      expect(handSearchWorthwhile(p)).toBe(false);
+      for (const [x, y] of [[368, 400], [232, 400], [300, 300]]) {
+        const verdict = judgeHand(compactHand(hand(x, y + 60))!, bodyFrame(p), null);
+        expect(verdict, JSON.stringify(p)).not.toHaveProperty('side');
+      }
+    }
   });
 });
 
