@@ -16,11 +16,12 @@
  * Peak RSS is summed over the workerd and media-service processes, sampled every 250 ms.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { VideoApiClient } from '../../src/client/index.js';
+import { serviceRssMiB } from '../support/service-rss.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const SHARED = join(ROOT, '../shared/media');
@@ -66,27 +67,6 @@ function makeTalkingHead720p(dir: string): string {
   return out;
 }
 
-/**
- * Sum of RSS (MiB) of the service's processes: workerd, the media container service and its
- * children (ffmpeg, the Whisper worker), only those started from this checkout (the machine may
- * run other checkouts' services).
- */
-function serviceRssMiB(): number {
-  let kb = 0;
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!/workerd|containers\/media|engines\/vision\/worker|ffmpeg|pocketsphinx|asr_worker/.test(cmd)) continue;
-      if (!readlinkSync(`/proc/${pid}/cwd`).startsWith(ROOT.replace(/\/$/, ''))) continue;
-      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) kb += Number(m[1]);
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return kb / 1024;
-}
-
 interface Case {
   name: string;
   gateSec: number;
@@ -95,7 +75,10 @@ interface Case {
 
 async function measure(client: VideoApiClient, c: Case) {
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, serviceRssMiB())), 250);
+  const sampler = setInterval(() => {
+    const now = serviceRssMiB(ROOT);
+    peak = Math.max(peak, now.workerd + now.media);
+  }, 250);
   const t0 = performance.now();
   try {
     const { video_id } = await c.submit(client);

@@ -8,6 +8,7 @@
  */
 import type { JobRecord } from '../jobs/state.js';
 import type { Step, StepContext } from './context.js';
+import { logStepTime } from './step-log.js';
 
 /**
  * One step running `lanes` concurrently (steps within a lane in order). Inner steps keep their
@@ -41,8 +42,7 @@ export function concurrentSteps<J extends JobRecord>(name: string, lanes: Step<J
           };
           await step.run(inner);
           fractions.set(step, 1);
-          // The same log line as run-job's for a top-level step: where a job's time goes.
-          console.log(JSON.stringify({ level: 'info', video_id: ctx.job.video_id, step: step.name, in: name, ms: Date.now() - startedAt }));
+          logStepTime(ctx.job.video_id, step.name, startedAt, name);
           await report();
         }
       };

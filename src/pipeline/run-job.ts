@@ -12,6 +12,7 @@ import { deleteJobWork } from '../storage/purge.js';
 import { watchdogLimits } from '../jobs/limits.js';
 import { createContext, heartbeatIntervalMs, withHeartbeat, type Plan, type StepContext } from './context.js';
 import { withPlan } from './plans.js';
+import { logStepTime } from './step-log.js';
 
 /** This consumer lost the job (re-dispatched elsewhere or ended): stop quietly. */
 export class LeaseLost extends Error {
@@ -69,7 +70,7 @@ async function runPlan<J extends JobRecord>(env: Env, job: J, plan: Plan<J>): Pr
       throw lost.signal.aborted ? lost.signal.reason : inStep(step.name, err);
     }
     // One line per step: where a job's time goes (Date.now only advances across I/O in workerd, which every step does).
-    console.log(JSON.stringify({ level: 'info', video_id: videoId, step: step.name, ms: Date.now() - startedAt }));
+    logStepTime(videoId, step.name, startedAt);
     done += step.weight;
   }
   const pointers = await plan.finish(ctx);
