@@ -10,6 +10,7 @@
  * their end, abandoned uploads) and re-arms while anything remains.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { numberVar } from '../shared/env.js';
 import { DEFAULT_UPLOAD_ABANDON_SEC } from '../shared/upload-session.js';
 import type { WatchdogEnv } from './limits.js';
 import { IdempotencyRecords, type IdempotencyVerdict, type StoredResponse } from './tenant/idempotency.js';
@@ -127,7 +128,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   }
 
   private abandonMs(): number {
-    return numberOr(this.env.UPLOAD_ABANDON_AFTER_SEC, DEFAULT_UPLOAD_ABANDON_SEC) * 1000;
+    return numberVar(this.env.UPLOAD_ABANDON_AFTER_SEC, DEFAULT_UPLOAD_ABANDON_SEC) * 1000;
   }
 
   private sweepEveryMs(): number {
@@ -137,9 +138,4 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   private async ensureSweep(now: number): Promise<void> {
     if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
   }
-}
-
-function numberOr(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return value !== undefined && value.trim() !== '' && Number.isFinite(n) && n >= 0 ? n : fallback;
 }
