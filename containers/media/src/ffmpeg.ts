@@ -7,14 +7,15 @@
  * - the request's work scope (work-scope.ts: DELETE of the job, client gone, wall-clock
  *   deadline) and the caller's signal abort it;
  * - work on long media (over `MEDIA_LONG_WORK_SEC`, 60 s) runs at nice 10, and a key with several
- *   jobs running here at nice 5 per further job, so other keys' jobs get the CPU first;
+ *   jobs running here at nice 5 per further job, so other keys' jobs get the CPU first (the nice
+ *   value is set on the child's session autogroup too: priority.ts);
  * - it is killed when it shows no sign of life (no byte on stdout or stderr) for
  *   `MEDIA_IDLE_TIMEOUT_SEC` (ffmpeg prints its progress line every 0.5 s, so a silent ffmpeg is
  *   stuck, not busy).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ProbeResult } from '../../../src/contract/media.js';
-import { setPriority } from 'node:os';
+import { lowerPriority } from './priority.js';
 import { currentNice, currentScope, WorkAbortedError } from './work-scope.js';
 
 export const FFMPEG_BIN = process.env.FFMPEG_PATH ?? 'ffmpeg';
@@ -64,13 +65,7 @@ export function spawnMedia(bin: string, args: string[], signal?: AbortSignal, { 
   const scope = currentScope();
   // Long work yields the CPU to short jobs (one job never delays another key's by much).
   const nice = currentNice(scope);
-  if (nice && child.pid !== undefined) {
-    try {
-      setPriority(child.pid, nice);
-    } catch {
-      /* not permitted: run at normal priority */
-    }
-  }
+  if (nice && child.pid !== undefined) lowerPriority(child.pid, nice);
   let stderr = '';
   let stopped: WorkLimitError | null = null;
   let idle: NodeJS.Timeout | undefined;

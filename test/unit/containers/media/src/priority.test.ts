@@ -1,0 +1,31 @@
+/**
+ * Long work really yields (issue #12): a child of a long job gets its nice value on its process
+ * and on its own session's autogroup, where the kernel shares the CPU between sessions first.
+ */
+import { describe, expect, it } from 'vitest';
+import { getPriority } from 'node:os';
+import { spawnMedia } from '../../../../../containers/media/src/ffmpeg.js';
+import { autogroupNice, autogroupsEnabled } from '../../../../../containers/media/src/priority.js';
+import { openScope, runInScope } from '../../../../../containers/media/src/work-scope.js';
+
+const sleeper = () => spawnMedia('sleep', ['30']);
+
+describe('child priority', () => {
+  it('should run a child of long media at nice 10, on its process and its session autogroup', () => {
+    const scope = openScope({ mediaSec: 300 });
+    using proc = runInScope(scope, sleeper);
+    const pid = proc.child.pid!;
+    expect(getPriority(pid)).toBe(10);
+    if (autogroupsEnabled()) expect(autogroupNice(pid)).toBe(10);
+    scope.dispose();
+  });
+
+  it('should leave a child of short media at normal priority', () => {
+    const scope = openScope({ mediaSec: 5 });
+    using proc = runInScope(scope, sleeper);
+    const pid = proc.child.pid!;
+    expect(getPriority(pid)).toBe(getPriority());
+    if (autogroupsEnabled()) expect(autogroupNice(pid)).toBe(0);
+    scope.dispose();
+  });
+});
