@@ -9,7 +9,7 @@ import { createTfjsSegmenter } from '../segment/index.js';
 import { gazeEngineFromEnv } from '../gaze/index.js';
 import { alignCaptions } from './align.js';
 import { createMouthEditor } from '../mouth/index.js';
-import type { RenderEngines } from './render.js';
+import type { RenderEngines } from './types.js';
 
 /** Embedded engines + env-configured adapters (read at call time). */
 export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): RenderEngines {

@@ -1,67 +1,33 @@
 /**
  * @module containers/media/engines/render/render
- * One render: probe → plan → (offset analysis) → one decode → per-frame edits in Node → one
- * encode. Three shapes of the same pipeline, chosen by the options:
+ * One render as a sequence of stages that return data: prepare (probe, plan, budget) → audio
+ * and offset → remote lip sync → captions → editor chain → runner → report. The runner is one
+ * decode → per-frame work → one encode, in three shapes chosen by the chain:
  * - nothing to edit per frame: the encoder reads the source itself (normalize / speech swap);
  * - blur only: a decoder at mask size feeds the segmenter, masks are piped into the encoder,
  *   which composites the sharp source over a blurred copy (the measured fast recipe);
  * - gaze or mouth edits: RGBA frames go decoder → Node editors (+ mask in alpha) → encoder.
  */
-import { open, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { WORK_BUDGET_BASE_SEC, WORK_BUDGET_PER_MEDIA_SEC, type ProbeResult } from '../../../../src/contract/media.js';
 import { stat } from 'node:fs/promises';
-import { probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
-import { isTransientMediaFailure, mediaLimitsFrom, mediaProblem, plainMediaError, type MediaLimits } from '../../src/media-limits.js';
+import { join } from 'node:path';
+import { spawnFfmpeg } from '../../src/ffmpeg.js';
 import { currentScope, yieldToOtherJobs } from '../../src/work-scope.js';
 import { MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type Segmenter } from '../segment/index.js';
-import { evenWordTimes, toWebVtt, type CaptionWord } from './captions.js';
-import type { GazeEngine } from '../gaze/engine.js';
 import type { FrameEditor } from '../frame-pipeline/editors.js';
 import { badInput, engineFailure, RenderError } from './errors.js';
-import { decoderArgs, encoderArgs, type AudioInput, type EncodeSpec, type MaskInput, type VideoInput } from '../frame-pipeline/ffmpeg-args.js';
+import { decoderArgs, encoderArgs, type EncodeSpec, type MaskInput, type VideoInput } from '../frame-pipeline/ffmpeg-args.js';
 import { readFrames, writeWithBackpressure, type RawFrame } from '../frame-pipeline/frames.js';
-import type { RenderOptions } from './options.js';
-import type { RenderErrorCode, RenderReport } from '../../../../src/contract/render.js';
-import { planRender, type RenderPlan } from '../frame-pipeline/plan.js';
-import { readProvenance } from '../tts/wav.js';
+import type { RenderReport } from '../../../../src/contract/render.js';
+import { chooseAudio, remoteLipSync } from './audio.js';
+import { writeCaptionTrack } from './caption-track.js';
+import { buildEditorChain, type EditorChain } from './editor-chain.js';
+import { mediaFailure } from './media-failure.js';
+import { prepare } from './prepare.js';
+import { RenderLog } from './render-log.js';
+import { buildReport, type RunOutcome } from './report.js';
+import type { RenderEngines, RenderInput, RenderResult } from './types.js';
 
-/** Engines a render may use; each is created lazily, only when its option is on. */
-export interface RenderEngines {
-  segmenter?: () => Promise<Segmenter>;
-  /** Eye-contact correction: a per-frame editor (embedded) or a whole-video service (remote). */
-  gaze?: () => GazeEngine;
-  /** Measures how late the source audio is versus the mouth (seconds; positive = audio late). */
-  estimateAvOffset?: (sourcePath: string, probe: ProbeResult) => Promise<{ lagSec: number; confidence: number; details?: Record<string, unknown> }>;
-  /**
-   * Mouth editor driven by new speech (embedded classical method): analyses `sourcePath` as the
-   * render will show it (`plan`), then edits the output frames in order.
-   */
-  mouth?: (sourcePath: string, plan: RenderPlan, speechPath: string, signal?: AbortSignal) => Promise<FrameEditor>;
-  /** Remote lip-sync: returns a path to a video whose mouth follows the speech, or null if not configured. */
-  remoteLipSync?: (videoPath: string, speechPath: string, workDir: string) => Promise<string | null>;
-  /** Word timings of `text` spoken in `audioPath`, or null when no aligner is available. */
-  align?: (audioPath: string, text: string) => Promise<CaptionWord[] | null>;
-}
-
-export interface RenderInput {
-  sourcePath: string;
-  speechPath?: string;
-  options: RenderOptions;
-  /** Directory for intermediates and the output; the caller deletes it. */
-  workDir: string;
-  signal?: AbortSignal;
-  /** Media limits of this request (the Worker's `MAX_MEDIA_DURATION_SEC`). */
-  limits?: MediaLimits;
-}
-
-/**
- * Wall-clock budget of a render: the work budget of the Worker's requests (base + factor × the
- * output's seconds, `WORK_BUDGET_*` in the contract), adjustable here by `RENDER_BUDGET_BASE_SEC`
- * and `RENDER_BUDGET_FACTOR`.
- */
-export const renderBudgetMs = (durationSec: number) =>
-  ((Number(process.env.RENDER_BUDGET_BASE_SEC) || WORK_BUDGET_BASE_SEC) + (Number(process.env.RENDER_BUDGET_FACTOR) || WORK_BUDGET_PER_MEDIA_SEC) * durationSec) * 1000;
+export type { RenderEngines, RenderInput, RenderReport, RenderResult };
 
 /**
  * Largest output file of a render (ffmpeg `-fs`): 64 MB + 4 MB per second of output (32 Mbit/s,
@@ -69,14 +35,6 @@ export const renderBudgetMs = (durationSec: number) =>
  */
 export const outputBudgetBytes = (durationSec: number) =>
   Math.min(Number(process.env.RENDER_MAX_OUTPUT_BYTES) || 8 * 2 ** 30, 64 * 2 ** 20 + 4 * 2 ** 20 * durationSec);
-
-/** The report's shape is the contract's: the Worker reads it with the same schema. */
-export type { RenderReport };
-
-export interface RenderResult {
-  outputPath: string;
-  report: RenderReport;
-}
 
 /**
  * Masks per second in the blur paths (`BLUR_MASKS_PER_SEC` overrides). A talking person moves
@@ -87,214 +45,46 @@ export const BLUR_MASKS_PER_SEC = Number(process.env.BLUR_MASKS_PER_SEC) || 4;
 const segmentEveryN = (fps: number) => Math.max(1, Math.round(fps / BLUR_MASKS_PER_SEC));
 
 /**
- * Renders `input` into `<workDir>/output.mp4`.
+ * Renders `input` into `<workDir>/output.mp4`: a short sequence of stages that return data.
  * @example const { outputPath, report } = await renderVideo({ sourcePath, options, workDir }, engines);
  */
 export async function renderVideo(input: RenderInput, engines: RenderEngines = {}): Promise<RenderResult> {
-  const { options, workDir, signal } = input;
-  const stages: Record<string, number> = {};
-  const notes: string[] = [];
-  const applied: string[] = [];
-  const time = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
-    const t0 = performance.now();
-    try {
-      return await fn();
-    } finally {
-      stages[name] = Math.round(performance.now() - t0);
-    }
-  };
-
-  // 1. Probe.
-  const source = await time('probe', async () => {
-    const p = await probeFile(input.sourcePath, signal).catch((err) => {
-      throw mediaFailure('media_unreadable', 'the video', err);
-    });
-    const problem = mediaProblem(p, input.limits ?? mediaLimitsFrom(new Headers()), true);
-    if (problem) throw badInput(problem.code, problem.message);
-    return p;
+  const log = new RenderLog();
+  const prepared = await prepare(input, log);
+  const { audio, lipSync } = await chooseAudio(input, prepared, engines, log);
+  const remote = await remoteLipSync(input, prepared, engines, log);
+  const captions = await writeCaptionTrack(input, prepared, engines, log);
+  using chain = await buildEditorChain(input, prepared, engines, log, {
+    videoSource: remote?.videoPath ?? input.sourcePath,
+    remoteLipSync: !!remote,
+    lipSync: remote?.lipSync ?? lipSync,
   });
-  let speechPath = input.speechPath;
-  let speechDur: number | null = null;
-  if (speechPath) {
-    const sp = await time('probe_speech', () =>
-      probeFile(speechPath!, signal).catch((err) => {
-        throw mediaFailure('speech_unreadable', 'the speech audio', err);
-      }),
-    );
-    if (!sp.audio) throw badInput('speech_unreadable', 'the speech audio has no audio stream');
-    const problem = mediaProblem(sp, input.limits ?? mediaLimitsFrom(new Headers()));
-    if (problem) throw badInput('speech_unreadable', `the speech audio: ${problem.message}`);
-    speechDur = sp.duration_sec;
-  }
-  // Synthesized speech names its voice (and any fallback note) inside the WAV: see tts/wav.ts.
-  const provenance = speechPath ? await readSpeechProvenance(speechPath) : null;
-  if (provenance) notes.push(...provenance.notes);
-  const plan = planRender(source, speechDur);
-  // Bounded work: from here on the render's wall clock follows the real output duration.
-  const scope = currentScope();
-  if (scope) scope.mediaSec = plan.durationSec;
-  scope?.narrow(renderBudgetMs(plan.durationSec), `the render took longer than its budget of ${Math.round(renderBudgetMs(plan.durationSec) / 1000)} s for ${plan.durationSec.toFixed(1)} s of video`);
-  if (plan.fit === 'loop') notes.push(`speech (${speechDur!.toFixed(2)} s) is longer than the source (${source.duration_sec.toFixed(2)} s): the source video loops`);
-  if (plan.fit === 'trim') notes.push(`speech (${speechDur!.toFixed(2)} s) is shorter than the source: the video is cut at the speech's end`);
-
-  // 2. Audio and offset.
-  let audio: AudioInput;
-  let lipSyncReport: RenderReport['lip_sync'];
-  if (speechPath) {
-    audio = { kind: 'speech', path: speechPath };
-  } else if (!source.audio) {
-    audio = { kind: 'silent' };
-    if (options.lip_sync_correction) notes.push('lip_sync_correction: the source has no audio; nothing to align');
-  } else {
-    audio = { kind: 'source', path: input.sourcePath, lagSec: 0 };
-    if (options.lip_sync_correction) {
-      if (!engines.estimateAvOffset) throw engineFailure('lipsync_unavailable', 'lip_sync_correction: no offset estimator is configured');
-      const est = await time('lipsync_offset', () => engines.estimateAvOffset!(input.sourcePath, source));
-      lipSyncReport = { mode: 'offset', measured_lag_ms: Math.round(est.lagSec * 1000), confidence: est.confidence, ...est.details };
-      audio.lagSec = est.lagSec;
-      // An estimate below the confidence gate is reported, not applied: the audio stays put.
-      if (est.details?.applied === false) {
-        lipSyncReport.mode = 'none';
-        notes.push(`lip_sync_correction: the audio/video offset could not be measured reliably (confidence ${est.confidence.toFixed(2)}); the audio is not shifted`);
-      } else applied.push('lip_sync_correction');
-    }
-  }
-
-  // 3. New speech + lip sync: remote provider first (if configured), then the embedded mouth editor.
-  let videoSource = input.sourcePath;
-  let remoteUsed = false;
-  if (speechPath && options.lip_sync_correction && engines.remoteLipSync) {
-    const remote = await time('lipsync_remote', () => engines.remoteLipSync!(input.sourcePath, speechPath!, workDir));
-    if (remote) {
-      videoSource = remote;
-      remoteUsed = true;
-      applied.push('lip_sync_correction');
-      lipSyncReport = { mode: 'remote', model: options.lip_sync_correction_model };
-    }
-  }
-
-  // 4. Captions.
-  let captionsPath: string | undefined;
-  let captionsReport: RenderReport['captions'];
-  if (options.captions) {
-    const dur = plan.durationSec;
-    // The speech was synthesized from (or is known to say) the caption text: align it; any
-    // failure falls back to the even split, and the report says why.
-    const aligned = speechPath && engines.align
-      ? await time('captions_align', () =>
-          engines.align!(speechPath!, options.captions!).catch((err) => {
-            notes.push(`captions: forced alignment failed (${(err as Error).message}); cue times are an even split`);
-            return null;
-          }),
-        )
-      : null;
-    const words = aligned && aligned.length > 0 ? aligned : evenWordTimes(options.captions, dur);
-    captionsPath = join(workDir, 'captions.vtt');
-    await writeFile(captionsPath, toWebVtt(words));
-    captionsReport = { cues_from: aligned && aligned.length ? 'alignment' : 'even-split', words: words.length };
-    applied.push('captions');
-  }
-
-  // 5. Editors.
-  const editors: FrameEditor[] = [];
-  let mouthEditor: FrameEditor | undefined;
-  try {
-    // Options whose engine is not available are reported as not applied (notes), not failed:
-    // the rest of the render is still what the client asked for.
-    if (options.eye_contact_correction) {
-      const gaze = engines.gaze?.();
-      if (!gaze) notes.push('eye_contact_correction: not applied (no gaze engine in this build)');
-      else if (gaze.kind === 'video') {
-        // The service returns a corrected copy; it becomes the source of the one local encode.
-        videoSource = await time('gaze_remote', () =>
-          gaze.correctVideo(videoSource, workDir, signal).catch((err) => {
-            throw engineFailure('gaze_provider_error', `eye_contact_correction: ${(err as Error).message}`, err);
-          }),
-        );
-        applied.push('eye_contact_correction');
-      } else {
-        editors.push(await time('gaze_init', () => gaze.createEditor()));
-        applied.push('eye_contact_correction');
-      }
-    }
-    if (speechPath && options.lip_sync_correction && !remoteUsed) {
-      if (!engines.mouth) {
-        notes.push('lip_sync_correction with new speech: not applied (no mouth engine in this build; set SYNC_API_URL for the remote provider)');
-        lipSyncReport = { mode: 'none', model: options.lip_sync_correction_model };
-      } else {
-        // First in the chain: it recognises the source frame by its pixels before others edit them.
-        mouthEditor = await time('mouth_init', () => engines.mouth!(videoSource, plan, speechPath!, signal));
-        editors.unshift(mouthEditor);
-        applied.push('lip_sync_correction');
-        lipSyncReport = { mode: 'embedded', model: options.lip_sync_correction_model };
-      }
-    }
-    let segmenter: Segmenter | undefined;
-    if (options.blur_background) {
-      if (!engines.segmenter) throw engineFailure('segmenter_unavailable', 'blur_background: no segmenter is configured');
-      segmenter = await time('segmenter_init', () => engines.segmenter!());
-      applied.push('blur_background');
-    }
-    try {
-      const outputPath = join(workDir, 'output.mp4');
-      const loop = plan.fit === 'loop' && !remoteUsed;
-      const spec = { plan, audio, captionsPath, output: outputPath, maxBytes: outputBudgetBytes(plan.durationSec) };
-      let path: RenderReport['path'];
-      let frames: number | undefined;
-      let blurReport: Record<string, unknown> | undefined;
-      if (editors.length === 0 && !segmenter) {
-        path = 'passthrough';
-        await time('encode', () => runEncoder({ ...spec, video: { kind: 'file', path: videoSource, loop }, mask: { kind: 'none' } }, signal));
-      } else if (editors.length === 0 && segmenter) {
-        path = 'mask-pipe';
-        const tracker = new MaskTracker(segmenter, { everyNth: segmentEveryN(plan.fps) });
-        frames = await time('encode', () => runMaskPipe(videoSource, loop, spec, tracker, signal));
-        blurReport = { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) };
-      } else {
-        path = 'frames';
-        const tracker = segmenter ? new MaskTracker(segmenter, { everyNth: segmentEveryN(plan.fps) }) : undefined;
-        frames = await time('encode', () => runFramePipeline(videoSource, loop, spec, editors, tracker, signal));
-        if (tracker && segmenter) blurReport = { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) };
-      }
-      await checkOutputSize(spec);
-      if (mouthEditor && lipSyncReport) {
-        const m = mouthEditor.report();
-        lipSyncReport = { ...lipSyncReport, engine: m.engine, frames_edited: m.edited, frames: m.frames, bank_patches: m.bank_patches, mean_abs_openness_error: m.mean_abs_openness_error };
-        if (m.skipped) {
-          // Never claim an edit that did not happen: the source had no usable mouth.
-          lipSyncReport = { ...lipSyncReport, mode: 'none', skipped: m.skipped };
-          applied.splice(applied.indexOf('lip_sync_correction'), 1);
-          notes.push(`lip_sync_correction with new speech: not applied (${m.skipped})`);
-        }
-      }
-      const report: RenderReport = {
-        output: { width: plan.width, height: plan.height, fps: plan.fps, duration_sec: plan.durationSec, fit: plan.fit },
-        path,
-        options_applied: applied,
-        stages_ms: stages,
-        frames,
-        lip_sync: lipSyncReport,
-        blur: blurReport,
-        editors: editors.length ? Object.fromEntries(editors.map((e) => [e.name, e.report()])) : undefined,
-        captions: captionsReport,
-        voice: provenance ? { engine: provenance.engine, voice_id: provenance.voice_id } : undefined,
-        notes,
-      };
-      return { outputPath, report };
-    } finally {
-      segmenter?.dispose();
-    }
-  } finally {
-    for (const e of editors) e.dispose();
-  }
+  const outputPath = join(input.workDir, 'output.mp4');
+  const { plan } = prepared;
+  const spec = { plan, audio, captionsPath: captions?.path, output: outputPath, maxBytes: outputBudgetBytes(plan.durationSec) };
+  // A remote lip-sync video already follows the speech's length: it is never looped.
+  const loop = plan.fit === 'loop' && !remote;
+  const run = await log.time('encode', () => runRender(chain, loop, spec, input.signal));
+  await checkOutputSize(spec);
+  return { outputPath, report: buildReport(prepared, chain, captions, run, log) };
 }
 
-/** The head of the speech file is enough: the INFO chunk precedes the samples. */
-async function readSpeechProvenance(path: string) {
-  await using file = await open(path, 'r');
-  const head = Buffer.alloc(64 * 1024);
-  const { bytesRead } = await file.read(head, 0, head.length, 0);
-  return readProvenance(head.subarray(0, bytesRead));
+/** Stage 5: the pipeline shape the chain needs, run once: one decode, one encode. */
+async function runRender(chain: EditorChain, loop: boolean, spec: Omit<EncodeSpec, 'video' | 'mask'>, signal?: AbortSignal): Promise<RunOutcome> {
+  const { editors, segmenter, videoSource } = chain;
+  const fps = spec.plan.fps;
+  if (editors.length === 0 && !segmenter) {
+    await runEncoder({ ...spec, video: { kind: 'file', path: videoSource, loop }, mask: { kind: 'none' } }, signal);
+    return { path: 'passthrough' };
+  }
+  const tracker = segmenter ? new MaskTracker(segmenter, { everyNth: segmentEveryN(fps) }) : undefined;
+  const blurFigures = () => (tracker && segmenter ? { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) } : undefined);
+  if (editors.length === 0 && tracker) {
+    const frames = await runMaskPipe(videoSource, loop, spec, tracker, signal);
+    return { path: 'mask-pipe', frames, blur: blurFigures() };
+  }
+  const frames = await runFramePipeline(videoSource, loop, spec, editors, tracker, signal);
+  return { path: 'frames', frames, blur: blurFigures() };
 }
 
 async function runEncoder(spec: EncodeSpec, signal?: AbortSignal): Promise<void> {
@@ -418,15 +208,4 @@ async function settle(pump: Promise<void>, dec: { done: Promise<void>; dispose()
 
 function wrapEncodeError(err: unknown): never {
   throw mediaFailure('encode_failed', 'the video', err);
-}
-
-/**
- * A failed media process as a RenderError: bad input, a limit or DELETE are final (422, never
- * retried: the same file fails the same way); machine trouble (killed by the system, disk full)
- * is 500 and retried. The message is plain (no ffmpeg internals).
- */
-function mediaFailure(code: RenderErrorCode, what: string, err: unknown): RenderError {
-  if (err instanceof RenderError) return err;
-  const message = plainMediaError(err, what);
-  return isTransientMediaFailure(err) ? engineFailure(code, message, err) : badInput(code, message, err);
 }

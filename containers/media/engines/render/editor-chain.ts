@@ -1,0 +1,79 @@
+/**
+ * @module containers/media/engines/render/editor-chain
+ * Render stage 4: the per-frame work the options ask for: eye-contact correction (a frame editor,
+ * or a remote service that returns a corrected copy), the mouth driven by new speech (first in
+ * the chain), and the person segmenter for the blur. Options whose engine is not available are
+ * reported as not applied (notes), not failed: the rest of the render is still what the client
+ * asked for. The chain owns its engines: disposing it releases them.
+ */
+import type { FrameEditor } from '../frame-pipeline/editors.js';
+import type { Segmenter } from '../segment/index.js';
+import type { LipSyncReport } from './audio.js';
+import { engineFailure } from './errors.js';
+import type { Prepared } from './prepare.js';
+import type { RenderEngines, RenderInput } from './types.js';
+import type { RenderLog } from './render-log.js';
+
+export interface EditorChain extends Disposable {
+  /** The video the runner decodes: the source, or a remote service's corrected copy. */
+  videoSource: string;
+  editors: FrameEditor[];
+  /** The mouth editor (also in `editors`), whose report completes the lip-sync report. */
+  mouth?: FrameEditor;
+  segmenter?: Segmenter;
+  lipSync: LipSyncReport;
+}
+
+export async function buildEditorChain(
+  input: RenderInput,
+  { plan, speech }: Prepared,
+  engines: RenderEngines,
+  log: RenderLog,
+  from: { videoSource: string; remoteLipSync: boolean; lipSync: LipSyncReport },
+): Promise<EditorChain> {
+  const { options, workDir, signal } = input;
+  const chain: EditorChain = { ...from, editors: [], [Symbol.dispose]: () => {} };
+  chain[Symbol.dispose] = () => {
+    for (const e of chain.editors) e.dispose();
+    chain.segmenter?.dispose();
+  };
+  try {
+    if (options.eye_contact_correction) {
+      const gaze = engines.gaze?.();
+      if (!gaze) log.note('eye_contact_correction: not applied (no gaze engine in this build)');
+      else if (gaze.kind === 'video') {
+        // The service returns a corrected copy; it becomes the source of the one local encode.
+        chain.videoSource = await log.time('gaze_remote', () =>
+          gaze.correctVideo(chain.videoSource, workDir, signal).catch((err) => {
+            throw engineFailure('gaze_provider_error', `eye_contact_correction: ${(err as Error).message}`, err);
+          }),
+        );
+        log.apply('eye_contact_correction');
+      } else {
+        chain.editors.push(await log.time('gaze_init', () => gaze.createEditor()));
+        log.apply('eye_contact_correction');
+      }
+    }
+    if (speech && options.lip_sync_correction && !from.remoteLipSync) {
+      if (!engines.mouth) {
+        log.note('lip_sync_correction with new speech: not applied (no mouth engine in this build; set SYNC_API_URL for the remote provider)');
+        chain.lipSync = { mode: 'none', model: options.lip_sync_correction_model };
+      } else {
+        // First in the chain: it recognises the source frame by its pixels before others edit them.
+        chain.mouth = await log.time('mouth_init', () => engines.mouth!(chain.videoSource, plan, speech.path, signal));
+        chain.editors.unshift(chain.mouth);
+        log.apply('lip_sync_correction');
+        chain.lipSync = { mode: 'embedded', model: options.lip_sync_correction_model };
+      }
+    }
+    if (options.blur_background) {
+      if (!engines.segmenter) throw engineFailure('segmenter_unavailable', 'blur_background: no segmenter is configured');
+      chain.segmenter = await log.time('segmenter_init', () => engines.segmenter!());
+      log.apply('blur_background');
+    }
+    return chain;
+  } catch (err) {
+    chain[Symbol.dispose]();
+    throw err;
+  }
+}
