@@ -39,7 +39,7 @@ const ACCEPTED_MEDIA: Record<FileField['media'], string> = {
 };
 
 const isOptions = (part: FormPart): part is z.ZodObject => part instanceof z.ZodObject;
-const isFile = (part: FormPart): part is FileField => 'media' in part;
+const isFile = (part: FormPart): part is FileField => !isOptions(part) && 'media' in part;
 
 const uploadRule = (maxUploadBytes: number) =>
   `Streamed to storage; at most ${maxUploadBytes} bytes (MAX_UPLOAD_BYTES, default 2 GiB), else 413 \`payload_too_large\`. An empty file is 400 \`empty_file\`; plain text is refused at upload with 415 \`unsupported_media_type\`; other bytes that are not decodable media are accepted and the job then fails with an \`error_message\`.`;
