@@ -22,7 +22,8 @@ export const ERROR_RESPONSES = {
   BadRequest: { description: 'The request is invalid; `error.field` names the field at fault.', codes: codesWithStatus(400) },
   Unauthorized: { description: 'Missing or invalid credential.', codes: codesWithStatus(401) },
   NotFound: { description: 'Not found.', codes: ['not_found'] },
-  AvatarNotFound: { description: '`video_id` is not an avatar of this API key.', codes: ['avatar_not_found'] },
+  // process-video's 404: its avatar, or (like every upload route) its resumable upload.
+  AvatarNotFound: { description: '`video_id` is not an avatar of this API key, or `file_id` is not an upload of it.', codes: ['avatar_not_found', 'not_found'] },
   LinkRejected: { description: 'The signed link is not valid for this file, or expired.', codes: ['invalid_signature', 'link_expired'] },
   PayloadTooLarge: { description: 'A file is larger than MAX_UPLOAD_BYTES.', codes: ['payload_too_large'] },
   UnsupportedMediaType: { description: 'A file field holds plain text.', codes: ['unsupported_media_type'] },
