@@ -1,14 +1,15 @@
 /**
  * @module api/openapi/document
- * The OpenAPI 3.1 document of the service, assembled from the contract, the paths and the
- * error table. Pure: no I/O, safe to call per request.
+ * The OpenAPI 3.1 document of the service, assembled from the contract, the route table
+ * (`routes.ts`) and the error table. Pure: no I/O, safe to call per request.
  */
 import { ERROR_CODES } from '../../contract/errors.js';
 import { DEFAULT_MAX_UPLOAD_BYTES } from '../../storage/upload-limit.js';
 import { MAX_DESCRIPTION_CHARS } from '../../contract/options.js';
 import { ERROR_CODE_DOCS } from './errors.js';
-import { openApiPaths } from './paths.js';
-import { componentSchemas } from './schemas.js';
+import { errorResponses } from './error-responses.js';
+import { formComponents, openApiPaths } from './paths.js';
+import { CONTRACT_COMPONENTS, componentSchemas } from './schemas.js';
 
 export interface OpenApiOptions {
   /** `servers[0].url`; default `/` (the origin serving the document). */
@@ -16,14 +17,6 @@ export interface OpenApiOptions {
   /** Upload limit stated in the document; default 2 GiB. */
   maxUploadBytes?: number;
 }
-
-const errorResponse = (description: string, codes: string[]) => ({
-  description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-  headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-});
-
-const codesWithStatus = (status: number) => ERROR_CODE_DOCS.filter((e) => e.status === status).map((e) => e.code);
 
 const INTRO = (maxUploadBytes: number) => `Asynchronous video analysis and processing. Create a job with one of the POST endpoints, then poll \`GET /api/status/{video_id}\` until status is \`completed\` or \`failed\`.
 
@@ -62,7 +55,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, an
       { name: 'admin', description: 'API key management (admin token).' },
       { name: 'service', description: 'Health, this document, the web page.' },
     ],
-    paths: openApiPaths(),
+    paths: openApiPaths(CONTRACT_COMPONENTS),
     components: {
       securitySchemes: {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key.' },
@@ -81,32 +74,8 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, an
       headers: {
         'X-Request-Id': { description: 'Id of this request, also in error bodies as `request_id`.', schema: { type: 'string' } },
       },
-      schemas: componentSchemas(maxUploadBytes),
-      responses: {
-        BadRequest: errorResponse('The request is invalid; `error.field` names the field at fault.', codesWithStatus(400)),
-        Unauthorized: errorResponse('Missing or invalid credential.', codesWithStatus(401)),
-        NotFound: errorResponse('Not found.', ['not_found']),
-        AvatarNotFound: errorResponse('`video_id` is not an avatar of this API key.', ['avatar_not_found']),
-        LinkRejected: errorResponse('The signed link is not valid for this file, or expired.', ['invalid_signature', 'link_expired']),
-        PayloadTooLarge: errorResponse('A file is larger than MAX_UPLOAD_BYTES.', ['payload_too_large']),
-        UnsupportedMediaType: errorResponse('A file field holds plain text.', ['unsupported_media_type']),
-        RangeNotSatisfiable: errorResponse('The Range is outside the file.', ['range_not_satisfiable']),
-        NotConfigured: errorResponse('A secret the feature needs is not set.', ['not_configured', 'storage_error']),
-        RateLimited: {
-          ...errorResponse('Too many requests per minute, or too many unfinished jobs, for this API key; or too many failed authentications from this client address.', ['rate_limited']),
-          headers: {
-            'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-            'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
-            'RateLimit-Limit': { schema: { type: 'integer' } },
-            'RateLimit-Remaining': { schema: { type: 'integer' } },
-            'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
-            'RateLimit-Policy': { schema: { type: 'string', example: '120;w=60' } },
-          },
-        },
-        Conflict: errorResponse('Conflicts with the state of an upload or an idempotent request.', ['upload_conflict', 'idempotency_in_progress']),
-        IdempotencyKeyReused: errorResponse('The Idempotency-Key was used with a different request.', ['idempotency_key_reused']),
-        InternalError: errorResponse('Unexpected failure; quote `request_id`.', ['internal_error']),
-      },
+      schemas: { ...componentSchemas(), ...formComponents(maxUploadBytes) },
+      responses: errorResponses(),
     },
     'x-error-codes': ERROR_CODE_DOCS.map((e) => ({ ...e, status: ERROR_CODES[e.code] })),
   };

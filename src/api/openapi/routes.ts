@@ -1,0 +1,329 @@
+/**
+ * @module api/openapi/routes
+ * Every route the app serves, once, as data: method, path, summary, credential, request form
+ * (the contract's option schemas), replies by status (the contract's response schemas) and the
+ * error answers it can give. `paths.ts` turns this table into the document's `paths` and forms.
+ */
+import { z } from 'zod';
+import { KeyCreated, KeyLimits, KeyRecord } from '../../contract/keys.js';
+import { StatusResponse } from '../../contract/jobs.js';
+import { AvatarRegistered, JobCreated, UploadCompleted, UploadCreated, UploadPart, UploadState } from '../../contract/responses.js';
+import { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../../contract/options.js';
+import type { ErrorResponseName } from './error-responses.js';
+import type { FormDoc, TextField } from './forms.js';
+import type { Schema } from './json-schema.js';
+
+export type Method = 'get' | 'put' | 'post' | 'delete' | 'head';
+/** `apiKey`: the document's default security (401, 429 and 500 follow); `admin`: the bearer token (401, 503); `public`: none. */
+export type Auth = 'apiKey' | 'admin' | 'public';
+export type Tag = 'jobs' | 'avatars' | 'uploads' | 'files' | 'admin' | 'service';
+
+/** A body: JSON from a zod schema, or raw JSON Schemas by media type. */
+export interface BodyDoc {
+  json?: z.ZodType;
+  content?: Record<string, Schema>;
+}
+
+export interface ReplyDoc extends BodyDoc {
+  description: string;
+  /** Headers beside X-Request-Id. */
+  headers?: Record<string, Schema>;
+}
+
+export interface RouteDoc {
+  method: Method;
+  /** OpenAPI form: `{name}` for a path parameter, described in `PATH_PARAMS`. */
+  path: string;
+  operationId: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  auth: Auth;
+  /** Honours Idempotency-Key: the header parameter, and `Idempotent-Replayed` on success. */
+  idempotent?: boolean;
+  /** Query and header parameters (path parameters come from the path). */
+  params?: Schema[];
+  form?: FormDoc;
+  body?: BodyDoc;
+  replies: Record<number, ReplyDoc>;
+  /** Error answers beside those `auth` implies. */
+  errors?: ErrorResponseName[];
+}
+
+/** Every path parameter, by name. */
+export const PATH_PARAMS: Record<string, Schema> = {
+  video_id: { schema: { type: 'string' }, description: 'The `vid_` id returned by analyze-video or process-video.' },
+  avatar_id: { schema: { type: 'string', pattern: '^avt_[A-Za-z0-9_-]{22}$' } },
+  upload_id: { schema: { type: 'string' }, description: 'The `upl_` id from `POST /api/uploads`.' },
+  n: { schema: { type: 'integer', minimum: 1, maximum: 10000 } },
+  key: { schema: { type: 'string' }, description: 'Storage key of the file; may contain `/` (e.g. `outputs/vid_…/video.mp4`). Take the whole link from `download_url`; do not build it.' },
+  key_id: { schema: { type: 'string' } },
+};
+
+const UPLOAD_ERRORS: ErrorResponseName[] = ['BadRequest', 'NotFound', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType', 'IdempotencyKeyReused'];
+
+const fileId = (description: string): TextField => ({ name: 'file_id', schema: UploadCreated.shape.upload_id, description });
+const FILE_ID = fileId('Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.');
+
+const statusRoute = (path: string, operationId: string, summary: string, extra: string): RouteDoc => ({
+  method: 'get',
+  path,
+  operationId,
+  tag: 'jobs',
+  summary,
+  description: `Returns the state of an analysis or processing job. Poll it until status is completed or failed (every 1–2 s, backing off). An id this API key did not create — unknown, malformed, or another key's — answers **HTTP 200 with status \`not_found\`**, never 404, so ids cannot be probed. Responses carry \`Cache-Control: private, no-store\`. ${extra}`,
+  auth: 'apiKey',
+  replies: { 200: { description: 'The job state.', json: StatusResponse } },
+});
+
+const FILE_PARAMS: Schema[] = [
+  { name: 'expires', in: 'query', required: true, schema: { type: 'string', pattern: '^\\d{1,12}$' }, description: 'Expiry, Unix seconds.' },
+  { name: 'token', in: 'query', required: true, schema: { type: 'string' }, description: 'HMAC-SHA256 of key and expiry (base64url).' },
+  { name: 'Range', in: 'header', required: false, schema: { type: 'string', example: 'bytes=0-1023' }, description: 'One `bytes=start-end`, `bytes=start-` or `bytes=-suffix` range → 206. Multi-range or malformed ranges are ignored (whole file, 200).' },
+];
+const FILE_HEADERS: Record<string, Schema> = {
+  'Accept-Ranges': { schema: { type: 'string', const: 'bytes' } },
+  'Content-Length': { schema: { type: 'integer' } },
+  'Content-Range': { schema: { type: 'string' }, description: 'With 206: `bytes start-end/size`.' },
+  ETag: { schema: { type: 'string' } },
+  'Content-Disposition': { schema: { type: 'string' }, description: '`attachment; filename="vid_…-video.mp4"`.' },
+};
+const fileReplies = (withBody: boolean): Record<number, ReplyDoc> => {
+  const content = withBody ? { 'video/mp4': { type: 'string', contentMediaType: 'video/mp4' } } : undefined;
+  return {
+    200: { description: 'The whole file.', headers: FILE_HEADERS, content },
+    206: { description: 'The requested range.', headers: FILE_HEADERS, content },
+  };
+};
+const FILE_ERRORS: ErrorResponseName[] = ['LinkRejected', 'NotFound', 'RangeNotSatisfiable', 'NotConfigured'];
+
+const html = (description: string): ReplyDoc => ({ description, content: { 'text/html': { type: 'string' } } });
+
+export const ROUTES: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/analyze-video',
+    operationId: 'analyzeVideo',
+    tag: 'jobs',
+    summary: 'Create an analysis job',
+    description: 'Uploads a video and starts an analysis job. Speech analytics are always produced; visual analytics only with `visual_analytics=true`. Returns at once with status pending; poll the status endpoint for the result.',
+    auth: 'apiKey',
+    idempotent: true,
+    form: {
+      component: 'AnalyzeVideoForm',
+      description: 'multipart/form-data. Unknown fields are a 400 `invalid_field` naming the field; a field sent twice is a 400 `invalid_field`. An `api_key` form field is ignored (send the key in the header or query).',
+      required: ['file'],
+      parts: [{ name: 'file', media: 'video', description: 'Video to analyze, any common container or codec.', withUploadRule: true }, FILE_ID, AnalysisOptions],
+    },
+    replies: { 200: { description: 'The job was created.', json: JobCreated } },
+    errors: UPLOAD_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/api/process-video',
+    operationId: 'processVideo',
+    tag: 'jobs',
+    summary: 'Create a processing job',
+    description: [
+      'Processes an uploaded video, or a registered avatar (`video_id`), into a new video. Poll the status endpoint; a completed job has a signed `download_url`.',
+      '',
+      'Rules: (1) `video_id` and `file` together: the registered video is used and the file ignored. (2) `description` is used with voice_generator 0 or 1. (3)–(5) `audio` only with voice_generator 2, which then needs no description and ignores one; voice_generator 2 **without** `audio` is a 400. (6)–(7) `voice_id` and `credential_voice_generator` are used only with voice_generator 1 and ignored otherwise. (8) Booleans are the text `true` or `false`.',
+    ].join('\n'),
+    auth: 'apiKey',
+    idempotent: true,
+    form: {
+      component: 'ProcessVideoForm',
+      description: 'multipart/form-data. Either `file` or `video_id` (a registered avatar) is required, else 400 `missing_file`. Unknown fields and repeated fields are a 400 `invalid_field` naming the field.',
+      parts: [
+        { name: 'file', media: 'video', description: 'Video to process. Ignored (and not kept) when `video_id` is also sent.', withUploadRule: true },
+        FILE_ID,
+        AvatarChoice,
+        ProcessFormOptions,
+        { name: 'audio', media: 'audio', description: 'Speech for the output video. Allowed only with voice_generator 2 (else 400 `invalid_field`, field audio). Same upload rules as `file`.' },
+      ],
+    },
+    replies: { 200: { description: 'The job was created.', json: JobCreated } },
+    errors: UPLOAD_ERRORS.map((e) => (e === 'NotFound' ? 'AvatarNotFound' : e)),
+  },
+  {
+    method: 'post',
+    path: '/api/register-avatar',
+    operationId: 'registerAvatar',
+    tag: 'avatars',
+    summary: 'Register a video for reuse',
+    description: 'Stores a video under the API key. The returned `avt_` id can be sent as `video_id` to process-video by the same key (other keys get 404 `avatar_not_found`).',
+    auth: 'apiKey',
+    idempotent: true,
+    form: {
+      component: 'RegisterAvatarForm',
+      description: 'multipart/form-data with `file` (or `file_id`). Other fields are a 400 `invalid_field`.',
+      required: ['file'],
+      parts: [{ name: 'file', media: 'video', description: 'Video to store for reuse.', withUploadRule: true }, fileId('Extension: a completed resumable upload of this key, instead of `file`.')],
+    },
+    replies: { 200: { description: 'The avatar was stored.', json: AvatarRegistered } },
+    errors: UPLOAD_ERRORS,
+  },
+  {
+    method: 'delete',
+    path: '/api/avatars/{avatar_id}',
+    operationId: 'deleteAvatar',
+    tag: 'avatars',
+    summary: 'Delete a registered avatar (extension)',
+    description: "Removes the stored video. Avatars are not subject to job retention: they stay until deleted. An unknown id or another key's avatar is 404 `not_found`.",
+    auth: 'apiKey',
+    replies: { 204: { description: 'Deleted.' } },
+    errors: ['NotFound'],
+  },
+  statusRoute('/api/status/{video_id}', 'getStatus', "Get a job's status", ''),
+  statusRoute('/status/{video_id}', 'getStatusAlias', "Get a job's status (alias)", 'Same operation as `GET /api/status/{video_id}`, at the path the client examples and changelog use.'),
+  {
+    method: 'delete',
+    path: '/api/jobs/{video_id}',
+    operationId: 'deleteJob',
+    tag: 'jobs',
+    summary: 'Delete a job now (extension)',
+    description: "Removes the job's upload, intermediates, output, result and record; a running job is stopped. The status endpoint then answers `not_found`. Without it, finished jobs are removed RETENTION_DAYS (default 7) after they end.",
+    auth: 'apiKey',
+    replies: { 204: { description: 'Deleted.' } },
+    errors: ['NotFound'],
+  },
+  {
+    method: 'post',
+    path: '/api/uploads',
+    operationId: 'createUpload',
+    tag: 'uploads',
+    summary: 'Start a resumable upload (extension)',
+    description: 'For files larger than one request body allows (e.g. 100 MB on Cloudflare Free/Pro) or unreliable networks: PUT the parts, complete, then send `file_id` instead of `file` to a job-creating endpoint. The upload belongs to this key.',
+    auth: 'apiKey',
+    replies: { 201: { description: 'The upload was started.', json: UploadCreated } },
+  },
+  {
+    method: 'get',
+    path: '/api/uploads/{upload_id}',
+    operationId: 'getUpload',
+    tag: 'uploads',
+    summary: 'Parts received so far',
+    auth: 'apiKey',
+    replies: { 200: { description: 'The upload state.', json: UploadState } },
+    errors: ['NotFound'],
+  },
+  {
+    method: 'delete',
+    path: '/api/uploads/{upload_id}',
+    operationId: 'abortUpload',
+    tag: 'uploads',
+    summary: 'Abort an upload (or delete an unused completed file)',
+    auth: 'apiKey',
+    replies: { 204: { description: 'Aborted.' } },
+    errors: ['NotFound'],
+  },
+  {
+    method: 'put',
+    path: '/api/uploads/{upload_id}/parts/{n}',
+    operationId: 'uploadPart',
+    tag: 'uploads',
+    summary: 'Upload part n',
+    description: 'The raw bytes of part n (1-based, at most 10 000). Every part but the last must be exactly `part_size` bytes; `Content-Length` is required. Re-sending a part replaces it.',
+    auth: 'apiKey',
+    body: { content: { 'application/octet-stream': { type: 'string', contentMediaType: 'application/octet-stream' } } },
+    replies: { 200: { description: 'Stored.', json: UploadPart } },
+    errors: ['BadRequest', 'NotFound', 'Conflict', 'PayloadTooLarge'],
+  },
+  {
+    method: 'post',
+    path: '/api/uploads/{upload_id}/complete',
+    operationId: 'completeUpload',
+    tag: 'uploads',
+    summary: 'Assemble the parts into one file',
+    description: 'Checks that parts 1…N are all there and full-sized, then returns the `file_id`. Plain text is refused (415). Completing twice returns the same answer.',
+    auth: 'apiKey',
+    replies: { 200: { description: 'The file is ready.', json: UploadCompleted } },
+    errors: ['NotFound', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType'],
+  },
+  {
+    method: 'get',
+    path: '/files/{key}',
+    operationId: 'downloadFile',
+    tag: 'files',
+    summary: 'Download a processed video (signed link)',
+    description: 'The `download_url` of a completed processing job. A plain GET with no API key: the token in the query is the credential, bound to one file and one expiry (24 h by default, DOWNLOAD_URL_TTL_SEC). Supports a single byte `Range` (seekable playback).',
+    auth: 'public',
+    params: FILE_PARAMS,
+    replies: fileReplies(true),
+    errors: FILE_ERRORS,
+  },
+  {
+    method: 'head',
+    path: '/files/{key}',
+    operationId: 'headFile',
+    tag: 'files',
+    summary: 'Size and type of a processed video',
+    description: 'As GET without the body.',
+    auth: 'public',
+    params: FILE_PARAMS,
+    replies: fileReplies(false),
+    errors: FILE_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/admin/keys',
+    operationId: 'createApiKey',
+    tag: 'admin',
+    summary: 'Issue an API key',
+    description: 'Needs `Authorization: Bearer {ADMIN_TOKEN}`. The key is returned once; only its hash is stored. (`npm run keys` does the same locally.)',
+    auth: 'admin',
+    body: { json: z.looseObject({ name: z.string().min(1).max(100).describe('Who the key is for (trimmed).'), limits: KeyLimits.optional() }) },
+    replies: { 201: { description: 'The key, shown once.', json: KeyCreated } },
+    errors: ['BadRequest'],
+  },
+  {
+    method: 'get',
+    path: '/admin/keys',
+    operationId: 'listApiKeys',
+    tag: 'admin',
+    summary: 'List API keys',
+    description: 'Every key record (never the key itself), revoked ones included.',
+    auth: 'admin',
+    replies: { 200: { description: 'The keys.', json: z.object({ keys: z.array(KeyRecord) }) } },
+  },
+  {
+    method: 'delete',
+    path: '/admin/keys/{key_id}',
+    operationId: 'revokeApiKey',
+    tag: 'admin',
+    summary: 'Revoke an API key',
+    description: 'The key stops authenticating at once; its record stays with `revoked_at` set. Revoking twice is harmless.',
+    auth: 'admin',
+    replies: { 200: { description: 'The revoked key.', json: KeyRecord } },
+    errors: ['NotFound'],
+  },
+  {
+    method: 'get',
+    path: '/healthz',
+    operationId: 'health',
+    tag: 'service',
+    summary: 'Liveness',
+    auth: 'public',
+    replies: { 200: { description: 'The Worker is up.', json: z.object({ ok: z.literal(true) }) } },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tag: 'service',
+    summary: 'This document',
+    auth: 'public',
+    replies: { 200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { type: 'object' } } } },
+  },
+  { method: 'get', path: '/docs', operationId: 'getDocs', tag: 'service', summary: 'This document as a readable page', auth: 'public', replies: { 200: html('HTML reference, no external resources.') } },
+  {
+    method: 'get',
+    path: '/',
+    operationId: 'getWebApp',
+    tag: 'service',
+    summary: 'Web page: upload, watch progress, see results',
+    description: 'A browser page that keeps the API key in localStorage and calls the API above. No external resources; strict Content-Security-Policy.',
+    auth: 'public',
+    replies: { 200: html('The web page.') },
+  },
+];
