@@ -1,15 +1,12 @@
 /**
- * The OpenAPI document: valid 3.1, every $ref resolves, and it documents exactly the routes
- * the app serves (compared with `createApp().routes`).
+ * The OpenAPI document: valid 3.1, every $ref resolves, every error code and field described
+ * (routes.test.ts checks that it documents exactly the routes the app serves).
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../../../src/api/app.js';
 import { docsRoutes, openApiDocument } from '../../../../src/api/docs.js';
 import { renderDocs } from '../../../../src/api/openapi/index.js';
 import { ERROR_CODES } from '../../../../src/contract/errors.js';
-import { webRoutes } from '../../../../src/web/index.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const doc = openApiDocument();
@@ -24,23 +21,6 @@ function refs(node: unknown, out: string[] = []): string[] {
   }
   return out;
 }
-
-/** `app.routes` as `METHOD /path` with `:param` → `{param}` and a trailing `*` → `{*}`. */
-function servedRoutes(app: Hono<any>): Set<string> {
-  return new Set(
-    app.routes
-      .filter((r) => r.method !== 'ALL') // middleware
-      .map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{*}')}`),
-  );
-}
-const documentedRoutes = () =>
-  new Set(
-    Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, item]) =>
-      Object.keys(item)
-        .filter((m) => METHODS.includes(m))
-        .map((m) => `${m.toUpperCase()} ${path.replace(/\/\{key\}$/, '/{*}')}`),
-    ),
-  );
 
 describe('openapi document', () => {
   it('should pass the OpenAPI 3.1 schema validator', async () => {
@@ -69,18 +49,6 @@ describe('openapi document', () => {
       }
     }
     expect(new Set(ids).size).toBe(ids.length);
-  });
-
-  it('should document every route the app serves, and serve every documented route', () => {
-    const app = createApp();
-    const served = servedRoutes(app);
-    // Until the lead mounts them in createApp, add the docs and web routes the same way.
-    if (!served.has('GET /openapi.json')) app.route('/', docsRoutes);
-    if (!served.has('GET /')) app.route('/', webRoutes);
-    const all = servedRoutes(app);
-    const documented = documentedRoutes();
-    expect([...all].filter((r) => !documented.has(r))).toEqual([]);
-    expect([...documented].filter((r) => !all.has(r))).toEqual([]);
   });
 
   it('should list every error code with its HTTP status and when it occurs', () => {
