@@ -14,9 +14,12 @@ import { formFields, parseFormOptions } from './form-options.js';
 import { intake } from './intake.js';
 import type { AppEnv } from './middleware.js';
 
+/** The form's text fields (beside the `file` upload); the route table documents the same. */
+export const ANALYZE_TEXT_FIELDS = formFields(AnalysisOptions, 'file_id');
+
 export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async (c) => {
   const videoId = newVideoId();
-  const spec = { jobId: videoId, files: { file: r2Keys.upload(videoId) }, fields: formFields(AnalysisOptions, 'file_id') };
+  const spec = { jobId: videoId, files: { file: r2Keys.upload(videoId) }, fields: ANALYZE_TEXT_FIELDS };
   return intake(c, spec, async ({ form, source, admit }) => {
     const file = await source();
     if (!file) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });

@@ -14,11 +14,14 @@ import { deletePrefix } from '../storage/purge.js';
 import { intake } from './intake.js';
 import type { AppEnv } from './middleware.js';
 
+/** The form's text fields (beside the `file` upload); the route table documents the same. */
+export const AVATAR_TEXT_FIELDS = ['file_id'];
+
 export const avatarRoutes = new Hono<AppEnv>()
   .post('/api/register-avatar', async (c) => {
     const tenant = c.get('tenant').id;
     const avatarId = newAvatarId();
-    return intake(c, { jobId: null, files: { file: r2Keys.avatar(tenant, avatarId) }, fields: ['file_id'] }, async ({ source }) => {
+    return intake(c, { jobId: null, files: { file: r2Keys.avatar(tenant, avatarId) }, fields: AVATAR_TEXT_FIELDS }, async ({ source }) => {
       const file = await source();
       if (!file) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
       await saveAvatar(c.env.MEDIA, tenant, avatarId, file);

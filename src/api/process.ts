@@ -14,7 +14,8 @@ import { formFields, parseFormOptions } from './form-options.js';
 import { intake } from './intake.js';
 import type { AppEnv } from './middleware.js';
 
-const TEXT_FIELDS = formFields(ProcessFormOptions.extend(AvatarChoice.shape), 'file_id');
+/** The form's text fields (beside the `file` and `audio` uploads); the route table documents the same. */
+export const PROCESS_TEXT_FIELDS = formFields(ProcessFormOptions.extend(AvatarChoice.shape), 'file_id');
 /** Rules 6 and 7: the provider's fields are read (and checked) only with voice_generator 1. */
 const ALWAYS_READ = ProcessFormOptions.omit({ voice_id: true, credential_voice_generator: true });
 const PROVIDER_ONLY = ProcessFormOptions.pick({ voice_id: true, credential_voice_generator: true });
@@ -44,7 +45,7 @@ export function processOptions(fields: Record<string, string>, hasAudio: boolean
 export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async (c) => {
   const tenant = c.get('tenant').id;
   const videoId = newVideoId();
-  const spec = { jobId: videoId, files: { file: r2Keys.upload(videoId), audio: r2Keys.uploadAudio(videoId) }, fields: TEXT_FIELDS };
+  const spec = { jobId: videoId, files: { file: r2Keys.upload(videoId), audio: r2Keys.uploadAudio(videoId) }, fields: PROCESS_TEXT_FIELDS };
   return intake(c, spec, async ({ form, source, admit }) => {
     const options = processOptions(form.fields, form.files.audio !== undefined);
     const avatarId = parseFormOptions(AvatarChoice, form.fields).video_id;

@@ -6,6 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../../../../../src/api/app.js';
+import { ANALYZE_TEXT_FIELDS } from '../../../../../src/api/analyze.js';
+import { AVATAR_TEXT_FIELDS } from '../../../../../src/api/avatars.js';
+import { PROCESS_TEXT_FIELDS } from '../../../../../src/api/process.js';
+import type { FormPart } from '../../../../../src/api/openapi/forms.js';
 import { openApiDocument } from '../../../../../src/api/openapi/index.js';
 import { formComponents } from '../../../../../src/api/openapi/paths.js';
 import { ROUTES } from '../../../../../src/api/openapi/routes.js';
@@ -93,5 +97,20 @@ describe('contract options in the forms', () => {
     const parts = route.form!.parts.map((p) => (p === contractOptions.AnalysisOptions ? extended : p));
     const changed = ROUTES.map((r) => (r === route ? { ...r, form: { ...r.form!, parts } } : r));
     expect(formComponents(1, changed).AnalyzeVideoForm.properties).toMatchObject({ new_toggle: { enum: ['true', 'false'], default: 'true' } });
+  });
+});
+
+describe('forms the handlers read', () => {
+  /** Documented text fields of a form: every option of its schemas and its own text fields (not the files). */
+  const documentedTextFields = (parts: FormPart[]) =>
+    parts.flatMap((p) => (p instanceof z.ZodObject ? Object.keys(p.shape) : 'media' in p ? [] : [p.name])).sort();
+  const form = (operationId: string) => ROUTES.find((r) => r.operationId === operationId)!.form!.parts;
+
+  it.each([
+    ['analyzeVideo', ANALYZE_TEXT_FIELDS],
+    ['processVideo', PROCESS_TEXT_FIELDS],
+    ['registerAvatar', AVATAR_TEXT_FIELDS],
+  ])('should accept exactly the text fields %s documents', (operationId, accepted) => {
+    expect([...accepted].sort()).toEqual(documentedTextFields(form(operationId)));
   });
 });
