@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import { createKey, digestsEqual, listKeys, revokeKey, sanitizeLimits } from '../auth/keys.js';
 import { sha256Hex } from '../shared/digest.js';
 import { ApiError } from '../contract/errors.js';
+import { KeyRequest } from '../contract/keys.js';
 import { failedAuthGate, type AppEnv } from './middleware.js';
 
 export const adminRoutes = new Hono<AppEnv>()
@@ -23,9 +24,9 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .post('/admin/keys', async (c) => {
     const body = await c.req.json<{ name?: unknown; limits?: unknown }>().catch(() => ({}) as { name?: unknown; limits?: unknown });
-    const name = typeof body.name === 'string' ? body.name.trim() : '';
-    if (!name || name.length > 100) throw new ApiError('invalid_field', '"name" is required (1–100 characters)', { field: 'name' });
-    const { key, record } = await createKey(c.env, name, sanitizeLimits(body.limits));
+    const name = KeyRequest.shape.name.safeParse(body.name);
+    if (!name.success) throw new ApiError('invalid_field', '"name" is required (1–100 characters)', { field: 'name' });
+    const { key, record } = await createKey(c.env, name.data, sanitizeLimits(body.limits));
     return c.json({ ...record, key }, 201);
   })
   .get('/admin/keys', async (c) => c.json({ keys: await listKeys(c.env) }))

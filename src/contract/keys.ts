@@ -31,3 +31,9 @@ export type KeyRecord = z.infer<typeof KeyRecord>;
 export const KeyCreated = KeyRecord.extend({
   key: z.string().describe('The API key. Shown only in this response; only its hash is stored.'),
 });
+
+/** `POST /admin/keys`: who the key is for, and optional limits (invalid limit fields are dropped, not refused). */
+export const KeyRequest = z.looseObject({
+  name: z.string().trim().min(1).max(100).describe('Who the key is for (trimmed).'),
+  limits: KeyLimits.optional(),
+});

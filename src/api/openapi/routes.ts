@@ -5,7 +5,7 @@
  * error answers it can give. `paths.ts` turns this table into the document's `paths` and forms.
  */
 import { z } from 'zod';
-import { KeyCreated, KeyLimits, KeyRecord } from '../../contract/keys.js';
+import { KeyCreated, KeyRecord, KeyRequest } from '../../contract/keys.js';
 import { StatusResponse } from '../../contract/jobs.js';
 import { AvatarRegistered, JobCreated, UploadCompleted, UploadCreated, UploadPart, UploadState } from '../../contract/responses.js';
 import { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../../contract/options.js';
@@ -272,7 +272,7 @@ export const ROUTES: RouteDoc[] = [
     summary: 'Issue an API key',
     description: 'Needs `Authorization: Bearer {ADMIN_TOKEN}`. The key is returned once; only its hash is stored. (`npm run keys` does the same locally.)',
     auth: 'admin',
-    body: { json: z.looseObject({ name: z.string().min(1).max(100).describe('Who the key is for (trimmed).'), limits: KeyLimits.optional() }) },
+    body: { json: KeyRequest },
     replies: { 201: { description: 'The key, shown once.', json: KeyCreated } },
     errors: ['BadRequest'],
   },
