@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeVisual, compactFrame } from '../../src/analytics/visual/index.js';
-import { decodeFrames, DEFAULT_FRAME_WIDTH_PX, frameFilter } from '../../containers/media/engines/vision/frames.js';
+import { decodeFrames, decoderArgs, defaultFastDecode, DEFAULT_FRAME_WIDTH_PX, frameFilter } from '../../containers/media/engines/vision/frames.js';
 import type { RgbFrame } from '../../containers/media/engines/vision/engines.js';
 import { createHumanEngine } from '../../containers/media/engines/vision/human/engine.js';
 import { loadHuman } from '../../containers/media/engines/vision/human/load.js';
@@ -57,7 +57,7 @@ const cpuNow = () => {
 
 /** ffmpeg's own CPU for the decode the vision step runs (`-benchmark` prints utime/stime/rtime). */
 function decodeCost(): { wallMs: number; cpuMs: number } {
-  const res = execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostdin -benchmark -i '${clip}' -map 0:v:0 -an -vf '${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)}' -pix_fmt rgb24 -f rawvideo -y /dev/null 2>&1 | grep 'bench: utime'`], { encoding: 'utf8' });
+  const res = execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostdin -benchmark ${decoderArgs(defaultFastDecode()).join(' ')} -i '${clip}' -map 0:v:0 -an -vf '${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)}' -pix_fmt rgb24 -f rawvideo -y /dev/null 2>&1 | grep 'bench: utime'`], { encoding: 'utf8' });
   const m = /utime=([\d.]+)s stime=([\d.]+)s rtime=([\d.]+)s/.exec(res);
   if (!m) throw new Error(`no ffmpeg -benchmark line: ${res}`);
   return { wallMs: Number(m[3]) * 1000, cpuMs: (Number(m[1]) + Number(m[2])) * 1000 };
@@ -67,7 +67,7 @@ const frames: RgbFrame[] = [];
 for await (const f of decodeFrames(clip, { fps })) frames.push(f);
 const n = frames.length;
 const decode = decodeCost();
-rows.push({ stage: `decode + scale (ffmpeg, ${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)})`, runs: n, wallMs: decode.wallMs, cpuMs: decode.cpuMs });
+rows.push({ stage: `decode + scale (ffmpeg ${decoderArgs(defaultFastDecode()).join(' ')}, ${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)})`, runs: n, wallMs: decode.wallMs, cpuMs: decode.cpuMs });
 
 const human = await loadHuman();
 const tf = human.tf;
