@@ -31,17 +31,14 @@ import { loadHuman } from '../../containers/media/engines/vision/human/load.js';
 import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { runVision } from '../../test/fixtures/visual/run-vision.js';
+import { CLIP_SEC, cpuMs, makeTalkingHeadClip } from './clip.js';
 
 const { values: args } = parseArgs({ options: { fps: { type: 'string' }, clip: { type: 'string' } } });
 const fps = args.fps ? Number(args.fps) : defaultVisionFps();
-const CLIP_SEC = 60;
-const SOURCE = path.join(import.meta.dirname, '../../../shared/media/talking_head/retalking_face1.mp4');
 
 const dir = mkdtempSync(path.join(tmpdir(), 'vision-profile-'));
 const clip = args.clip ?? path.join(dir, 'th_720p_60s.mp4');
-if (!args.clip) {
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '-1', '-i', SOURCE, '-t', String(CLIP_SEC), '-vf', 'scale=1280:720,setsar=1', '-an', '-c:v', 'libx264', '-preset', 'veryfast', clip]);
-}
+if (!args.clip) makeTalkingHeadClip(clip);
 
 interface Row {
   stage: string;
@@ -50,10 +47,7 @@ interface Row {
   cpuMs: number;
 }
 const rows: Row[] = [];
-const cpuNow = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const cpuNow = cpuMs;
 
 /** ffmpeg's own CPU for the decode the vision step runs (`-benchmark` prints utime/stime/rtime). */
 function decodeCost(): { wallMs: number; cpuMs: number } {
