@@ -8,6 +8,7 @@
 import type { Readable } from 'node:stream';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
 import type { RgbFrame } from './engines.js';
+import { defaultVisionNice, niceProcess } from './priority.js';
 
 /** Width frames are scaled to before inference; the models' inputs are ≤ 256 px anyway. */
 export const DEFAULT_FRAME_WIDTH_PX = 640;
@@ -19,6 +20,8 @@ export interface DecodeFramesOptions {
   width?: number;
   /** Skip the decoder's deblocking filter (see `decoderArgs`). Default `defaultFastDecode()` (off). */
   fastDecode?: boolean;
+  /** Nice value of the ffmpeg decoder. Default `defaultVisionNice()`. */
+  nice?: number;
   signal?: AbortSignal;
 }
 
@@ -29,7 +32,7 @@ export interface DecodeFramesOptions {
  * for await (const frame of decodeFrames('/tmp/clip.mp4', { fps: 2 })) console.log(frame.time);
  */
 export async function* decodeFrames(input: string | Readable, options: DecodeFramesOptions): AsyncGenerator<RgbFrame> {
-  const { fps, width = DEFAULT_FRAME_WIDTH_PX, fastDecode = defaultFastDecode(), signal } = options;
+  const { fps, width = DEFAULT_FRAME_WIDTH_PX, fastDecode = defaultFastDecode(), nice = defaultVisionNice(), signal } = options;
   if (!(fps > 0 && fps <= 60)) throw new RangeError(`fps must be in (0, 60], got ${fps}`);
   const source = typeof input === 'string' ? input : 'pipe:0';
   using proc = spawnFfmpeg(
@@ -45,6 +48,8 @@ export async function* decodeFrames(input: string | Readable, options: DecodeFra
     ],
     signal,
   );
+  // The decoder yields to speech recognition like the vision threads do (./priority.ts).
+  niceProcess(proc.child.pid, nice);
   if (typeof input === 'string') proc.child.stdin.end();
   else {
     input.on('error', () => proc.dispose());
