@@ -24,24 +24,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeVisual, compactFrame } from '../../src/analytics/visual/index.js';
-import { decodeFrames, DEFAULT_FRAME_WIDTH_PX, frameFilter } from '../../containers/media/engines/vision/frames.js';
+import { decodeFrames, decoderArgs, defaultFastDecode, DEFAULT_FRAME_WIDTH_PX, frameFilter } from '../../containers/media/engines/vision/frames.js';
 import type { RgbFrame } from '../../containers/media/engines/vision/engines.js';
 import { createHumanEngine } from '../../containers/media/engines/vision/human/engine.js';
 import { loadHuman } from '../../containers/media/engines/vision/human/load.js';
 import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { runVision } from '../../test/fixtures/visual/run-vision.js';
+import { CLIP_SEC, cpuMs, makeTalkingHeadClip } from './clip.js';
 
 const { values: args } = parseArgs({ options: { fps: { type: 'string' }, clip: { type: 'string' } } });
 const fps = args.fps ? Number(args.fps) : defaultVisionFps();
-const CLIP_SEC = 60;
-const SOURCE = path.join(import.meta.dirname, '../../../shared/media/talking_head/retalking_face1.mp4');
 
 const dir = mkdtempSync(path.join(tmpdir(), 'vision-profile-'));
 const clip = args.clip ?? path.join(dir, 'th_720p_60s.mp4');
-if (!args.clip) {
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '-1', '-i', SOURCE, '-t', String(CLIP_SEC), '-vf', 'scale=1280:720,setsar=1', '-an', '-c:v', 'libx264', '-preset', 'veryfast', clip]);
-}
+if (!args.clip) makeTalkingHeadClip(clip);
 
 interface Row {
   stage: string;
@@ -50,14 +47,11 @@ interface Row {
   cpuMs: number;
 }
 const rows: Row[] = [];
-const cpuNow = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
+const cpuNow = cpuMs;
 
 /** ffmpeg's own CPU for the decode the vision step runs (`-benchmark` prints utime/stime/rtime). */
 function decodeCost(): { wallMs: number; cpuMs: number } {
-  const res = execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostdin -benchmark -i '${clip}' -map 0:v:0 -an -vf '${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)}' -pix_fmt rgb24 -f rawvideo -y /dev/null 2>&1 | grep 'bench: utime'`], { encoding: 'utf8' });
+  const res = execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostdin -benchmark ${decoderArgs(defaultFastDecode()).join(' ')} -i '${clip}' -map 0:v:0 -an -vf '${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)}' -pix_fmt rgb24 -f rawvideo -y /dev/null 2>&1 | grep 'bench: utime'`], { encoding: 'utf8' });
   const m = /utime=([\d.]+)s stime=([\d.]+)s rtime=([\d.]+)s/.exec(res);
   if (!m) throw new Error(`no ffmpeg -benchmark line: ${res}`);
   return { wallMs: Number(m[3]) * 1000, cpuMs: (Number(m[1]) + Number(m[2])) * 1000 };
@@ -67,7 +61,7 @@ const frames: RgbFrame[] = [];
 for await (const f of decodeFrames(clip, { fps })) frames.push(f);
 const n = frames.length;
 const decode = decodeCost();
-rows.push({ stage: `decode + scale (ffmpeg, ${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)})`, runs: n, wallMs: decode.wallMs, cpuMs: decode.cpuMs });
+rows.push({ stage: `decode + scale (ffmpeg ${decoderArgs(defaultFastDecode()).join(' ')}, ${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)})`, runs: n, wallMs: decode.wallMs, cpuMs: decode.cpuMs });
 
 const human = await loadHuman();
 const tf = human.tf;

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { HumanConfigOptions } from './human/config.js';
 import { createHumanEngine } from './human/engine.js';
+import { defaultVisionNice, niceThisThread } from './priority.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
 
 /** Size of the blank warm-up frame: the default sampling width at 16:9. */
@@ -16,6 +17,8 @@ const port = parentPort;
 if (!port) throw new Error('vision worker must run in a worker thread');
 
 const options = (workerData ?? {}) as HumanConfigOptions;
+// Whisper, beside us in an analysis job, goes first (see ./priority.ts).
+niceThisThread(defaultVisionNice());
 
 try {
   const engine = await createHumanEngine(options);

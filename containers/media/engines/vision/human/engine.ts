@@ -6,10 +6,11 @@
  */
 import type { FrameObservation } from '../../../../../src/contract/media.js';
 import type { FaceEngine, HandEngine, ModelTimings, PoseEngine, RgbFrame, VisionEngine } from '../engines.js';
-import { handSearchWorthwhile, pickCropHand, wristCrops, type WristCrop } from '../hand-crop.js';
-import { defaultFaceTracking, defaultHandsWhen, FACE_REDETECT_EVERY_FRAMES, type HumanConfigOptions } from './config.js';
+import { headCrop } from '../face-crop.js';
+import { handSearchWorthwhile, pickCropHand, wristCrops, type CropBox, type WristCrop } from '../hand-crop.js';
+import { defaultFaceCrops, defaultFaceTracking, defaultHandsWhen, FACE_REDETECT_EVERY_FRAMES, type HumanConfigOptions } from './config.js';
 import { loadHuman, type HumanInstance, type HumanResult, type HumanTensor } from './load.js';
-import { handsFromCrop, mapFace, mapHands, mapPose } from './mapping.js';
+import { facesFromCrop, handsFromCrop, mapFace, mapHands, mapPose } from './mapping.js';
 
 export const HUMAN_ENGINE_NAME = 'human-wasm';
 
@@ -46,6 +47,7 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
     wristCrops: useWristCrops = process.env.VISION_WRIST_CROPS !== '0',
     handsWhen = defaultHandsWhen(),
     faceTracking = defaultFaceTracking(),
+    faceCrops = defaultFaceCrops(),
   } = options;
   const human = await loadHuman(options);
   let disposed = false;
@@ -95,6 +97,17 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
     }
   };
 
+  /** The face Human finds on a crop around the head, in frame pixels (see `../face-crop.ts`). */
+  const faceInCrop = async (input: HumanTensor, crop: CropBox) => {
+    const sub = human.tf.slice(input, [crop.y, crop.x, 0], [crop.size, crop.size, 3]);
+    try {
+      const result = await detect(sub, FACE_ONLY);
+      return { face: mapFace(facesFromCrop(result.face, crop)), ms: result.performance.face ?? 0 };
+    } finally {
+      sub.dispose();
+    }
+  };
+
   const dispose = () => {
     // The models belong to the thread (shared by later jobs); the engine only stops accepting work.
     disposed = true;
@@ -117,8 +130,16 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
           timings.face += again.performance.face ?? 0;
           face = mapFace(again.face);
         }
-        tracking = faceTracking && face !== null;
         const pose = mapPose(result.body);
+        const head = !face && faceCrops ? headCrop(pose, frame.width, frame.height) : null;
+        if (head) {
+          // A face too small for the detector on the whole frame (a full-body shot) fills a
+          // crop around the head the pose found.
+          const again = await faceInCrop(input, head);
+          timings.face += again.ms;
+          face = again.face;
+        }
+        tracking = faceTracking && face !== null;
         const observation: FrameObservation = { time: frame.time, width: frame.width, height: frame.height, pose, hands: [], face };
         // Hands are kept only next to a visible wrist (`judgeHand`): without one, the hand model
         // (the costliest of all) is not run at all.

@@ -89,13 +89,32 @@ export function loadHuman(options: HumanConfigOptions = {}): Promise<HumanInstan
   return pending;
 }
 
+/** Model files of this thread's first Human instance (see `createHuman`). */
+let threadModels: string | null = null;
+
 async function createHuman(options: HumanConfigOptions): Promise<HumanInstance> {
   installFileFetch();
   const { Human } = require(HUMAN_NODE_WASM_ENTRY) as { Human: new (config: Record<string, unknown>) => HumanInstance };
-  const human = new Human(humanConfig(options));
+  const config = humanConfig(options);
+  // Human keeps each loaded model in its bundle's module scope, shared by every instance of the
+  // thread: a second instance asking for another detector would silently run the first one's.
+  const models = JSON.stringify([config.modelBasePath, modelPaths(config)]);
+  if (threadModels !== null && threadModels !== models) {
+    throw new Error(`vision: this thread already runs other Human models (${threadModels}); one model set per thread`);
+  }
+  threadModels = models;
+  const human = new Human(config);
   await human.load();
   if (human.tf.getBackend() !== 'wasm') {
     throw new Error(`vision: expected the tfjs wasm backend, got ${human.tf.getBackend()}`);
   }
   return human;
+}
+
+/** Every `modelPath` in a Human config, in a stable order. */
+function modelPaths(config: unknown): string[] {
+  if (!config || typeof config !== 'object') return [];
+  return Object.entries(config as Record<string, unknown>).flatMap(([key, value]) =>
+    key === 'modelPath' && typeof value === 'string' ? [value] : modelPaths(value),
+  );
 }

@@ -102,10 +102,26 @@ export function mapHands(hands: HumanResult['hand'], pose: PoseObservation): Han
 export function handsFromCrop(hands: HumanResult['hand'], crop: CropBox): HumanResult['hand'] {
   return hands.map((h) => ({
     ...h,
-    box: [crop.x + h.box[0], crop.y + h.box[1], h.box[2], h.box[3]],
-    keypoints: h.keypoints.map(([x, y, z]) => (z === undefined ? [crop.x + x, crop.y + y] : [crop.x + x, crop.y + y, z])),
+    box: boxFromCrop(h.box, crop),
+    keypoints: h.keypoints.map((p) => pointFromCrop(p, crop)),
   }));
 }
+
+/**
+ * Faces Human found on a crop of the frame, moved back into frame pixels (box and mesh x, y;
+ * mesh z and the head's rotation do not depend on where the crop was).
+ */
+export function facesFromCrop(faces: HumanResult['face'], crop: CropBox): HumanResult['face'] {
+  return faces.map((f) => ({
+    ...f,
+    box: boxFromCrop(f.box, crop),
+    mesh: f.mesh.map((p) => pointFromCrop(p, crop)),
+  }));
+}
+
+const boxFromCrop = ([x, y, w, h]: [number, number, number, number], crop: CropBox): [number, number, number, number] => [crop.x + x, crop.y + y, w, h];
+const pointFromCrop = ([x, y, z]: [number, number, number?], crop: CropBox): [number, number, number?] =>
+  z === undefined ? [crop.x + x, crop.y + y] : [crop.x + x, crop.y + y, z];
 
 function toPoint(p: [number, number, number?]): Point {
   return p.length > 2 && p[2] !== undefined ? [round(p[0]), round(p[1]), round(p[2], 2)] : [round(p[0]), round(p[1])];

@@ -1,0 +1,47 @@
+/**
+ * @module containers/media/engines/vision/priority
+ * The vision step yields the CPU to speech recognition. An analysis job runs Whisper and the
+ * vision pool side by side on 2 cores; Whisper is the longer lane, and its OpenMP threads wait
+ * at every barrier for whichever of them a vision thread pushed off a core. So the vision
+ * threads and their ffmpeg decoder run at a lower priority (a higher nice value): they get what
+ * Whisper leaves and, once it is done, all of both cores. Alone, as in a vision-only job, they
+ * run as fast as before: nice only matters when something else wants the core.
+ */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+/** Nice value of the vision threads and decoder (0–19); `VISION_NICE`, default 10. */
+export const DEFAULT_VISION_NICE = 10;
+
+/** `VISION_NICE` when an integer in 0–19, else {@link DEFAULT_VISION_NICE}. */
+export function defaultVisionNice(env: Record<string, string | undefined> = process.env): number {
+  const nice = Number(env.VISION_NICE);
+  return env.VISION_NICE !== undefined && env.VISION_NICE !== '' && Number.isInteger(nice) && nice >= 0 && nice <= 19 ? nice : DEFAULT_VISION_NICE;
+}
+
+/**
+ * Sets the nice value of the calling thread only (Linux: `setpriority` on a thread id applies to
+ * that thread; `/proc/thread-self` names it). Returns false where that is not possible (another
+ * OS, no /proc, a lower value without the privilege): the thread then runs as it was.
+ */
+export function niceThisThread(nice: number): boolean {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (!Number.isInteger(tid)) return false;
+    setPriority(tid, nice);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sets the nice value of a child process (the decoder); false when it cannot. */
+export function niceProcess(pid: number | undefined, nice: number): boolean {
+  if (pid === undefined) return false;
+  try {
+    setPriority(pid, nice);
+    return true;
+  } catch {
+    return false;
+  }
+}
