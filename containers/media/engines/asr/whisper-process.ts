@@ -126,7 +126,9 @@ export class WhisperProcess {
     this.#stderr = '';
     const child = spawn(python, ['-u', script, modelDir], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ASR_WORKERS: String(threads), OMP_NUM_THREADS: String(threads), PYTHONUNBUFFERED: '1' },
+      // PASSIVE: OpenMP threads sleep at a barrier instead of spinning, so the cores they would
+      // burn go to the vision threads that share them in an analysis job.
+      env: { OMP_WAIT_POLICY: 'PASSIVE', ...process.env, ASR_WORKERS: String(threads), OMP_NUM_THREADS: String(threads), PYTHONUNBUFFERED: '1' },
     });
     this.#child = child;
     child.stdin.on('error', () => {}); // a dead worker is reported by 'close'

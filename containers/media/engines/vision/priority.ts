@@ -9,6 +9,7 @@
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { lowerPriority } from '../../src/priority.js';
 
 /** Nice value of the vision threads and decoder (0–19); `VISION_NICE`, default 10. */
 export const DEFAULT_VISION_NICE = 10;
@@ -35,13 +36,13 @@ export function niceThisThread(nice: number): boolean {
   }
 }
 
-/** Sets the nice value of a child process (the decoder); false when it cannot. */
+/**
+ * Sets the nice value of a child process (the decoder), on its session autogroup too: spawnMedia
+ * starts every child in its own session, where a task's nice alone would not rank it against
+ * Whisper (see containers/media/src/priority.ts). False when it cannot.
+ */
 export function niceProcess(pid: number | undefined, nice: number): boolean {
   if (pid === undefined) return false;
-  try {
-    setPriority(pid, nice);
-    return true;
-  } catch {
-    return false;
-  }
+  const { task } = lowerPriority(pid, nice);
+  return task;
 }

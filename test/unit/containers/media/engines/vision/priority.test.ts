@@ -17,17 +17,9 @@ describe('defaultVisionNice', () => {
 
 describe.skipIf(process.platform !== 'linux')('niceThisThread', () => {
   it('should lower the priority of the calling thread only', async () => {
-    const moduleUrl = new URL('../../../../../../containers/media/engines/vision/priority.ts', import.meta.url).href;
     let worker: Worker | undefined;
     const tid = await new Promise<number>((resolve, reject) => {
-      worker = new Worker(
-        `import('${moduleUrl}').then((m) => {
-           const ok = m.niceThisThread(7);
-           const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-           require('node:worker_threads').parentPort.postMessage(ok ? tid : -1);
-         });`,
-        { eval: true, execArgv: ['--import', 'tsx'] },
-      );
+      worker = new Worker(new URL('./nice-thread.worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
       worker.once('message', resolve);
       worker.once('error', reject);
     });
