@@ -31,6 +31,7 @@ import { loadHuman } from '../../containers/media/engines/vision/human/load.js';
 import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { runVision } from '../../test/fixtures/visual/run-vision.js';
+import { ffmpegBenchmark } from '../support/ffmpeg-benchmark.js';
 
 const { values: args } = parseArgs({ options: { fps: { type: 'string' }, clip: { type: 'string' } } });
 const fps = args.fps ? Number(args.fps) : defaultVisionFps();
@@ -55,13 +56,9 @@ const cpuNow = () => {
   return (u.user + u.system) / 1000;
 };
 
-/** ffmpeg's own CPU for the decode the vision step runs (`-benchmark` prints utime/stime/rtime). */
-function decodeCost(): { wallMs: number; cpuMs: number } {
-  const res = execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostdin -benchmark -i '${clip}' -map 0:v:0 -an -vf '${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)}' -pix_fmt rgb24 -f rawvideo -y /dev/null 2>&1 | grep 'bench: utime'`], { encoding: 'utf8' });
-  const m = /utime=([\d.]+)s stime=([\d.]+)s rtime=([\d.]+)s/.exec(res);
-  if (!m) throw new Error(`no ffmpeg -benchmark line: ${res}`);
-  return { wallMs: Number(m[3]) * 1000, cpuMs: (Number(m[1]) + Number(m[2])) * 1000 };
-}
+/** ffmpeg's own CPU for the decode the vision step runs, output discarded. */
+const decodeCost = () =>
+  ffmpegBenchmark(['-i', clip, '-map', '0:v:0', '-an', '-vf', frameFilter(fps, DEFAULT_FRAME_WIDTH_PX), '-pix_fmt', 'rgb24', '-f', 'rawvideo', '-y', '/dev/null']);
 
 const frames: RgbFrame[] = [];
 for await (const f of decodeFrames(clip, { fps })) frames.push(f);
