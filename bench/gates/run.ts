@@ -75,7 +75,7 @@ function printStages(name: string, i: number, repeat: number, run: JobRun, cpu: 
   if (log) {
     const steps = parseStepTimes(readLogFrom(log, logFrom), run.videoId);
     console.log('| stage | s | % of wall |\n|---|---|---|');
-    for (const r of stageRows(steps, run.uploadSec, run.wallSec)) console.log(`| ${r.stage} | ${fmt(r.sec)} | ${Math.round(r.share * 100)} |`);
+    for (const r of stageRows(steps, run.uploadSec, run.wallSec, run.status === 'completed')) console.log(`| ${r.stage} | ${fmt(r.sec)} | ${Math.round(r.share * 100)} |`);
     if (steps.length === 0) console.log('| (no step lines for this job in the log: is --log the output of this service?) | | |');
   } else {
     console.log('(stage times: pass --log <file holding npm start\'s output>)');

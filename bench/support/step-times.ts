@@ -41,9 +41,10 @@ export interface StageRow {
 /**
  * The stage table of one job: the client's upload, the top-level steps in order (a concurrent
  * group's members indented under it), and the rest of the wall time (queue, dispatch, the poll
- * interval, status reads) as one row.
+ * interval, status reads) as one row. A step that fails logs no time, so for a failed job the
+ * rest row holds it too, and says so.
  */
-export function stageRows(steps: StepTime[], uploadSec: number, wallSec: number): StageRow[] {
+export function stageRows(steps: StepTime[], uploadSec: number, wallSec: number, completed = true): StageRow[] {
   const row = (stage: string, sec: number): StageRow => ({ stage, sec, share: wallSec > 0 ? sec / wallSec : 0 });
   const rows = [row('upload (client → Worker → R2)', uploadSec)];
   let stepsSec = 0;
@@ -53,7 +54,8 @@ export function stageRows(steps: StepTime[], uploadSec: number, wallSec: number)
     for (const m of members) rows.push(row(`  ∥ ${m.step}`, m.ms / 1000));
     stepsSec += s.ms / 1000;
   }
-  rows.push(row('queue + dispatch + polling (wall − upload − steps)', Math.max(0, wallSec - uploadSec - stepsSec)));
+  const rest = completed ? 'queue + dispatch + polling' : 'the failed step (logs no time) + queue + dispatch + polling';
+  rows.push(row(`${rest} (wall − upload − steps)`, Math.max(0, wallSec - uploadSec - stepsSec)));
   return rows;
 }
 

@@ -46,6 +46,14 @@ describe('stageRows', () => {
     expect(rows[0].share).toBeCloseTo(0.5 / 12, 6);
   });
 
+  it('should say that the rest of a failed job holds the step that failed', () => {
+    expect(stageRows([{ step: 'probe', ms: 500 }], 0.5, 600, false).at(-1)).toEqual({
+      stage: 'the failed step (logs no time) + queue + dispatch + polling (wall − upload − steps)',
+      sec: 599,
+      share: 599 / 600,
+    });
+  });
+
   it('should never report a negative rest when the steps outlast the client clock', () => {
     expect(stageRows([{ step: 'render', ms: 20_000 }], 1, 10).at(-1)!.sec).toBe(0);
   });
