@@ -1,29 +1,18 @@
 /**
  * @module bench/support/service-rss
- * Resident memory of a running `npm start` service, sampled from /proc: workerd, the media
- * container service and its children (ffmpeg, vision workers, the Whisper worker), only processes
- * started from `root` (the machine may run other checkouts' services).
+ * Resident memory of a running `npm start` service (workerd, and the media service with its
+ * children), sampled from /proc.
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-
-export type ServicePart = 'workerd' | 'media';
-
-const PART_OF: Array<[RegExp, ServicePart]> = [
-  [/workerd/, 'workerd'],
-  [/containers\/media|engines\/vision\/worker|ffmpeg|pocketsphinx|asr_worker/, 'media'],
-];
+import { readFileSync } from 'node:fs';
+import { serviceProcesses, type ServicePart } from './service-procs.js';
 
 /** RSS in MiB per part of the service, now. */
 export function serviceRssMiB(root: string): Record<ServicePart, number> {
   const kb: Record<ServicePart, number> = { workerd: 0, media: 0 };
-  const prefix = root.replace(/\/$/, '');
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+  for (const p of serviceProcesses(root)) {
     try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      const part = PART_OF.find(([re]) => re.test(cmd))?.[1];
-      if (!part || !readlinkSync(`/proc/${pid}/cwd`).startsWith(prefix)) continue;
-      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (m) kb[part] += Number(m[1]);
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p.pid}/status`, 'utf8'));
+      if (m) kb[p.part] += Number(m[1]);
     } catch {
       // The process ended between the listing and the read.
     }

@@ -18,7 +18,6 @@
  * - analytics: `analyzeVisual` over the clip's compact frames.
  * Wall times inflate on a shared machine; CPU ms (`process.cpuUsage`, one busy thread) do not.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,6 +31,7 @@ import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { runVision } from '../../test/fixtures/visual/run-vision.js';
 import { CLIP_SEC, cpuMs, makeTalkingHeadClip } from './clip.js';
+import { ffmpegBenchmark } from '../support/ffmpeg-benchmark.js';
 
 const { values: args } = parseArgs({ options: { fps: { type: 'string' }, clip: { type: 'string' } } });
 const fps = args.fps ? Number(args.fps) : defaultVisionFps();
@@ -49,13 +49,9 @@ interface Row {
 const rows: Row[] = [];
 const cpuNow = cpuMs;
 
-/** ffmpeg's own CPU for the decode the vision step runs (`-benchmark` prints utime/stime/rtime). */
-function decodeCost(): { wallMs: number; cpuMs: number } {
-  const res = execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostdin -benchmark ${decoderArgs(defaultFastDecode()).join(' ')} -i '${clip}' -map 0:v:0 -an -vf '${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)}' -pix_fmt rgb24 -f rawvideo -y /dev/null 2>&1 | grep 'bench: utime'`], { encoding: 'utf8' });
-  const m = /utime=([\d.]+)s stime=([\d.]+)s rtime=([\d.]+)s/.exec(res);
-  if (!m) throw new Error(`no ffmpeg -benchmark line: ${res}`);
-  return { wallMs: Number(m[3]) * 1000, cpuMs: (Number(m[1]) + Number(m[2])) * 1000 };
-}
+/** ffmpeg's own CPU for the decode the vision step runs (its decoder flags too), output discarded. */
+const decodeCost = () =>
+  ffmpegBenchmark([...decoderArgs(defaultFastDecode()), '-i', clip, '-map', '0:v:0', '-an', '-vf', frameFilter(fps, DEFAULT_FRAME_WIDTH_PX), '-pix_fmt', 'rgb24', '-f', 'rawvideo', '-y', '/dev/null']);
 
 const frames: RgbFrame[] = [];
 for await (const f of decodeFrames(clip, { fps })) frames.push(f);

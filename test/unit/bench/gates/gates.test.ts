@@ -1,0 +1,27 @@
+/**
+ * The speed gates (bench/gates/gates): seconds for analysis, multiples of the floor for renders.
+ */
+import { describe, expect, it } from 'vitest';
+import { describeGate, floorRatio, GATES, meetsGate } from '../../../../bench/gates/gates.js';
+
+describe('meetsGate', () => {
+  it('should hold analysis to seconds and renders to the floor of the same run', () => {
+    expect(meetsGate(GATES.visual, 18, undefined)).toBe(true);
+    expect(meetsGate(GATES.visual, 18.1, 16)).toBe(false);
+    expect(meetsGate(GATES.blur, 20.8, 16)).toBe(true); // 1.30×
+    expect(meetsGate(GATES.blur, 21, 16)).toBe(false);
+    expect(meetsGate(GATES.all, 48, 16)).toBe(true);
+    expect(meetsGate(GATES.all, 48.5, 16)).toBe(false);
+  });
+  it('should not claim a floor gate without a floor', () => {
+    expect(meetsGate(GATES.blur, 10, undefined)).toBeNull();
+    expect(floorRatio(10, 0)).toBeNaN();
+  });
+});
+
+describe('describeGate', () => {
+  it('should show the real-time factor beside a seconds gate', () => {
+    expect(describeGate(GATES.visual, 60)).toBe('≤ 18 s (RTF 0.30)');
+    expect(describeGate(GATES.all, 60)).toBe('≤ 3× floor');
+  });
+});
