@@ -13,14 +13,14 @@ import { WORK_BUDGET_BASE_SEC, WORK_BUDGET_PER_MEDIA_SEC, type ProbeResult } fro
 import { stat } from 'node:fs/promises';
 import { probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
 import { isTransientMediaFailure, mediaLimitsFrom, mediaProblem, plainMediaError, type MediaLimits } from '../../src/media-limits.js';
-import { currentScope, yieldToOtherJobs } from '../../src/work-scope.js';
-import { MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type Segmenter } from '../segment/index.js';
+import { currentScope } from '../../src/work-scope.js';
+import { KeyMaskStream, MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type KeyMaskOptions, type Segmenter } from '../segment/index.js';
 import { evenWordTimes, toWebVtt, type CaptionWord } from './captions.js';
 import type { GazeEngine } from '../gaze/engine.js';
 import type { FrameEditor } from '../frame-pipeline/editors.js';
 import { badInput, engineFailure, RenderError } from './errors.js';
 import { decoderArgs, encoderArgs, type AudioInput, type EncodeSpec, type MaskInput, type VideoInput } from '../frame-pipeline/ffmpeg-args.js';
-import { readFrames, writeWithBackpressure, type RawFrame } from '../frame-pipeline/frames.js';
+import { readFrames, readRecords, writeWithBackpressure, yuv420pMask, type RawFrame } from '../frame-pipeline/frames.js';
 import type { RenderOptions } from './options.js';
 import type { RenderErrorCode, RenderReport } from '../../../../src/contract/render.js';
 import { planRender, type RenderPlan } from '../frame-pipeline/plan.js';
@@ -79,12 +79,23 @@ export interface RenderResult {
 }
 
 /**
- * Masks per second in the blur paths (`BLUR_MASKS_PER_SEC` overrides). A talking person moves
- * little in 1/4 s and the EMA + feather hide the hold; segmentation (~80–100 ms per mask on one
- * core) is the blur's main cost: 7 per second made 60 s of 720p take 70 s, 4 per second 62 s.
+ * Key masks per second in the blur paths (`BLUR_MASKS_PER_SEC`): the segmenter runs on one frame
+ * in round(fps / this), the frames between get a blend of the two key masks around them. The
+ * segmenter is the blur's largest cost after the encode (~60 ms of CPU per mask); the measured
+ * table is in the README.
  */
-export const BLUR_MASKS_PER_SEC = Number(process.env.BLUR_MASKS_PER_SEC) || 4;
-const segmentEveryN = (fps: number) => Math.max(1, Math.round(fps / BLUR_MASKS_PER_SEC));
+export const BLUR_MASKS_PER_SEC = Number(process.env.BLUR_MASKS_PER_SEC) || 2;
+/**
+ * Motion-aware keys: a frame whose 32² gray thumbnail differs from the last key's by more than
+ * `BLUR_MOTION_DRIFT` (mean absolute, 0..255) is a key; a change over `BLUR_MOTION_JUMP` between
+ * two frames (a cut, a fast move) keys both frames.
+ */
+export const blurKeyOptions = (fps: number): KeyMaskOptions => ({
+  every: Math.max(1, Math.round(fps / BLUR_MASKS_PER_SEC)),
+  driftThreshold: Number(process.env.BLUR_MOTION_DRIFT) || 20,
+  jumpThreshold: Number(process.env.BLUR_MOTION_JUMP) || 20,
+});
+const segmentEveryN = (fps: number) => blurKeyOptions(fps).every;
 
 /**
  * Renders `input` into `<workDir>/output.mp4`.
@@ -247,9 +258,10 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
         await time('encode', () => runEncoder({ ...spec, video: { kind: 'file', path: videoSource, loop }, mask: { kind: 'none' } }, signal));
       } else if (editors.length === 0 && segmenter) {
         path = 'mask-pipe';
-        const tracker = new MaskTracker(segmenter, { everyNth: segmentEveryN(plan.fps) });
-        frames = await time('encode', () => runMaskPipe(videoSource, loop, spec, tracker, signal));
-        blurReport = { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) };
+        const keys = blurKeyOptions(plan.fps);
+        const done = await time('encode', () => runMaskPipe(videoSource, loop, spec, segmenter, keys, signal));
+        frames = done.frames;
+        blurReport = { segmenter: segmenter.name, masks: done.keys, motion_keys: done.motionKeys, key_every: keys.every };
       } else {
         path = 'frames';
         const tracker = segmenter ? new MaskTracker(segmenter, { everyNth: segmentEveryN(plan.fps) }) : undefined;
@@ -313,35 +325,37 @@ async function checkOutputSize(spec: Pick<EncodeSpec, 'output' | 'maxBytes'>): P
   }
 }
 
-/** Blur only: small RGB frames → segmenter → gray masks → encoder (which reads the source). */
+/**
+ * Blur only: small RGB frames → key masks (the segmenter process, key frames only, blends
+ * between) → yuv420p masks → the encoder, which reads the source itself and composites.
+ */
 async function runMaskPipe(
   source: string,
   loop: boolean,
   spec: Omit<EncodeSpec, 'video' | 'mask'>,
-  tracker: MaskTracker,
+  segmenter: Segmenter,
+  keys: KeyMaskOptions,
   signal?: AbortSignal,
-): Promise<number> {
-  const { width: mw, height: mh } = tracker;
+): Promise<{ frames: number; keys: number; motionKeys: number }> {
+  const { inputWidth: mw, inputHeight: mh } = segmenter;
   const mask: MaskInput = { kind: 'pipe', width: mw, height: mh };
   const video: VideoInput = { kind: 'file', path: source, loop };
   using enc = spawnFfmpeg(encoderArgs({ ...spec, video, mask }), signal);
-  using dec = spawnFfmpeg(decoderArgs(source, spec.plan, { loop, width: mw, height: mh, pixFmt: 'rgb24' }), signal);
+  using dec = spawnFfmpeg(decoderArgs(source, spec.plan, { loop, width: mw, height: mh, pixFmt: 'rgb24', rough: true }), signal);
   dec.child.stdin.end();
   enc.child.stdout.resume();
   let n = 0;
+  const stream = new KeyMaskStream(segmenter, keys, async (m) => {
+    await writeWithBackpressure(enc.child.stdin, yuv420pMask(m, mw, mh));
+    n++;
+  });
   const pump = async () => {
-    const scope = currentScope();
-    for await (const frame of readFrames(dec.child.stdout, { width: mw, height: mh, channels: 3, fps: spec.plan.fps })) {
-      const before = tracker.segmentMs;
-      const m = await tracker.next(frame.index, tracker.needsInput(frame.index) ? frame.data : undefined);
-      await yieldToOtherJobs(scope, tracker.segmentMs - before);
-      await writeWithBackpressure(enc.child.stdin, m);
-      n++;
-    }
+    for await (const rgb of readRecords(dec.child.stdout, mw * mh * 3)) await stream.push(rgb);
+    await stream.end();
     enc.child.stdin.end();
   };
   await settle(pump(), dec, enc);
-  return n;
+  return { frames: n, keys: stream.keys, motionKeys: stream.motionKeys };
 }
 
 /** Gaze/mouth edits: RGBA frames → editors (+ mask into alpha) → encoder. */
@@ -364,7 +378,6 @@ async function runFramePipeline(
   // (lookahead + 1 frames of memory) until every editor can edit them.
   const lookahead = Math.max(0, ...editors.map((e) => e.lookahead ?? 0));
   const held: RawFrame[] = [];
-  const scope = currentScope();
   const emit = async (frame: RawFrame) => {
     for (const e of editors) await e.edit(frame);
     await writeWithBackpressure(enc.child.stdin, frame.data);
@@ -377,9 +390,7 @@ async function runFramePipeline(
         const small = tracker.needsInput(frame.index)
           ? downsampleRgba(frame.data, plan.width, plan.height, tracker.width, tracker.height)
           : undefined;
-        const before = tracker.segmentMs;
         const m = await tracker.next(frame.index, small);
-        await yieldToOtherJobs(scope, tracker.segmentMs - before);
         upsampleMaskIntoAlpha(m, tracker.width, tracker.height, frame.data, plan.width, plan.height);
       }
       for (const e of editors) if (e.observe) await e.observe(frame);
