@@ -10,9 +10,10 @@
  *    of the person (mask ≥ 128), for the former hold + EMA at 4 masks/s (MaskTracker) and for the
  *    key masks with motion-aware blends (KeyMaskStream) at the current settings.
  *
- * Run: `flock /tmp/bench.lock npx tsx bench/processing/blur-quality.ts [--render-root DIR]`
+ * Run: `flock /tmp/bench.lock npx tsx bench/processing/blur-quality.ts [--render-root DIR] [--masks-only]`
  * (`--render-root`: take renderVideo from another checkout, e.g. an export of the commit before,
- * to measure part 1 "before"; part 2 always runs in this tree).
+ * to measure part 1 "before"; part 2 always runs in this tree; `--masks-only`: part 2 alone).
+ * The key-mask settings come from the environment (BLUR_MASKS_PER_SEC, BLUR_MOTION_*).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -99,7 +100,7 @@ async function main() {
   const hd10 = join(work, 'hd10.mp4');
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', talkingHead720p60s(), '-t', '10', '-c', 'copy', hd10]);
   const rows = ['| clip | background ÷ (lower: blurrier) | face ÷ (higher: sharper) | hair edge ÷ (higher: sharper) |', '|---|---|---|---|'];
-  for (const [name, src, boxes, times] of [
+  for (const [name, src, boxes, times] of process.argv.includes('--masks-only') ? [] : [
     ['retalking_face2 5 s 844²', FACE2, BOXES.face2, [1, 2, 3, 4]],
     ['talking head 10 s 720p', hd10, BOXES.hd, [2, 4, 6, 8]],
   ] as const) {
