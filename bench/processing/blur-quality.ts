@@ -104,6 +104,7 @@ async function main() {
     ['retalking_face2 5 s 844²', FACE2, BOXES.face2, [1, 2, 3, 4]],
     ['talking head 10 s 720p', hd10, BOXES.hd, [2, 4, 6, 8]],
   ] as const) {
+    if (process.argv.includes('--first-only') && name !== 'retalking_face2 5 s 844²') continue;
     const dir = mkdtempSync(join(work, 'r-'));
     const r = ratios(src, await renderBlur(root, src, dir), boxes, [...times]);
     rows.push(`| ${name} | ${r.bg.toFixed(3)} | ${r.face.toFixed(3)} | ${r.hair.toFixed(3)} |`);

@@ -161,10 +161,10 @@ export function encoderArgs(spec: EncodeSpec): string[] {
 
 /**
  * Arguments of the decoder that feeds Node raw frames of plan size (RGBA, or RGB for masks).
- * `rough`: frames for a model at a small size, where the deblocking filter, exact IDCT rounding
- * (`-flags2 +fast`) and a bicubic scaler are invisible, decoded on one thread (no frame-thread
- * overhead; the model is slower than the decoder anyway): 20 s of 720p to 256² took 1.4–1.6 CPU s
- * instead of 2.3 (loaded machine; bicubic on 60 s: 8.8 CPU s).
+ * `rough`: frames for a model at a small size, where the deblocking filter and exact IDCT rounding
+ * (`-flags2 +fast`) are invisible, decoded on one thread (no frame-thread overhead; the model is
+ * slower than the decoder anyway), scaled by area averaging (cheaper than bicubic; fast_bilinear
+ * aliases a 3× downscale and cost the hair edge 14 % of its sharpness in bench/processing/blur-quality).
  */
 export function decoderArgs(
   source: string,
@@ -175,6 +175,6 @@ export function decoderArgs(
   if (loop) args.push('-stream_loop', '-1');
   if (rough) args.push('-threads', '1', '-skip_loop_filter', 'all', '-flags2', '+fast');
   args.push('-i', source, '-an', '-sn', '-t', plan.durationSec.toFixed(3));
-  args.push('-vf', `fps=${plan.fps},scale=${width}:${height}:flags=${rough ? 'fast_bilinear' : 'bicubic'},format=${pixFmt}`, '-f', 'rawvideo', 'pipe:1');
+  args.push('-vf', `fps=${plan.fps},scale=${width}:${height}:flags=${rough ? 'area' : 'bicubic'},format=${pixFmt}`, '-f', 'rawvideo', 'pipe:1');
   return args;
 }

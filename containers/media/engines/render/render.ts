@@ -95,7 +95,12 @@ export const blurKeyOptions = (fps: number): KeyMaskOptions => ({
   driftThreshold: Number(process.env.BLUR_MOTION_DRIFT) || 20,
   jumpThreshold: Number(process.env.BLUR_MOTION_JUMP) || 20,
 });
-const segmentEveryN = (fps: number) => blurKeyOptions(fps).every;
+/**
+ * The frames path (blur with gaze or mouth edits) still holds each mask (MaskTracker: EMA, no
+ * lookahead) at the former 4 masks per second: a held mask must not be older than 1/4 s.
+ */
+const HELD_MASKS_PER_SEC = 4;
+const segmentEveryN = (fps: number) => Math.max(1, Math.round(fps / HELD_MASKS_PER_SEC));
 
 /**
  * Renders `input` into `<workDir>/output.mp4`.
