@@ -15,7 +15,7 @@
  * to measure part 1 "before"; part 2 always runs in this tree; `--masks-only`: part 2 alone).
  * The key-mask settings come from the environment (BLUR_MASKS_PER_SEC, BLUR_MOTION_*).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -25,6 +25,9 @@ import { createProcessSegmenter, KeyMaskStream, MaskTracker } from '../../contai
 import { probabilityToMask } from '../../containers/media/engines/segment/mask-tracker.js';
 import { readRecords } from '../../containers/media/engines/frame-pipeline/frames.js';
 import { blurKeyOptions } from '../../containers/media/engines/render/render.js';
+import { decoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
+import { planRender } from '../../containers/media/engines/frame-pipeline/plan.js';
+import { probeFile } from '../../containers/media/src/ffmpeg.js';
 
 const FACE2 = '/work/shared/media/talking_head/retalking_face2.mp4';
 const S = 422;
@@ -53,10 +56,10 @@ function ratios(source: string, rendered: string, boxes: Record<string, number[]
   return out;
 }
 
-/** RGB frames of `path` at w×h (the segmenter's input). */
-async function* smallFrames(path: string, w: number, h: number, seconds: number) {
-  const { spawn } = await import('node:child_process');
-  const dec = spawn('ffmpeg', ['-v', 'error', '-i', path, '-t', String(seconds), '-an', '-vf', `scale=${w}:${h}:flags=fast_bilinear,format=rgb24`, '-f', 'rawvideo', 'pipe:1']);
+/** RGB frames of `path` at w×h (the segmenter's input), from the render's own mask decoder. */
+async function* smallFrames(path: string, w: number, h: number) {
+  const plan = planRender(await probeFile(path), null);
+  const dec = spawn('ffmpeg', ['-v', 'error', ...decoderArgs(path, plan, { loop: false, width: w, height: h, pixFmt: 'rgb24', rough: true })]);
   yield* readRecords(dec.stdout, w * h * 3);
 }
 
@@ -75,7 +78,7 @@ function agreement(truth: Uint8Array[], masks: Uint8Array[]) {
   return { meanAbsDiff: diff / n, iou: inter / union };
 }
 
-async function maskAgreement(path: string, seconds: number) {
+async function maskAgreement(path: string) {
   using seg = createProcessSegmenter();
   const { inputWidth: w, inputHeight: h } = seg;
   const truth: Uint8Array[] = [], held: Uint8Array[] = [], keyed: Uint8Array[] = [];
@@ -83,7 +86,7 @@ async function maskAgreement(path: string, seconds: number) {
   const keys = blurKeyOptions(25);
   const stream = new KeyMaskStream(seg, keys, async (m) => void keyed.push(m));
   let i = 0;
-  for await (const rgb of smallFrames(path, w, h, seconds)) {
+  for await (const rgb of smallFrames(path, w, h)) {
     truth.push(probabilityToMask(await seg.segment(rgb), w, h));
     held.push(Uint8Array.from(await tracker.next(i, tracker.needsInput(i) ? rgb : undefined)));
     await stream.push(rgb);
@@ -110,7 +113,7 @@ async function main() {
     rows.push(`| ${name} | ${r.bg.toFixed(3)} | ${r.face.toFixed(3)} | ${r.hair.toFixed(3)} |`);
   }
   console.log(`Rendered frames (renderVideo from ${root}):\n${rows.join('\n')}\n`);
-  const m = await maskAgreement(hd10, 10);
+  const m = await maskAgreement(hd10);
   console.log(`Masks vs the segmenter on every frame (${m.frames} frames of 10 s 720p):`);
   console.log('| masks | segmenter runs | mean abs diff (0..255) | IoU person |\n|---|---|---|---|');
   console.log(`| hold + EMA, every 6th (former) | ${m.held.masks} | ${m.held.meanAbsDiff.toFixed(2)} | ${m.held.iou.toFixed(4)} |`);
