@@ -3,7 +3,8 @@
  * One gray mask per frame, in order, from a segmenter run on key frames only (key-masks.ts):
  * frames are pushed at the segmenter's input size; keys go to the segmenter without waiting
  * for the previous one (up to `IN_FLIGHT` at once, so the segmenter process never idles while
- * this thread decodes), and each finished key releases the blended masks of the frames before it.
+ * this thread decodes), and each finished key releases the blended masks of the frames before it
+ * as soon as a key is queued after it finished.
  */
 import { grayThumb, inBetweenMasks, KeyMaskPlanner, type KeyMaskOptions } from './key-masks.js';
 import { probabilityToMask } from './mask-tracker.js';
@@ -14,7 +15,7 @@ const IN_FLIGHT = 2;
 
 export class KeyMaskStream {
   readonly #planner: KeyMaskPlanner;
-  readonly #inFlight: Array<{ index: number; map: Promise<Float32Array> }> = [];
+  readonly #inFlight: Array<{ index: number; map: Promise<Float32Array>; ready: boolean }> = [];
   #prevRgb: Uint8Array | null = null;
   #lastKey: { index: number; mask: Uint8Array } | null = null;
   /** Keys segmented so far. */
@@ -43,6 +44,7 @@ export class KeyMaskStream {
       await this.#queue(index, isCurrent ? rgb : this.#prevRgb!);
     }
     this.#prevRgb = rgb;
+    if (!keys.length) await this.#releaseFinished();
   }
 
   /** After the last frame: closes the stream with a key and emits every remaining mask. */
@@ -54,8 +56,15 @@ export class KeyMaskStream {
 
   async #queue(index: number, rgb: Uint8Array): Promise<void> {
     this.keys++;
-    this.#inFlight.push({ index, map: this.segmenter.segment(rgb) });
-    while (this.#inFlight.length > IN_FLIGHT) await this.#release();
+    const entry = { index, map: this.segmenter.segment(rgb), ready: false };
+    entry.map.then(() => (entry.ready = true), () => (entry.ready = true));
+    this.#inFlight.push(entry);
+    await this.#releaseFinished();
+  }
+
+  /** Finished keys go out at once (the encoder waits for them); unfinished ones only past the bound. */
+  async #releaseFinished(): Promise<void> {
+    while (this.#inFlight.length && (this.#inFlight.length > IN_FLIGHT || this.#inFlight[0].ready)) await this.#release();
   }
 
   /** Waits for the oldest key's map and emits the masks up to and including that key. */
