@@ -153,19 +153,6 @@ const MAX_NICE = 15;
 export const currentNice = (scope: WorkScope | undefined): number => niceFor(scope, tenantJobs(scope?.tenant ?? null));
 
 /**
- * Long work that just used the media service's main thread for `busyMs` (a person mask: the
- * segmenter runs in this thread) gives it back for as long while other jobs are running here, so
- * their requests and engines are not starved: a 5 min blur beside a 5 s analysis made the
- * analysis 2.1× slower; niceness covers child processes, this covers the thread they all share.
- */
-export async function yieldToOtherJobs(scope: WorkScope | undefined, busyMs: number): Promise<void> {
-  if (busyMs <= 0 || currentNice(scope) === 0 || byJob.size <= 1) return;
-  await new Promise((resolve) => setTimeout(resolve, Math.min(busyMs * YIELD_FACTOR, MAX_YIELD_MS)));
-}
-const MAX_YIELD_MS = 1_000;
-const YIELD_FACTOR = Number(process.env.MEDIA_LONG_WORK_YIELD) || 3;
-
-/**
  * The request's own signal joined with the current scope's (deadline, DELETE): for engines whose
  * work is not a child process of this request (the warm Whisper worker, in-process ONNX sessions),
  * so the budget and DELETE reach them too.

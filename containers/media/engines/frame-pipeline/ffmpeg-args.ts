@@ -33,7 +33,10 @@ export type VideoInput =
 
 export type MaskInput =
   | { kind: 'none' }
-  /** Gray masks of `width`×`height` on stdin (only with a file video input). */
+  /**
+   * Masks of `width`×`height` on stdin as yuv420p (every plane is the mask, `yuv420pMask`), so the
+   * encoder composites in its own pixel format with maskedmerge (only with a file video input).
+   */
   | { kind: 'pipe'; width: number; height: number }
   /** The raw frames' alpha channel is the mask. */
   | { kind: 'alpha' };
@@ -91,7 +94,7 @@ export function encoderArgs(spec: EncodeSpec): string[] {
   let maskLabel: string | null = null;
   if (mask.kind === 'pipe') {
     if (video.kind !== 'file') throw new Error('encoderArgs: a piped mask needs a file video input');
-    args.push('-f', 'rawvideo', '-pix_fmt', 'gray', '-s', `${mask.width}x${mask.height}`, '-r', String(fps), '-i', 'pipe:0');
+    args.push('-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${mask.width}x${mask.height}`, '-r', String(fps), '-i', 'pipe:0');
     maskLabel = `[${next}:v]`;
     next++;
   }
@@ -121,8 +124,9 @@ export function encoderArgs(spec: EncodeSpec): string[] {
   // Video graph.
   const blurred = `scale=iw/${BLUR_DOWNSCALE}:ih/${BLUR_DOWNSCALE}:flags=fast_bilinear,boxblur=lr=${blurRadius(plan)}:lp=2,scale=${W}:${H}:flags=fast_bilinear`;
   if (mask.kind === 'pipe') {
-    filters.push(`[base]split[sharp][bgsrc]`, `[bgsrc]${blurred}[bg]`, `${maskLabel}scale=${W}:${H}:flags=fast_bilinear,format=gray[m]`);
-    filters.push(`[sharp][m]alphamerge[fg]`, `[bg][fg]overlay=format=yuv420:shortest=1[vout]`);
+    // All in yuv420p: no alpha plane, no RGBA, the sharp/blurred mix per plane at the frame's size.
+    filters.push(`[base]format=yuv420p,split[sharp][bgsrc]`, `[bgsrc]${blurred}[bg]`, `${maskLabel}scale=${W}:${H}:flags=fast_bilinear[m]`);
+    filters.push(`[bg][sharp][m]maskedmerge[vout]`);
   } else if (mask.kind === 'alpha') {
     filters.push(`[base]split[sharp][bgsrc]`, `[bgsrc]format=yuv420p,${blurred}[bg]`);
     filters.push(`[bg][sharp]overlay=format=yuv420:shortest=1[vout]`);
@@ -155,15 +159,22 @@ export function encoderArgs(spec: EncodeSpec): string[] {
   return args;
 }
 
-/** Arguments of the decoder that feeds Node raw frames of plan size (RGBA, or RGB for masks). */
+/**
+ * Arguments of the decoder that feeds Node raw frames of plan size (RGBA, or RGB for masks).
+ * `rough`: frames for a model at a small size, where the deblocking filter and exact IDCT rounding
+ * (`-flags2 +fast`) are invisible, decoded on one thread (no frame-thread overhead; the model is
+ * slower than the decoder anyway), scaled by area averaging (cheaper than bicubic; fast_bilinear
+ * aliases a 3× downscale and cost the hair edge 14 % of its sharpness in bench/processing/blur-quality).
+ */
 export function decoderArgs(
   source: string,
   plan: RenderPlan,
-  { loop, width = plan.width, height = plan.height, pixFmt = 'rgba' }: { loop: boolean; width?: number; height?: number; pixFmt?: 'rgba' | 'rgb24' },
+  { loop, width = plan.width, height = plan.height, pixFmt = 'rgba', rough = false }: { loop: boolean; width?: number; height?: number; pixFmt?: 'rgba' | 'rgb24'; rough?: boolean },
 ): string[] {
   const args: string[] = [];
   if (loop) args.push('-stream_loop', '-1');
+  if (rough) args.push('-threads', '1', '-skip_loop_filter', 'all', '-flags2', '+fast');
   args.push('-i', source, '-an', '-sn', '-t', plan.durationSec.toFixed(3));
-  args.push('-vf', `fps=${plan.fps},scale=${width}:${height}:flags=bicubic,format=${pixFmt}`, '-f', 'rawvideo', 'pipe:1');
+  args.push('-vf', `fps=${plan.fps},scale=${width}:${height}:flags=${rough ? 'area' : 'bicubic'},format=${pixFmt}`, '-f', 'rawvideo', 'pipe:1');
   return args;
 }

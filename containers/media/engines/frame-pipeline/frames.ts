@@ -26,22 +26,28 @@ export async function* readFrames(
   stream: Readable,
   { width, height, channels, fps }: { width: number; height: number; channels: 3 | 4; fps: number },
 ): AsyncGenerator<RawFrame> {
-  const size = width * height * channels;
-  let frame = Buffer.allocUnsafe(size);
-  let filled = 0;
   let index = 0;
+  for await (const data of readRecords(stream, width * height * channels)) {
+    yield { index, time: index / fps, width, height, channels, data };
+    index++;
+  }
+}
+
+/** Yields `stream` cut into records of `size` bytes (raw frames, masks); a short tail is dropped. */
+export async function* readRecords(stream: Readable, size: number): AsyncGenerator<Buffer> {
+  let record = Buffer.allocUnsafe(size);
+  let filled = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     let offset = 0;
     while (offset < chunk.length) {
       const n = Math.min(size - filled, chunk.length - offset);
-      chunk.copy(frame, filled, offset, offset + n);
+      chunk.copy(record, filled, offset, offset + n);
       filled += n;
       offset += n;
       if (filled === size) {
-        yield { index, time: index / fps, width, height, channels, data: frame };
-        index++;
+        yield record;
         // A fresh buffer: the consumer may still hold the previous one (e.g. in the encoder pipe).
-        frame = Buffer.allocUnsafe(size);
+        record = Buffer.allocUnsafe(size);
         filled = 0;
       }
     }
@@ -78,4 +84,24 @@ export function rgbaToRgb(data: Uint8Array, width: number, height: number, scale
     }
   }
   return { rgb, w, h };
+}
+
+/**
+ * A gray mask (`width`×`height`, both even) as a yuv420p picture whose every plane is the mask
+ * (chroma planes 2×2-averaged): the encoder's maskedmerge then mixes Y, U and V alike.
+ */
+export function yuv420pMask(mask: Uint8Array, width: number, height: number): Buffer {
+  const cw = width >> 1, ch = height >> 1;
+  const out = Buffer.allocUnsafe(width * height + 2 * cw * ch);
+  out.set(mask, 0);
+  const u = width * height, v = u + cw * ch;
+  for (let y = 0; y < ch; y++) {
+    for (let x = 0; x < cw; x++) {
+      const i = 2 * y * width + 2 * x;
+      const m = (mask[i] + mask[i + 1] + mask[i + width] + mask[i + width + 1] + 2) >> 2;
+      out[u + y * cw + x] = m;
+      out[v + y * cw + x] = m;
+    }
+  }
+  return out;
 }

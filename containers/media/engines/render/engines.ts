@@ -5,7 +5,7 @@
  */
 import { measureAvOffset, syncApiFromEnv, syncLipSync, SyncApiError } from '../lipsync/index.js';
 import { engineFailure } from './errors.js';
-import { createTfjsSegmenter } from '../segment/index.js';
+import { createProcessSegmenter } from '../segment/index.js';
 import { gazeEngineFromEnv } from '../gaze/index.js';
 import { alignCaptions } from './align.js';
 import { createMouthEditor } from '../mouth/index.js';
@@ -29,6 +29,7 @@ export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): Rend
     // Used only when the remote provider is not configured (render.ts tries it first).
     mouth: (sourcePath, plan, speechPath, signal) => createMouthEditor({ sourcePath, plan, speechPath, signal }),
     align: (audioPath, text) => alignCaptions(audioPath, text),
-    segmenter: () => createTfjsSegmenter({ model: (env.SEGMENTATION_MODEL as 'selfie' | 'meet' | undefined) ?? 'selfie' }),
+    // A child process per render: the job's nice, DELETE and deadline reach it; the main thread stays free.
+    segmenter: async () => createProcessSegmenter({ model: (env.SEGMENTATION_MODEL as 'selfie' | 'meet' | undefined) ?? 'selfie' }),
   };
 }

@@ -11,12 +11,11 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
-import { currentScope, yieldToOtherJobs } from '../../src/work-scope.js';
-import { MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type Segmenter } from '../segment/index.js';
+import { KeyMaskStream, MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type KeyMaskOptions, type Segmenter } from '../segment/index.js';
 import type { FrameEditor } from '../frame-pipeline/editors.js';
 import { badInput, engineFailure, RenderError } from './errors.js';
 import { decoderArgs, encoderArgs, type EncodeSpec, type MaskInput, type VideoInput } from '../frame-pipeline/ffmpeg-args.js';
-import { readFrames, writeWithBackpressure, type RawFrame } from '../frame-pipeline/frames.js';
+import { readFrames, readRecords, writeWithBackpressure, yuv420pMask, type RawFrame } from '../frame-pipeline/frames.js';
 import type { RenderReport } from '../../../../src/contract/render.js';
 import { chooseAudio, remoteLipSync } from './audio.js';
 import { writeCaptionTrack } from './caption-track.js';
@@ -37,12 +36,28 @@ export const outputBudgetBytes = (durationSec: number) =>
   Math.min(Number(process.env.RENDER_MAX_OUTPUT_BYTES) || 8 * 2 ** 30, 64 * 2 ** 20 + 4 * 2 ** 20 * durationSec);
 
 /**
- * Masks per second in the blur paths (`BLUR_MASKS_PER_SEC` overrides). A talking person moves
- * little in 1/4 s and the EMA + feather hide the hold; segmentation (~80–100 ms per mask on one
- * core) is the blur's main cost: 7 per second made 60 s of 720p take 70 s, 4 per second 62 s.
+ * Key masks per second in the blur paths (`BLUR_MASKS_PER_SEC`): the segmenter runs on one frame
+ * in round(fps / this), the frames between get a blend of the two key masks around them. The
+ * segmenter is the blur's largest cost after the encode (~60 ms of CPU per mask); the measured
+ * table is in the README.
  */
-export const BLUR_MASKS_PER_SEC = Number(process.env.BLUR_MASKS_PER_SEC) || 4;
-const segmentEveryN = (fps: number) => Math.max(1, Math.round(fps / BLUR_MASKS_PER_SEC));
+export const BLUR_MASKS_PER_SEC = Number(process.env.BLUR_MASKS_PER_SEC) || 2;
+/**
+ * Motion-aware keys: a frame whose 32² gray thumbnail differs from the last key's by more than
+ * `BLUR_MOTION_DRIFT` (mean absolute, 0..255) is a key; a change over `BLUR_MOTION_JUMP` between
+ * two frames (a cut, a fast move) keys both frames.
+ */
+export const blurKeyOptions = (fps: number): KeyMaskOptions => ({
+  every: Math.max(1, Math.round(fps / BLUR_MASKS_PER_SEC)),
+  driftThreshold: Number(process.env.BLUR_MOTION_DRIFT) || 20,
+  jumpThreshold: Number(process.env.BLUR_MOTION_JUMP) || 20,
+});
+/**
+ * The frames path (blur with gaze or mouth edits) still holds each mask (MaskTracker: EMA, no
+ * lookahead) at the former 4 masks per second: a held mask must not be older than 1/4 s.
+ */
+const HELD_MASKS_PER_SEC = 4;
+const segmentEveryN = (fps: number) => Math.max(1, Math.round(fps / HELD_MASKS_PER_SEC));
 
 /**
  * Renders `input` into `<workDir>/output.mp4`: a short sequence of stages that return data.
@@ -77,14 +92,15 @@ async function runRender(chain: EditorChain, loop: boolean, spec: Omit<EncodeSpe
     await runEncoder({ ...spec, video: { kind: 'file', path: videoSource, loop }, mask: { kind: 'none' } }, signal);
     return { path: 'passthrough' };
   }
-  const tracker = segmenter ? new MaskTracker(segmenter, { everyNth: segmentEveryN(fps) }) : undefined;
-  const blurFigures = () => (tracker && segmenter ? { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) } : undefined);
-  if (editors.length === 0 && tracker) {
-    const frames = await runMaskPipe(videoSource, loop, spec, tracker, signal);
-    return { path: 'mask-pipe', frames, blur: blurFigures() };
+  if (editors.length === 0 && segmenter) {
+    const keys = blurKeyOptions(fps);
+    const done = await runMaskPipe(videoSource, loop, spec, segmenter, keys, signal);
+    return { path: 'mask-pipe', frames: done.frames, blur: { segmenter: segmenter.name, masks: done.keys, motion_keys: done.motionKeys, key_every: keys.every } };
   }
+  const tracker = segmenter ? new MaskTracker(segmenter, { everyNth: segmentEveryN(fps) }) : undefined;
   const frames = await runFramePipeline(videoSource, loop, spec, editors, tracker, signal);
-  return { path: 'frames', frames, blur: blurFigures() };
+  const blur = tracker && segmenter ? { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) } : undefined;
+  return { path: 'frames', frames, blur };
 }
 
 async function runEncoder(spec: EncodeSpec, signal?: AbortSignal): Promise<void> {
@@ -103,35 +119,37 @@ async function checkOutputSize(spec: Pick<EncodeSpec, 'output' | 'maxBytes'>): P
   }
 }
 
-/** Blur only: small RGB frames → segmenter → gray masks → encoder (which reads the source). */
+/**
+ * Blur only: small RGB frames → key masks (the segmenter process, key frames only, blends
+ * between) → yuv420p masks → the encoder, which reads the source itself and composites.
+ */
 async function runMaskPipe(
   source: string,
   loop: boolean,
   spec: Omit<EncodeSpec, 'video' | 'mask'>,
-  tracker: MaskTracker,
+  segmenter: Segmenter,
+  keys: KeyMaskOptions,
   signal?: AbortSignal,
-): Promise<number> {
-  const { width: mw, height: mh } = tracker;
+): Promise<{ frames: number; keys: number; motionKeys: number }> {
+  const { inputWidth: mw, inputHeight: mh } = segmenter;
   const mask: MaskInput = { kind: 'pipe', width: mw, height: mh };
   const video: VideoInput = { kind: 'file', path: source, loop };
   using enc = spawnFfmpeg(encoderArgs({ ...spec, video, mask }), signal);
-  using dec = spawnFfmpeg(decoderArgs(source, spec.plan, { loop, width: mw, height: mh, pixFmt: 'rgb24' }), signal);
+  using dec = spawnFfmpeg(decoderArgs(source, spec.plan, { loop, width: mw, height: mh, pixFmt: 'rgb24', rough: true }), signal);
   dec.child.stdin.end();
   enc.child.stdout.resume();
   let n = 0;
+  const stream = new KeyMaskStream(segmenter, keys, async (m) => {
+    await writeWithBackpressure(enc.child.stdin, yuv420pMask(m, mw, mh));
+    n++;
+  });
   const pump = async () => {
-    const scope = currentScope();
-    for await (const frame of readFrames(dec.child.stdout, { width: mw, height: mh, channels: 3, fps: spec.plan.fps })) {
-      const before = tracker.segmentMs;
-      const m = await tracker.next(frame.index, tracker.needsInput(frame.index) ? frame.data : undefined);
-      await yieldToOtherJobs(scope, tracker.segmentMs - before);
-      await writeWithBackpressure(enc.child.stdin, m);
-      n++;
-    }
+    for await (const rgb of readRecords(dec.child.stdout, mw * mh * 3)) await stream.push(rgb);
+    await stream.end();
     enc.child.stdin.end();
   };
   await settle(pump(), dec, enc);
-  return n;
+  return { frames: n, keys: stream.keys, motionKeys: stream.motionKeys };
 }
 
 /** Gaze/mouth edits: RGBA frames → editors (+ mask into alpha) → encoder. */
@@ -154,7 +172,6 @@ async function runFramePipeline(
   // (lookahead + 1 frames of memory) until every editor can edit them.
   const lookahead = Math.max(0, ...editors.map((e) => e.lookahead ?? 0));
   const held: RawFrame[] = [];
-  const scope = currentScope();
   const emit = async (frame: RawFrame) => {
     for (const e of editors) await e.edit(frame);
     await writeWithBackpressure(enc.child.stdin, frame.data);
@@ -167,9 +184,7 @@ async function runFramePipeline(
         const small = tracker.needsInput(frame.index)
           ? downsampleRgba(frame.data, plan.width, plan.height, tracker.width, tracker.height)
           : undefined;
-        const before = tracker.segmentMs;
         const m = await tracker.next(frame.index, small);
-        await yieldToOtherJobs(scope, tracker.segmentMs - before);
         upsampleMaskIntoAlpha(m, tracker.width, tracker.height, frame.data, plan.width, plan.height);
       }
       for (const e of editors) if (e.observe) await e.observe(frame);

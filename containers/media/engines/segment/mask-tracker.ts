@@ -54,17 +54,31 @@ export class MaskTracker {
     const { emaWeight, featherPasses, ramp } = this.#opts;
     if (!this.#ema) this.#ema = Float32Array.from(p);
     else for (let i = 0; i < p.length; i++) this.#ema[i] += emaWeight * (p[i] - this.#ema[i]);
-    let soft: Float32Array = this.#ema.slice();
-    for (let k = 0; k < featherPasses; k++) soft = boxBlur3(soft, this.width, this.height);
-    const [lo, hi] = ramp;
-    const mask = new Uint8Array(soft.length);
-    for (let i = 0; i < soft.length; i++) {
-      const v = (soft[i] - lo) / (hi - lo);
-      mask[i] = v <= 0 ? 0 : v >= 1 ? 255 : Math.round(v * v * (3 - 2 * v) * 255); // smoothstep
-    }
+    const mask = probabilityToMask(this.#ema, this.width, this.height, { featherPasses, ramp });
     this.#mask = mask;
     return mask;
   }
+}
+
+/**
+ * Person probabilities → the gray mask the composite uses: `featherPasses` 3×3 box blurs (no
+ * cut-out look), then a smoothstep ramp from `ramp[0]` (0, background) to `ramp[1]` (255, person).
+ */
+export function probabilityToMask(
+  p: Float32Array,
+  width: number,
+  height: number,
+  { featherPasses = 2, ramp = [0.25, 0.75] }: Pick<MaskTrackerOptions, 'featherPasses' | 'ramp'> = {},
+): Uint8Array {
+  let soft: Float32Array = p;
+  for (let k = 0; k < featherPasses; k++) soft = boxBlur3(soft, width, height);
+  const [lo, hi] = ramp;
+  const mask = new Uint8Array(soft.length);
+  for (let i = 0; i < soft.length; i++) {
+    const v = (soft[i] - lo) / (hi - lo);
+    mask[i] = v <= 0 ? 0 : v >= 1 ? 255 : Math.round(v * v * (3 - 2 * v) * 255); // smoothstep
+  }
+  return mask;
 }
 
 /** 3×3 box blur with clamped edges. */

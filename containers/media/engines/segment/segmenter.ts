@@ -18,7 +18,8 @@ export interface Segmenter extends Disposable {
 
 export type SegmentationModel = 'selfie' | 'meet';
 
-const MODEL_SIZE: Record<SegmentationModel, { w: number; h: number }> = {
+/** Input size of each model (the masks come back at the same size). */
+export const MODEL_SIZE: Record<SegmentationModel, { w: number; h: number }> = {
   selfie: { w: 256, h: 256 }, // square, sigmoid output: ~80 ms per mask on one core
   meet: { w: 256, h: 144 }, // 16:9, two-class softmax output: ~65 ms per mask
 };

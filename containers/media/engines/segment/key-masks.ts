@@ -1,0 +1,108 @@
+/**
+ * @module containers/media/engines/segment/key-masks
+ * Masks at a low rate with motion-aware interpolation, as pure numbers: the segmenter runs on
+ * key frames only (every k-th frame, plus a frame whose picture drifted far from the last key,
+ * plus both sides of a sudden jump such as a cut), and the frames between two keys get a blend
+ * of the two key masks. A tiny gray thumbnail of each frame is the motion measure.
+ */
+
+/** Side of the gray thumbnail the motion measure compares (32² = 1024 samples). */
+export const THUMB_SIDE = 32;
+
+export interface KeyMaskOptions {
+  /** A key at least every `every` frames (≥ 1). */
+  every: number;
+  /** Mean absolute thumbnail change (0..255) since the last key that forces a key. */
+  driftThreshold: number;
+  /** Change between two consecutive frames that is a jump: both frames become keys. */
+  jumpThreshold: number;
+}
+
+/**
+ * Gray THUMB_SIDE² thumbnail of an RGB image (box average over every other row and column: a
+ * quarter of the pixels is plenty for a motion measure, and it runs on every frame).
+ */
+export function grayThumb(rgb: Uint8Array, width: number, height: number): Uint8Array {
+  const sums = new Float64Array(THUMB_SIDE * THUMB_SIDE);
+  const counts = new Uint32Array(THUMB_SIDE * THUMB_SIDE);
+  const column = new Uint32Array(width);
+  for (let x = 0; x < width; x++) column[x] = Math.min(THUMB_SIDE - 1, Math.floor((x * THUMB_SIDE) / width));
+  // Every other row/column only where each thumbnail cell still gets samples.
+  const stepX = width >= 2 * THUMB_SIDE ? 2 : 1, stepY = height >= 2 * THUMB_SIDE ? 2 : 1;
+  for (let y = 0; y < height; y += stepY) {
+    const ty = Math.min(THUMB_SIDE - 1, Math.floor((y * THUMB_SIDE) / height)) * THUMB_SIDE;
+    for (let x = 0; x < width; x += stepX) {
+      const t = ty + column[x];
+      const i = (y * width + x) * 3;
+      sums[t] += rgb[i] * 77 + rgb[i + 1] * 150 + rgb[i + 2] * 29;
+      counts[t]++;
+    }
+  }
+  const out = new Uint8Array(sums.length);
+  for (let t = 0; t < out.length; t++) out[t] = counts[t] ? Math.round(sums[t] / 256 / counts[t]) : 0;
+  return out;
+}
+
+/** Mean absolute difference of two thumbnails, 0..255. */
+export function thumbChange(a: Uint8Array, b: Uint8Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i] - b[i]);
+  return sum / a.length;
+}
+
+/**
+ * Decides, frame by frame in order, which frames are keys. `next` returns the indices that
+ * become keys with this frame: `[]`, `[i]`, or `[i - 1, i]` at a jump (the frame before the jump
+ * closes the old picture's span, so no in-between mask blends two different pictures).
+ * `finish` names the last frame as a key when frames are still waiting for one.
+ */
+export class KeyMaskPlanner {
+  #index = -1;
+  #lastKey = -1;
+  #keyThumb: Uint8Array | null = null;
+  #prevThumb: Uint8Array | null = null;
+  /** Keys forced by motion (drift or jump), beyond the every-k ones. */
+  motionKeys = 0;
+
+  constructor(readonly options: KeyMaskOptions) {}
+
+  next(thumb: Uint8Array): number[] {
+    const i = ++this.#index;
+    const { every, driftThreshold, jumpThreshold } = this.options;
+    let keys: number[] = [];
+    if (!this.#keyThumb) keys = [i];
+    else if (this.#prevThumb && thumbChange(thumb, this.#prevThumb) > jumpThreshold) {
+      keys = this.#lastKey === i - 1 ? [i] : [i - 1, i];
+      if (i - this.#lastKey < every) this.motionKeys += keys.length;
+    } else if (i - this.#lastKey >= every) keys = [i];
+    else if (thumbChange(thumb, this.#keyThumb) > driftThreshold) {
+      keys = [i];
+      this.motionKeys++;
+    }
+    if (keys.length) {
+      this.#lastKey = i;
+      this.#keyThumb = thumb;
+    }
+    this.#prevThumb = thumb;
+    return keys;
+  }
+
+  /** The last frame's index when it must become a key to close the stream, else null. */
+  finish(): number | null {
+    return this.#index > this.#lastKey ? this.#index : null;
+  }
+}
+
+/** The mask `t` of the way (0..1) from key mask `a` to key mask `b` (linear, per pixel). */
+export function blendMasks(a: Uint8Array, b: Uint8Array, t: number, out = new Uint8Array(a.length)): Uint8Array {
+  const w = Math.round(t * 256);
+  for (let i = 0; i < a.length; i++) out[i] = (a[i] * (256 - w) + b[i] * w + 128) >> 8;
+  return out;
+}
+
+/** The in-between masks of frames `from + 1 .. to - 1` for keys at `from` (mask a) and `to` (mask b). */
+export function inBetweenMasks(a: Uint8Array, from: number, b: Uint8Array, to: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let j = from + 1; j < to; j++) out.push(blendMasks(a, b, (j - from) / (to - from)));
+  return out;
+}

@@ -1,0 +1,61 @@
+/**
+ * @module containers/media/engines/segment/process-segmenter
+ * A `Segmenter` whose model runs in a child process (segmenter-process.ts) started with
+ * spawnMedia: one process per render, killed with it. Calls may overlap: images queue on the
+ * child's stdin and their maps come back in order, so a caller can keep the next key frame
+ * waiting while the child works (callers bound how many they keep in flight).
+ */
+import { spawnMedia } from '../../src/ffmpeg.js';
+import { readRecords } from '../frame-pipeline/frames.js';
+import { MODEL_SIZE, type SegmentationModel, type Segmenter } from './segmenter.js';
+
+/**
+ * From TypeScript source (tsx, vitest) the child needs the tsx loader; a compiled build runs
+ * `segmenter-process.js` directly.
+ */
+function childArgs(model: SegmentationModel): string[] {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(fromSource ? './segmenter-process.ts' : './segmenter-process.js', import.meta.url).pathname;
+  return [...(fromSource ? ['--import', import.meta.resolve('tsx')] : []), entry, model];
+}
+
+/**
+ * Starts the segmenter process (the model loads while the caller decodes its first frames).
+ * @example using seg = createProcessSegmenter({ model: 'selfie' }); const p = await seg.segment(rgb256);
+ */
+export function createProcessSegmenter({ model = 'selfie', signal }: { model?: SegmentationModel; signal?: AbortSignal } = {}): Segmenter {
+  const { w, h } = MODEL_SIZE[model];
+  const proc = spawnMedia(process.execPath, childArgs(model), signal);
+  const waiting: Array<{ resolve: (p: Float32Array) => void; reject: (err: Error) => void }> = [];
+  let failure: Error | null = null;
+  const fail = (err: Error) => {
+    failure ??= err;
+    for (const w of waiting.splice(0)) w.reject(failure);
+  };
+  void (async () => {
+    for await (const bytes of readRecords(proc.child.stdout, w * h)) {
+      const p = new Float32Array(bytes.length);
+      for (let i = 0; i < bytes.length; i++) p[i] = bytes[i] / 255;
+      waiting.shift()?.resolve(p);
+    }
+  })().catch(fail);
+  proc.done.then(() => fail(new Error('the segmenter process ended early')), fail);
+  const dispose = () => {
+    proc.child.stdin.end();
+    proc.dispose();
+  };
+  return {
+    name: `tfjs-${model}`,
+    inputWidth: w,
+    inputHeight: h,
+    segment(rgb) {
+      if (failure) return Promise.reject(failure);
+      return new Promise((resolve, reject) => {
+        waiting.push({ resolve, reject });
+        proc.child.stdin.write(rgb);
+      });
+    },
+    dispose,
+    [Symbol.dispose]: dispose,
+  };
+}

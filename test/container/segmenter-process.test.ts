@@ -1,0 +1,56 @@
+/**
+ * The person segmenter as a child process of the render (segment/process-segmenter.ts): real
+ * model, real frames; it answers in order, and the job's DELETE reaches it like any ffmpeg.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
+import { abortJob, openScope, runInScope } from '../../containers/media/src/work-scope.js';
+
+const CLIP = '/work/shared/media/talking_head/retalking_face2.mp4'; // 844², person centred
+
+/** One frame of CLIP at `sec`, RGB at 256². */
+const frame = (sec: number) =>
+  new Uint8Array(execFileSync('ffmpeg', ['-v', 'error', '-ss', String(sec), '-i', CLIP, '-frames:v', '1', '-vf', 'scale=256:256,format=rgb24', '-f', 'rawvideo', 'pipe:1']));
+
+/** Pids of running segmenter processes started by this test process. */
+const segmenterPids = () =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        return ppid === process.pid && state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('segmenter-process');
+      } catch {
+        return false;
+      }
+    });
+
+describe('segmenter process', () => {
+  it('should find the person in the centre and not in the corner, answering overlapping calls in order', async () => {
+    using seg = createProcessSegmenter();
+    const [a, b] = await Promise.all([seg.segment(frame(1)), seg.segment(frame(3))]);
+    for (const p of [a, b]) {
+      expect(p.length).toBe(256 * 256);
+      expect(p[128 * 256 + 128]).toBeGreaterThan(0.8); // nose
+      expect(p[10 * 256 + 10]).toBeLessThan(0.2); // wall, top-left
+    }
+  });
+
+  it('should be killed when the job is deleted, failing the waiting call', async () => {
+    const scope = openScope({ jobId: 'vid_segmentersegmenter00' });
+    const seg = runInScope(scope, () => createProcessSegmenter());
+    await seg.segment(frame(1)); // the model is loaded and the process is running
+    expect(segmenterPids().length).toBe(1);
+    const waiting = seg.segment(frame(2));
+    abortJob('vid_segmentersegmenter00');
+    await expect(waiting).rejects.toThrow();
+    const t0 = Date.now();
+    while (segmenterPids().length && Date.now() - t0 < 2_000) await new Promise((r) => setTimeout(r, 20));
+    expect(segmenterPids()).toEqual([]);
+    seg.dispose();
+  });
+});

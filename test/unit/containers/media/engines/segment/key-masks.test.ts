@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import {
+  blendMasks,
+  grayThumb,
+  inBetweenMasks,
+  KeyMaskPlanner,
+  THUMB_SIDE,
+  thumbChange,
+} from '../../../../../../containers/media/engines/segment/key-masks.js';
+
+const OPTIONS = { every: 5, driftThreshold: 8, jumpThreshold: 30 };
+const flat = (v: number) => new Uint8Array(THUMB_SIDE * THUMB_SIDE).fill(v);
+
+/** Keys the planner picks for a sequence of thumbnails, with the closing key. */
+function keysOf(thumbs: Uint8Array[], options = OPTIONS): number[] {
+  const planner = new KeyMaskPlanner(options);
+  const keys = thumbs.flatMap((t) => planner.next(t));
+  const last = planner.finish();
+  return last === null ? keys : [...keys, last];
+}
+
+describe('grayThumb and thumbChange', () => {
+  it('should average an RGB image into a gray thumbnail with luma weights', () => {
+    const w = 64, h = 48;
+    const rgb = new Uint8Array(w * h * 3);
+    for (let i = 0; i < w * h; i++) rgb.set([200, 100, 0], i * 3);
+    const t = grayThumb(rgb, w, h);
+    expect(t.length).toBe(THUMB_SIDE * THUMB_SIDE);
+    expect(t[0]).toBe(Math.round((200 * 77 + 100 * 150) / 256));
+    expect(new Set(t).size).toBe(1);
+  });
+
+  it('should measure the mean absolute change', () => {
+    expect(thumbChange(flat(10), flat(10))).toBe(0);
+    expect(thumbChange(flat(10), flat(25))).toBe(15);
+  });
+});
+
+describe('KeyMaskPlanner', () => {
+  it('should key every k-th frame of a still picture, and close the stream with the last frame', () => {
+    expect(keysOf(Array.from({ length: 12 }, () => flat(50)))).toEqual([0, 5, 10, 11]);
+  });
+
+  it('should not add a closing key when the last frame is a key', () => {
+    expect(keysOf(Array.from({ length: 11 }, () => flat(50)))).toEqual([0, 5, 10]);
+  });
+
+  it('should force a key where the picture drifted far from the last key (slow motion)', () => {
+    // +3 gray levels a frame: below the jump threshold, beyond the drift threshold after 3 frames.
+    const thumbs = Array.from({ length: 8 }, (_, i) => flat(50 + 3 * i));
+    expect(keysOf(thumbs)).toEqual([0, 3, 6, 7]);
+  });
+
+  it('should key both sides of a jump (a cut), so no in-between mask mixes two pictures', () => {
+    const thumbs = [...Array.from({ length: 3 }, () => flat(20)), ...Array.from({ length: 3 }, () => flat(200))];
+    expect(keysOf(thumbs)).toEqual([0, 2, 3, 5]);
+  });
+
+  it('should key every frame with every = 1', () => {
+    expect(keysOf(Array.from({ length: 4 }, () => flat(9)), { ...OPTIONS, every: 1 })).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('blendMasks and inBetweenMasks', () => {
+  it('should blend linearly between two key masks', () => {
+    const a = new Uint8Array([0, 255, 100]);
+    const b = new Uint8Array([255, 0, 100]);
+    expect([...blendMasks(a, b, 0)]).toEqual([0, 255, 100]);
+    expect([...blendMasks(a, b, 1)]).toEqual([255, 0, 100]);
+    expect([...blendMasks(a, b, 0.5)]).toEqual([128, 128, 100]);
+  });
+
+  it('should give one mask per frame strictly between the keys, moving evenly', () => {
+    const masks = inBetweenMasks(new Uint8Array([0]), 10, new Uint8Array([200]), 14);
+    expect(masks.map((m) => m[0])).toEqual([50, 100, 150]);
+    expect(inBetweenMasks(new Uint8Array([0]), 3, new Uint8Array([9]), 4)).toEqual([]);
+  });
+});
+
+describe('KeyMaskPlanner.motionKeys', () => {
+  it('should count the keys motion forced, not the every-k ones', () => {
+    const planner = new KeyMaskPlanner(OPTIONS);
+    for (const t of [...Array.from({ length: 3 }, () => flat(20)), ...Array.from({ length: 7 }, () => flat(200))]) planner.next(t);
+    // Keys: 0 (first), 2 and 3 (the jump), 8 (every-k after the jump): two forced by motion.
+    expect(planner.motionKeys).toBe(2);
+  });
+});
