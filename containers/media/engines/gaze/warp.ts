@@ -35,9 +35,11 @@ export function signedDistance(poly: Xy[], x: number, y: number): number {
     const ex = b.x - a.x, ey = b.y - a.y;
     const l2 = ex * ex + ey * ey || 1;
     const t = Math.max(0, Math.min(1, ((x - a.x) * ex + (y - a.y) * ey) / l2));
-    const d = Math.hypot(x - a.x - t * ex, y - a.y - t * ey);
-    if (d < best) best = d;
+    const dx = x - a.x - t * ex, dy = y - a.y - t * ey;
+    const d2 = dx * dx + dy * dy; // squared until the end: Math.hypot is slow and runs per pixel
+    if (d2 < best) best = d2;
   }
+  best = Math.sqrt(best);
   return inside ? -best : best;
 }
 
