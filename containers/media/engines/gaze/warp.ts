@@ -99,8 +99,12 @@ export function warpEye(data: Uint8Array, width: number, height: number, channel
       if (outMask <= 0) continue;
       const g = weight((px - center.x) * axis.x + (py - center.y) * axis.y);
       const a = sMove * g, u = uMove * g * smooth(0, vBand, -sd);
-      const qx = px - axis.x * a - up.x * u, qy = py - axis.y * a - up.y * u;
-      const alpha = outMask * (1 - smooth(-feather, feather, signedDistance(poly, qx, qy)));
+      const mx = axis.x * a + up.x * u, my = axis.y * a + up.y * u;
+      const qx = px - mx, qy = py - my;
+      // The distance moves by at most the displacement (1-Lipschitz): deep inside, the sample
+      // is surely inside too and its mask is exactly 1, no second polygon pass needed.
+      const deep = sd + Math.sqrt(mx * mx + my * my) <= -feather;
+      const alpha = outMask * (deep ? 1 : 1 - smooth(-feather, feather, signedDistance(poly, qx, qy)));
       if (alpha <= 0) continue;
       // Bilinear sample of the untouched copy (pixel centres at +0.5).
       const fx = Math.max(0, Math.min(sw - 1.001, qx - 0.5 - sx0)), fy = Math.max(0, Math.min(sh - 1.001, qy - 0.5 - sy0));
