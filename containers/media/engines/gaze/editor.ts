@@ -38,7 +38,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
   const tracker = given ?? (await createFaceTracker({ iris: true }));
   const track = new KeyframeTrack();
   let smoothed: { yaw: number; pitch: number } | null = null;
-  const stats = { frames: 0, keyframes: 0, faces: 0, eyes_warped: 0, detect_ms: 0, warp_ms: 0, shift_px_sum: 0 };
+  const stats = { frames: 0, keyframes: 0, faces: 0, eyes_warped: 0, detect_ms: 0, rgb_ms: 0, iris_ms: 0, warp_ms: 0, shift_px_sum: 0 };
   let disposed = false;
 
   const observe = async (frame: RawFrame) => {
@@ -46,7 +46,9 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
     const t0 = performance.now();
     const scale = Math.min(1, detectMaxSide / Math.max(frame.width, frame.height));
     const { rgb, w, h } = rgbaToRgb(frame.data, frame.width, frame.height, scale);
+    const t1 = performance.now();
     const face = await tracker.detect(rgb, w, h);
+    stats.rgb_ms += t1 - t0;
     stats.detect_ms += performance.now() - t0;
     stats.keyframes++;
     let mesh: MeshPoint[] | null = null;
@@ -81,6 +83,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
       if (eyes) {
         // Aim with the iris as seen in THIS frame (sub-pixel, follows saccades between keyframes).
         for (const eye of eyes) eye.iris = locateIris(frame.data, frame.width, frame.height, frame.channels, eye);
+        stats.iris_ms += performance.now() - t0;
         const shifts = irisShifts(eyes, k.rotation, target);
         for (const [i, eye] of eyes.entries()) {
           const shift = shifts[i];
@@ -102,6 +105,8 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
         eyes_warped: stats.eyes_warped,
         mean_shift_px: stats.eyes_warped ? Math.round((stats.shift_px_sum / stats.eyes_warped) * 100) / 100 : 0,
         detect_ms: Math.round(stats.detect_ms),
+        detect_input_ms: Math.round(stats.rgb_ms),
+        iris_ms: Math.round(stats.iris_ms),
         warp_ms: Math.round(stats.warp_ms),
       };
     },

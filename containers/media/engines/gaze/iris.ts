@@ -4,7 +4,8 @@
  * contrasted with the ring around it, searched near the mesh's iris estimate. Human truncates
  * landmarks to whole pixels and its iris model leans toward the eye centre (on 40–50 px eyes it
  * followed a 6 px move by 0–2 px), so the editor aims with this instead, and the tests measure
- * the iris offset with it directly.
+ * the iris offset with it directly. Scores come from row-wise prefix sums (one step per stencil
+ * row, not per pixel): the per-pixel version took ~190 ms per 127 px eye at 720p.
  */
 import type { EyeGeometry, Xy } from './geometry.js';
 import { signedDistance } from './warp.js';
@@ -13,6 +14,73 @@ import { signedDistance } from './warp.js';
 export const IRIS_SEARCH_PER_EYE_WIDTH = 0.15;
 /** Disc radius scored, in iris radii (the dark pupil + iris core, not the limbus). */
 export const DISC_IRIS_RADII = 0.8;
+
+/**
+ * The disc and its ring (rDisc < dist ≤ rRing) as row spans: on row dy the disc covers
+ * |dx| ≤ disc[dy + reach] and disc + ring |dx| ≤ outer[dy + reach] (−1: nothing on that row).
+ */
+interface DiscStencil {
+  disc: Int32Array;
+  outer: Int32Array;
+  reach: number;
+  minDisc: number;
+}
+
+function stencil(rDisc: number, rRing: number): DiscStencil {
+  const reach = Math.ceil(rRing);
+  const disc = new Int32Array(2 * reach + 1).fill(-1), outer = new Int32Array(2 * reach + 1).fill(-1);
+  for (let dy = -reach; dy <= reach; dy++)
+    for (let dx = 0; dx <= reach; dx++) {
+      const dist = Math.hypot(dx, dy);
+      if (dist <= rDisc) disc[dy + reach] = dx;
+      if (dist <= rRing) outer[dy + reach] = dx;
+    }
+  return { disc, outer, reach, minDisc: Math.max(4, 0.25 * Math.PI * rDisc * rDisc) };
+}
+
+/** Row-wise prefix sums of a luma grid (NaN = outside the opening: counts nothing). */
+interface RowSums {
+  w: number;
+  h: number;
+  sum: Float64Array;
+  count: Int32Array;
+}
+
+function rowSums(L: Float32Array, w: number, h: number): RowSums {
+  const sum = new Float64Array((w + 1) * h), count = new Int32Array((w + 1) * h);
+  for (let y = 0; y < h; y++) {
+    let s = 0, n = 0;
+    for (let x = 0; x < w; x++) {
+      const v = L[y * w + x];
+      if (v === v) (s += v), n++;
+      sum[y * (w + 1) + x + 1] = s;
+      count[y * (w + 1) + x + 1] = n;
+    }
+  }
+  return { w, h, sum, count };
+}
+
+/** Mean luma of the disc minus that of its ring at (px, py); Infinity when too little disc shows. */
+function discScore(g: RowSums, s: DiscStencil, px: number, py: number): number {
+  let d = 0, nd = 0, all = 0, nAll = 0;
+  for (let dy = -s.reach; dy <= s.reach; dy++) {
+    const y = py + dy;
+    if (y < 0 || y >= g.h) continue;
+    const row = y * (g.w + 1);
+    const o = s.outer[dy + s.reach];
+    if (o < 0) continue;
+    let xa = Math.max(0, px - o), xb = Math.min(g.w - 1, px + o);
+    if (xb >= xa) (all += g.sum[row + xb + 1] - g.sum[row + xa]), (nAll += g.count[row + xb + 1] - g.count[row + xa]);
+    const h = s.disc[dy + s.reach];
+    if (h < 0) continue;
+    (xa = Math.max(0, px - h)), (xb = Math.min(g.w - 1, px + h));
+    if (xb >= xa) (d += g.sum[row + xb + 1] - g.sum[row + xa]), (nd += g.count[row + xb + 1] - g.count[row + xa]);
+  }
+  // Needs a visible part of the disc; a disc hidden under the lids says nothing.
+  if (nd < s.minDisc) return Infinity;
+  const r = all - d, nr = nAll - nd;
+  return d / nd - (nr ? r / nr : 255);
+}
 
 /**
  * Sub-pixel iris centre (px) of `eye` in an RGB(A) frame, or the mesh estimate when the
@@ -29,37 +97,38 @@ export function locateIris(data: Uint8Array, width: number, height: number, chan
   // Luma of pixels inside the opening (1 px in from the lid line), NaN outside.
   const L = new Float32Array(bw * bh).fill(NaN);
   let inside = 0;
-  for (let y = 0; y < bh; y++)
-    for (let x = 0; x < bw; x++) {
+  // Only the lid polygon's box can be inside: most of the search box is lid and skin.
+  let px0 = Infinity, py0 = Infinity, px1 = -Infinity, py1 = -Infinity;
+  for (const p of eye.polygon) (px0 = Math.min(px0, p.x)), (py0 = Math.min(py0, p.y)), (px1 = Math.max(px1, p.x)), (py1 = Math.max(py1, p.y));
+  const ya = Math.max(0, Math.floor(py0) - y0), yb = Math.min(bh - 1, Math.ceil(py1) - y0);
+  const xa = Math.max(0, Math.floor(px0) - x0), xb = Math.min(bw - 1, Math.ceil(px1) - x0);
+  for (let y = ya; y <= yb; y++)
+    for (let x = xa; x <= xb; x++) {
       if (signedDistance(eye.polygon, x0 + x + 0.5, y0 + y + 0.5) > -0.5) continue;
       const i = ((y0 + y) * width + x0 + x) * channels;
       L[y * bw + x] = 0.299 * data[i] + 0.587 * data[i + 1] + 0.114 * data[i + 2];
       inside++;
     }
   if (inside < 12) return eye.iris;
-  const score = (px: number, py: number): number => {
-    let d = 0, nd = 0, r = 0, nr = 0;
-    const rr = Math.ceil(rRing);
-    for (let y = Math.max(0, py - rr); y <= Math.min(bh - 1, py + rr); y++)
-      for (let x = Math.max(0, px - rr); x <= Math.min(bw - 1, px + rr); x++) {
-        const v = L[y * bw + x];
-        if (Number.isNaN(v)) continue;
-        const dist = Math.hypot(x - px, y - py);
-        if (dist <= rDisc) (d += v), nd++;
-        else if (dist <= rRing) (r += v), nr++;
-      }
-    // Needs a visible part of the disc; a disc hidden under the lids says nothing.
-    if (nd < Math.max(4, 0.25 * Math.PI * rDisc * rDisc)) return Infinity;
-    return d / nd - (nr ? r / nr : 255);
+  const full = stencil(rDisc, rRing);
+  const sums = rowSums(L, bw, bh);
+
+  // Full-resolution scores over the search square (+1 px border for the sub-pixel step), memoised.
+  const side = 2 * search + 3, ox = cx - x0 - search - 1, oy = cy - y0 - search - 1;
+  const grid = new Float64Array(side * side).fill(NaN);
+  const at = (x: number, y: number) => {
+    const gi = x - ox, gj = y - oy;
+    if (gi < 0 || gj < 0 || gi >= side || gj >= side) return discScore(sums, full, x, y);
+    const k = gj * side + gi;
+    if (grid[k] !== grid[k]) grid[k] = discScore(sums, full, x, y);
+    return grid[k];
   };
+  // Exhaustive: with row sums a score costs one step per stencil row, so even 1080p eyes are cheap.
   let best = Infinity, bx = cx - x0, by = cy - y0;
-  const grid = new Map<string, number>();
   for (let dy = -search; dy <= search; dy++)
     for (let dx = -search; dx <= search; dx++) {
-      const px = cx - x0 + dx, py = cy - y0 + dy;
-      const s = score(px, py);
-      grid.set(`${px},${py}`, s);
-      if (s < best) (best = s), (bx = px), (by = py);
+      const s = at(cx - x0 + dx, cy - y0 + dy);
+      if (s < best) (best = s), (bx = cx - x0 + dx), (by = cy - y0 + dy);
     }
   if (!Number.isFinite(best)) return eye.iris;
   // Parabolic sub-pixel refinement per axis.
@@ -67,7 +136,6 @@ export function locateIris(data: Uint8Array, width: number, height: number, chan
     const den = m - 2 * c + p;
     return Number.isFinite(den) && den > 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (m - p)) / den)) : 0;
   };
-  const at = (x: number, y: number) => grid.get(`${x},${y}`) ?? score(x, y);
   const fx = refine(at(bx - 1, by), best, at(bx + 1, by));
   const fy = refine(at(bx, by - 1), best, at(bx, by + 1));
   return { x: x0 + bx + fx + 0.5, y: y0 + by + fy + 0.5 };

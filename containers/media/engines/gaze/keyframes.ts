@@ -1,8 +1,9 @@
 /**
  * @module containers/media/engines/gaze/keyframes
  * Landmarks on every Nth frame, linearly interpolated for the frames between (the face mesh is
- * the cost: ~100–150 ms per frame on one core, the warp ~1 ms). Interpolation needs the next
- * keyframe, so the editor asks the render loop for a lookahead of N frames.
+ * the cost: ~35–45 ms per 720p keyframe on one core; the iris search and warp ~12 ms per frame).
+ * Interpolation needs the next keyframe, so the editor asks the render loop for a lookahead of
+ * N frames.
  */
 import type { MeshPoint } from '../lipsync/face-track.js';
 

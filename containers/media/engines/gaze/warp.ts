@@ -35,9 +35,11 @@ export function signedDistance(poly: Xy[], x: number, y: number): number {
     const ex = b.x - a.x, ey = b.y - a.y;
     const l2 = ex * ex + ey * ey || 1;
     const t = Math.max(0, Math.min(1, ((x - a.x) * ex + (y - a.y) * ey) / l2));
-    const d = Math.hypot(x - a.x - t * ex, y - a.y - t * ey);
-    if (d < best) best = d;
+    const dx = x - a.x - t * ex, dy = y - a.y - t * ey;
+    const d2 = dx * dx + dy * dy; // squared until the end: Math.hypot is slow and runs per pixel
+    if (d2 < best) best = d2;
   }
+  best = Math.sqrt(best);
   return inside ? -best : best;
 }
 
@@ -97,8 +99,12 @@ export function warpEye(data: Uint8Array, width: number, height: number, channel
       if (outMask <= 0) continue;
       const g = weight((px - center.x) * axis.x + (py - center.y) * axis.y);
       const a = sMove * g, u = uMove * g * smooth(0, vBand, -sd);
-      const qx = px - axis.x * a - up.x * u, qy = py - axis.y * a - up.y * u;
-      const alpha = outMask * (1 - smooth(-feather, feather, signedDistance(poly, qx, qy)));
+      const mx = axis.x * a + up.x * u, my = axis.y * a + up.y * u;
+      const qx = px - mx, qy = py - my;
+      // The distance moves by at most the displacement (1-Lipschitz): deep inside, the sample
+      // is surely inside too and its mask is exactly 1, no second polygon pass needed.
+      const deep = sd + Math.sqrt(mx * mx + my * my) <= -feather;
+      const alpha = outMask * (deep ? 1 : 1 - smooth(-feather, feather, signedDistance(poly, qx, qy)));
       if (alpha <= 0) continue;
       // Bilinear sample of the untouched copy (pixel centres at +0.5).
       const fx = Math.max(0, Math.min(sw - 1.001, qx - 0.5 - sx0)), fy = Math.max(0, Math.min(sh - 1.001, qy - 0.5 - sy0));

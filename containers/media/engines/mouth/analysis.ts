@@ -36,6 +36,8 @@ export interface MouthAnalysis {
   meshes: number;
   faces: number;
   ms: number;
+  /** Where `ms` went: thumbnails, detection input (downscale), face mesh, patch cuts. */
+  stages_ms: { signature: number; detect_input: number; mesh: number; cut: number };
 }
 
 export interface AnalysisOptions {
@@ -60,6 +62,8 @@ export async function analyseMouths(sourcePath: string, plan: RenderPlan, option
   const openness: number[] = [];
   const bank = new PatchBank<BankedPatch>(capacity);
   let meshes = 0, faces = 0;
+  const stages = { signature: 0, detect_input: 0, mesh: 0, cut: 0 };
+  const lap = (stage: keyof typeof stages, since: number) => ((stages[stage] += performance.now() - since), performance.now());
   try {
     using dec = spawnFfmpeg(decoderArgs(sourcePath, plan, { loop: false, pixFmt: 'rgba' }), signal);
     dec.child.stdin.end();
@@ -67,18 +71,23 @@ export async function analyseMouths(sourcePath: string, plan: RenderPlan, option
     const scale = Math.min(1, detectMaxSide / Math.max(W, H));
     const isKey: boolean[] = [];
     for await (const f of readFrames(dec.child.stdout, { width: W, height: H, channels: 4, fps: plan.fps })) {
+      let t = performance.now();
       signatures.push(frameSignature(f.data, W, H, 4));
+      t = lap('signature', t);
       let rec: Float32Array | null = null;
       if (f.index % N === 0) {
         meshes++;
         const { rgb, w, h } = rgbaToRgb(f.data, W, H, scale);
+        t = lap('detect_input', t);
         const face = await tracker.detect(rgb, w, h);
+        t = lap('mesh', t);
         if (face && face.mesh.length >= 468) {
           faces++;
           rec = mouthRecord(face.mesh, 1 / scale);
           const o = recordOpenness(rec);
           openness.push(o);
           bank.add({ openness: o, frame: f.index, value: { record: rec, patch: cropAroundLips(f.data, W, H, rec) } });
+          lap('cut', t);
         }
       }
       isKey.push(f.index % N === 0);
@@ -89,7 +98,7 @@ export async function analyseMouths(sourcePath: string, plan: RenderPlan, option
   } finally {
     if (!given) tracker.dispose();
   }
-  return { records, signatures, openness, bank, meshes, faces, ms: performance.now() - t0 };
+  return { records, signatures, openness, bank, meshes, faces, ms: performance.now() - t0, stages_ms: stages };
 }
 
 function cropAroundLips(data: Uint8Array, W: number, H: number, rec: Float32Array): Patch {

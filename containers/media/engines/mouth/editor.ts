@@ -56,7 +56,7 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
 
   const n = analysis.signatures.length;
   let expected = 0;
-  const stats = { frames: 0, edited: 0, no_face: 0, bad_fit: 0, resyncs: 0, blend_ms: 0, err_sum: 0, scored: 0, switches: 0 };
+  const stats = { frames: 0, edited: 0, no_face: 0, bad_fit: 0, resyncs: 0, blend_ms: 0, match_ms: 0, err_sum: 0, scored: 0, switches: 0 };
   let lastChoice = -1;
   const dispose = () => {};
   return {
@@ -68,6 +68,7 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
       try {
         const sig = frameSignature(frame.data, frame.width, frame.height, frame.channels);
         const s = matchFrame(sig, analysis.signatures, expected);
+        stats.match_ms += performance.now() - t1;
         if (s !== ((expected % n) + n) % n) stats.resyncs++;
         expected = s + 1;
         const dest = analysis.records[s];
@@ -109,8 +110,10 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
         patch_switches: stats.switches,
         mean_abs_openness_error: stats.scored ? r3(stats.err_sum / stats.scored) : null,
         analysis_ms: Math.round(analysis.ms),
+        analysis_stages_ms: Object.fromEntries(Object.entries(analysis.stages_ms).map(([k, v]) => [k, Math.round(v)])),
         plan_ms: Math.round(planMs),
         blend_ms: Math.round(stats.blend_ms),
+        match_ms: Math.round(stats.match_ms),
         ...(usable ? {} : { skipped: 'no face found in enough source frames' }),
       };
     },
