@@ -21,7 +21,15 @@ const LAYERS = {
   'src/media': ['src/contract', 'src/shared'],
   'src/auth': ['src/contract', 'src/shared', 'src/jobs'],
   'src/api': ['src/contract', 'src/shared', 'src/auth', 'src/jobs', 'src/storage'],
-  'src/pipeline': ['src/contract', 'src/shared', 'src/analytics', 'src/media', 'src/jobs', 'src/storage', 'wasm'],
+  'src/pipeline': [
+    'src/contract',
+    'src/shared',
+    'src/analytics',
+    'src/media',
+    'src/jobs',
+    'src/storage',
+    'wasm',
+  ],
   'src/web': ['src/contract', 'src/shared'],
   'src/client': ['src/contract'],
   wasm: [],
@@ -62,7 +70,8 @@ module.exports = {
     {
       name: 'engines-below-render',
       severity: 'error',
-      comment: 'Only render imports render: engines (gaze, mouth, lipsync…) take what they share from frame-pipeline.',
+      comment:
+        'Only render imports render: engines (gaze, mouth, lipsync…) take what they share from frame-pipeline.',
       from: { path: '^containers/media/engines/', pathNot: '^containers/media/engines/render/' },
       to: { path: '^containers/media/engines/render/' },
     },

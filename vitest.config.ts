@@ -13,7 +13,9 @@ export default defineConfig({
     // Two cores: suites that each start ffmpeg, models and workerd run one file at a time.
     fileParallelism: false,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'], environment: 'node' } },
+      {
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'], environment: 'node' },
+      },
       {
         test: {
           name: 'container',

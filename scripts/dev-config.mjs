@@ -27,7 +27,13 @@ export function devConfig() {
     DEV_API_KEY: vars.DEV_API_KEY || token('dev_'),
   };
   if (Object.entries(next).some(([k, v]) => vars[k] !== v)) {
-    writeFileSync(DEV_VARS, Object.entries({ ...vars, ...next }).map(([k, v]) => `${k}="${v}"`).join('\n') + '\n', { mode: 0o600 });
+    writeFileSync(
+      DEV_VARS,
+      Object.entries({ ...vars, ...next })
+        .map(([k, v]) => `${k}="${v}"`)
+        .join('\n') + '\n',
+      { mode: 0o600 },
+    );
   }
   return { ...next, DEV_API_KEY: process.env.DEV_API_KEY || next.DEV_API_KEY };
 }

@@ -11,12 +11,20 @@ const flag = (name) => {
   return i === -1 ? undefined : args[i + 1];
 };
 const [command, positional] = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
-const url = (flag('url') ?? process.env.VIDEO_API_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`).replace(/\/+$/, '');
+const url = (
+  flag('url') ??
+  process.env.VIDEO_API_URL ??
+  `http://127.0.0.1:${process.env.PORT ?? 8787}`
+).replace(/\/+$/, '');
 const devVars = join(ROOT, '.dev.vars');
-const token = process.env.ADMIN_TOKEN ?? (existsSync(devVars) ? /ADMIN_TOKEN="([^"]+)"/.exec(readFileSync(devVars, 'utf8'))?.[1] : undefined);
+const token =
+  process.env.ADMIN_TOKEN ??
+  (existsSync(devVars) ? /ADMIN_TOKEN="([^"]+)"/.exec(readFileSync(devVars, 'utf8'))?.[1] : undefined);
 
 function usage(code = 2) {
-  console.error('usage: npm run keys -- create --name NAME | list | revoke KEY_ID   [--url URL]   (ADMIN_TOKEN from env or .dev.vars)');
+  console.error(
+    'usage: npm run keys -- create --name NAME | list | revoke KEY_ID   [--url URL]   (ADMIN_TOKEN from env or .dev.vars)',
+  );
   process.exit(code);
 }
 if (!token) {
@@ -32,7 +40,9 @@ async function call(method, path, body) {
   });
   const json = await res.json().catch(() => ({}));
   if (!res.ok) {
-    console.error(`error ${res.status}: ${json.error?.message ?? res.statusText} (request ${json.request_id ?? '?'})`);
+    console.error(
+      `error ${res.status}: ${json.error?.message ?? res.statusText} (request ${json.request_id ?? '?'})`,
+    );
     process.exit(1);
   }
   return json;
@@ -43,12 +53,21 @@ switch (command) {
     const name = flag('name');
     if (!name) usage();
     const created = await call('POST', '/admin/keys', { name });
-    console.log(`created key ${created.key_id} (${created.name})\n\n  ${created.key}\n\nStore it now: only its hash is kept.`);
+    console.log(
+      `created key ${created.key_id} (${created.name})\n\n  ${created.key}\n\nStore it now: only its hash is kept.`,
+    );
     break;
   }
   case 'list': {
     const { keys } = await call('GET', '/admin/keys');
-    console.table(keys.map((k) => ({ key_id: k.key_id, name: k.name, created_at: k.created_at, revoked_at: k.revoked_at ?? '' })));
+    console.table(
+      keys.map((k) => ({
+        key_id: k.key_id,
+        name: k.name,
+        created_at: k.created_at,
+        revoked_at: k.revoked_at ?? '',
+      })),
+    );
     break;
   }
   case 'revoke': {

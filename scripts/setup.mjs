@@ -20,7 +20,8 @@ const SYSTEM_PACKAGES = [
 export const TEST_SYSTEM_PACKAGES = [{ pkg: 'chromium', check: 'chromium' }];
 
 const say = (msg) => console.log(`[setup] ${msg}`);
-const has = (cmd) => spawnSync('sh', ['-c', cmd.includes(' ') ? cmd : `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+const has = (cmd) =>
+  spawnSync('sh', ['-c', cmd.includes(' ') ? cmd : `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
 export function ensureSystemPackages(extra = []) {
   const wanted = [...SYSTEM_PACKAGES, ...extra];
@@ -32,9 +33,12 @@ export function ensureSystemPackages(extra = []) {
   const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
   say(`installing Debian packages: ${missing.join(' ')}`);
   execSync(`${sudo}apt-get update -qq`, { stdio: 'inherit' });
-  execSync(`${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${missing.join(' ')}`, {
-    stdio: 'inherit',
-  });
+  execSync(
+    `${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${missing.join(' ')}`,
+    {
+      stdio: 'inherit',
+    },
+  );
 }
 
 export function ensureNpmPackages() {
@@ -59,7 +63,9 @@ const PYTHON_DIR = join(ROOT, 'containers', 'media', 'python');
  * need the environment fall back (pocketsphinx, espeak-ng) and every result says so.
  */
 export function ensurePythonEnv() {
-  const inputs = ['requirements.txt', 'constraints.txt', 'install_models.py'].map((f) => readFileSync(join(PYTHON_DIR, f)));
+  const inputs = ['requirements.txt', 'constraints.txt', 'install_models.py'].map((f) =>
+    readFileSync(join(PYTHON_DIR, f)),
+  );
   const stamp = createHash('sha256').update(Buffer.concat(inputs)).digest('hex');
   const stampFile = join(VENV_DIR, '.setup-stamp');
   const python = join(VENV_DIR, 'bin', 'python');
@@ -68,12 +74,19 @@ export function ensurePythonEnv() {
   try {
     rmSync(stampFile, { force: true });
     if (!existsSync(python)) execSync(`python3 -m venv ${JSON.stringify(VENV_DIR)}`, { stdio: 'inherit' });
-    execSync(`${JSON.stringify(python)} -m pip install --disable-pip-version-check -q -r ${JSON.stringify(join(PYTHON_DIR, 'requirements.txt'))} -c ${JSON.stringify(join(PYTHON_DIR, 'constraints.txt'))}`, { stdio: 'inherit' });
-    execSync(`${JSON.stringify(python)} ${JSON.stringify(join(PYTHON_DIR, 'install_models.py'))}`, { stdio: 'inherit' });
+    execSync(
+      `${JSON.stringify(python)} -m pip install --disable-pip-version-check -q -r ${JSON.stringify(join(PYTHON_DIR, 'requirements.txt'))} -c ${JSON.stringify(join(PYTHON_DIR, 'constraints.txt'))}`,
+      { stdio: 'inherit' },
+    );
+    execSync(`${JSON.stringify(python)} ${JSON.stringify(join(PYTHON_DIR, 'install_models.py'))}`, {
+      stdio: 'inherit',
+    });
     writeFileSync(stampFile, stamp);
     return true;
   } catch (err) {
-    say(`WARNING: the Python environment could not be installed (${err.message.split('\n')[0]}); engines fall back`);
+    say(
+      `WARNING: the Python environment could not be installed (${err.message.split('\n')[0]}); engines fall back`,
+    );
     return false;
   }
 }

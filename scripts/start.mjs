@@ -15,7 +15,11 @@ const containerUrl = `http://127.0.0.1:${containerPort}`;
 
 const children = [];
 function run(name, cmd, args, env) {
-  const child = spawn(cmd, args, { cwd: ROOT, env: projectEnv(env), stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(cmd, args, {
+    cwd: ROOT,
+    env: projectEnv(env),
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   child.on('exit', (code, signal) => {
     console.log(`[start] ${name} exited (${signal ?? code}); stopping`);
     shutdown(code ?? 1);
@@ -34,22 +38,57 @@ process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
 console.log(`[start] media container → ${containerUrl}`);
-run('media container', 'tsx', ['containers/media/src/main.ts'], { PORT: String(containerPort), HOST: '127.0.0.1' });
+run('media container', 'tsx', ['containers/media/src/main.ts'], {
+  PORT: String(containerPort),
+  HOST: '127.0.0.1',
+});
 
 // Settings from wrangler.toml [vars] that the environment may override for this run.
-const OVERRIDABLE = /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+|RATE_LIMIT_PER_MIN|STATUS_RATE_LIMIT_PER_MIN|UNAUTH_RATE_LIMIT_PER_MIN|MAX_CONCURRENT_JOBS|MAX_MEDIA_DURATION_SEC|CLIENT_ADDRESS_HEADER|QUEUE_DETACHED_RUNS|VAD_MAX_BATCH|RETENTION_DAYS|IDEMPOTENCY_TTL_SEC|UPLOAD_[A-Z_]+)$/;
-const overrides = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => OVERRIDABLE.test(k) && v !== ''));
+const OVERRIDABLE =
+  /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+|RATE_LIMIT_PER_MIN|STATUS_RATE_LIMIT_PER_MIN|UNAUTH_RATE_LIMIT_PER_MIN|MAX_CONCURRENT_JOBS|MAX_MEDIA_DURATION_SEC|CLIENT_ADDRESS_HEADER|QUEUE_DETACHED_RUNS|VAD_MAX_BATCH|RETENTION_DAYS|IDEMPOTENCY_TTL_SEC|UPLOAD_[A-Z_]+)$/;
+const overrides = Object.fromEntries(
+  Object.entries(process.env).filter(([k, v]) => OVERRIDABLE.test(k) && v !== ''),
+);
 // The local queue delivers one batch at a time: jobs run detached, so a slow one holds no other (wrangler.toml).
 // No Cloudflare edge locally: the client address comes from X-Forwarded-For (README Limits).
-const vars = { QUEUE_DETACHED_RUNS: '1', CLIENT_ADDRESS_HEADER: 'X-Forwarded-For', ...overrides, CONTAINER_URL: containerUrl, DEV_API_KEY: config.DEV_API_KEY };
+const vars = {
+  QUEUE_DETACHED_RUNS: '1',
+  CLIENT_ADDRESS_HEADER: 'X-Forwarded-For',
+  ...overrides,
+  CONTAINER_URL: containerUrl,
+  DEV_API_KEY: config.DEV_API_KEY,
+};
 const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
 // Two configs, one process: the API Worker (primary) and the edge-audio Worker (ffmpeg.wasm) that it
 // reaches through its EDGE_AUDIO service binding.
-run('wrangler', 'wrangler', ['dev', '-c', 'wrangler.toml', '-c', 'wasm/edge-audio/wrangler.toml', '--ip', '127.0.0.1', '--port', String(port), '--persist-to', persistTo, '--inspector-port', String(port + 1442), '--show-interactive-dev-session=false', ...varArgs], {
-  WRANGLER_SEND_METRICS: 'false',
-});
+run(
+  'wrangler',
+  'wrangler',
+  [
+    'dev',
+    '-c',
+    'wrangler.toml',
+    '-c',
+    'wasm/edge-audio/wrangler.toml',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--persist-to',
+    persistTo,
+    '--inspector-port',
+    String(port + 1442),
+    '--show-interactive-dev-session=false',
+    ...varArgs,
+  ],
+  {
+    WRANGLER_SEND_METRICS: 'false',
+  },
+);
 
-const keys = config.DEV_API_KEY.split(',').map((k) => k.trim()).filter(Boolean);
+const keys = config.DEV_API_KEY.split(',')
+  .map((k) => k.trim())
+  .filter(Boolean);
 console.log(`
 [start] API      http://127.0.0.1:${port}
 [start] API key  ${keys.join('  ')}   (send as X-API-Key, or ?api_key=)

@@ -26,5 +26,7 @@ export function meetsGate(gate: Gate, wallSec: number, floorSec: number | undefi
 }
 
 export function describeGate(gate: Gate, clipSec: number): string {
-  return gate.kind === 'seconds' ? `≤ ${gate.max} s (RTF ${(gate.max / clipSec).toFixed(2)})` : `≤ ${gate.max}× floor`;
+  return gate.kind === 'seconds'
+    ? `≤ ${gate.max} s (RTF ${(gate.max / clipSec).toFixed(2)})`
+    : `≤ ${gate.max}× floor`;
 }

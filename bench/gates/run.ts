@@ -50,13 +50,24 @@ const ALL_DESCRIPTION =
   'send your questions and your measurements, because every number helps us decide what to improve next.';
 
 const { values: args } = parseArgs({
-  options: { only: { type: 'string' }, repeat: { type: 'string', default: '1' }, log: { type: 'string', default: process.env.SERVICE_LOG } },
+  options: {
+    only: { type: 'string' },
+    repeat: { type: 'string', default: '1' },
+    log: { type: 'string', default: process.env.SERVICE_LOG },
+  },
 });
 
 /** The cases asked for, in the table's order; a render case brings the floor its gate divides by. */
 function selectedCases(only: string | undefined): CaseName[] {
-  const asked = new Set((only ?? CASES.join(',')).split(',').map((s) => s.trim()).filter(Boolean));
-  for (const name of asked) if (!(CASES as readonly string[]).includes(name)) throw new Error(`--only: unknown case "${name}" (${CASES.join(', ')})`);
+  const asked = new Set(
+    (only ?? CASES.join(','))
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+  for (const name of asked)
+    if (!(CASES as readonly string[]).includes(name))
+      throw new Error(`--only: unknown case "${name}" (${CASES.join(', ')})`);
   if (asked.has('blur') || asked.has('all')) asked.add('floor');
   return CASES.filter((c) => asked.has(c));
 }
@@ -70,19 +81,36 @@ interface Measured {
 
 const fmt = (v: number, digits = 1) => (Number.isFinite(v) ? v.toFixed(digits) : '–');
 
-function printStages(name: string, i: number, repeat: number, run: JobRun, cpu: Map<string, number>, log: string | undefined, logFrom: number) {
-  console.log(`\n#### ${name}, run ${i + 1}/${repeat}: ${run.videoId}, ${run.status}, wall ${fmt(run.wallSec)} s`);
+function printStages(
+  name: string,
+  i: number,
+  repeat: number,
+  run: JobRun,
+  cpu: Map<string, number>,
+  log: string | undefined,
+  logFrom: number,
+) {
+  console.log(
+    `\n#### ${name}, run ${i + 1}/${repeat}: ${run.videoId}, ${run.status}, wall ${fmt(run.wallSec)} s`,
+  );
   if (log) {
     const steps = parseStepTimes(readLogFrom(log, logFrom), run.videoId);
     console.log('| stage | s | % of wall |\n|---|---|---|');
-    for (const r of stageRows(steps, run.uploadSec, run.wallSec, run.status === 'completed')) console.log(`| ${r.stage} | ${fmt(r.sec)} | ${Math.round(r.share * 100)} |`);
-    if (steps.length === 0) console.log('| (no step lines for this job in the log: is --log the output of this service?) | | |');
+    for (const r of stageRows(steps, run.uploadSec, run.wallSec, run.status === 'completed'))
+      console.log(`| ${r.stage} | ${fmt(r.sec)} | ${Math.round(r.share * 100)} |`);
+    if (steps.length === 0)
+      console.log('| (no step lines for this job in the log: is --log the output of this service?) | | |');
   } else {
-    console.log('(stage times: pass --log <file holding npm start\'s output>)');
+    console.log("(stage times: pass --log <file holding npm start's output>)");
   }
   const total = [...cpu.values()].reduce((a, b) => a + b, 0);
-  const parts = [...cpu.entries()].filter(([, s]) => s >= 0.05).sort((a, b) => b[1] - a[1]).map(([role, s]) => `${role} ${fmt(s)}`);
-  console.log(`CPU s over the job by process: ${parts.join(' · ')} · total ${fmt(total)} (${fmt(total / run.wallSec, 2)} cores of 2)`);
+  const parts = [...cpu.entries()]
+    .filter(([, s]) => s >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([role, s]) => `${role} ${fmt(s)}`);
+  console.log(
+    `CPU s over the job by process: ${parts.join(' · ')} · total ${fmt(total)} (${fmt(total / run.wallSec, 2)} cores of 2)`,
+  );
   const report = run.final?.processing_report;
   if (report) {
     const o = report.output;
@@ -94,7 +122,14 @@ function printStages(name: string, i: number, repeat: number, run: JobRun, cpu: 
   }
 }
 
-async function measureJob(client: VideoApiClient, name: CaseName, submit: (c: VideoApiClient) => Promise<{ video_id: string }>, i: number, repeat: number, m: Measured) {
+async function measureJob(
+  client: VideoApiClient,
+  name: CaseName,
+  submit: (c: VideoApiClient) => Promise<{ video_id: string }>,
+  i: number,
+  repeat: number,
+  m: Measured,
+) {
   const logFrom = args.log ? logSize(args.log) : 0;
   const rss = rssPeaks(BENCH_ROOT);
   const cpu = cpuByRole(BENCH_ROOT);
@@ -118,7 +153,10 @@ async function main() {
     const needsSpeech = cases.includes('speech');
     const speech = needsSpeech ? speechMp3(dir, CLIP_SEC) : '';
     const hd = talkingHead720p(dir, CLIP_SEC);
-    const submits: Record<Exclude<CaseName, 'floor'>, (c: VideoApiClient) => Promise<{ video_id: string }>> = {
+    const submits: Record<
+      Exclude<CaseName, 'floor'>,
+      (c: VideoApiClient) => Promise<{ video_id: string }>
+    > = {
       speech: (c) => c.analyzeVideo(speech, { filename: 'speech60.mp3' }),
       visual: (c) => c.analyzeVideo(hd, { visualAnalytics: true, filename: 'talking720p60.mp4' }),
       blur: (c) => c.processVideo({ file: hd, blurBackground: true, filename: 'talking720p60.mp4' }),
@@ -133,17 +171,34 @@ async function main() {
           lipSyncCorrection: true,
         }),
     };
-    console.log(`service ${baseUrl}, ${CLIP_SEC} s clips, ${repeat} run(s) per case; load1 at start ${loadavg()[0].toFixed(1)}${args.log ? `; step times from ${args.log}` : ''}`);
+    console.log(
+      `service ${baseUrl}, ${CLIP_SEC} s clips, ${repeat} run(s) per case; load1 at start ${loadavg()[0].toFixed(1)}${args.log ? `; step times from ${args.log}` : ''}`,
+    );
 
     const floor = { wall: [] as number[], cpu: [] as number[] };
     const measured: Measured[] = [];
     for (const name of cases) {
       if (name === 'floor') {
         for (let i = 0; i < repeat; i++) {
-          const cost = ffmpegBenchmark(['-y', '-i', hd, '-c:v', 'libx264', '-preset', 'superfast', '-crf', '20', '-c:a', 'aac', join(dir, 'floor.mp4')]);
+          const cost = ffmpegBenchmark([
+            '-y',
+            '-i',
+            hd,
+            '-c:v',
+            'libx264',
+            '-preset',
+            'superfast',
+            '-crf',
+            '20',
+            '-c:a',
+            'aac',
+            join(dir, 'floor.mp4'),
+          ]);
           floor.wall.push(cost.wallMs / 1000);
           floor.cpu.push(cost.cpuMs / 1000);
-          console.log(`\n#### floor, run ${i + 1}/${repeat}: native ffmpeg libx264 superfast crf 20 + aac, wall ${fmt(cost.wallMs / 1000)} s, CPU ${fmt(cost.cpuMs / 1000)} s`);
+          console.log(
+            `\n#### floor, run ${i + 1}/${repeat}: native ffmpeg libx264 superfast crf 20 + aac, wall ${fmt(cost.wallMs / 1000)} s, CPU ${fmt(cost.cpuMs / 1000)} s`,
+          );
         }
         continue;
       }
@@ -154,16 +209,24 @@ async function main() {
 
     const floorSpread = spread(floor.wall);
     const floorSec = floorSpread.runs ? floorSpread.median : undefined;
-    console.log(`\n## gates (${CLIP_SEC} s 1280×720 clip; medians, range in brackets; load1 at end ${loadavg()[0].toFixed(1)})\n`);
-    console.log('| case | status | runs | upload s | wall s | RTF | × floor | goal | pass | service CPU s | peak RSS MiB |');
+    console.log(
+      `\n## gates (${CLIP_SEC} s 1280×720 clip; medians, range in brackets; load1 at end ${loadavg()[0].toFixed(1)})\n`,
+    );
+    console.log(
+      '| case | status | runs | upload s | wall s | RTF | × floor | goal | pass | service CPU s | peak RSS MiB |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     if (floorSec !== undefined) {
-      console.log(`| floor (ffmpeg x264 superfast crf 20 + aac) | ok | ${floorSpread.runs} | – | ${formatSpread(floorSpread)} | ${fmt(floorSec / CLIP_SEC, 2)} | 1.00 | – | – | ${formatSpread(spread(floor.cpu))} | – |`);
+      console.log(
+        `| floor (ffmpeg x264 superfast crf 20 + aac) | ok | ${floorSpread.runs} | – | ${formatSpread(floorSpread)} | ${fmt(floorSec / CLIP_SEC, 2)} | 1.00 | – | – | ${formatSpread(spread(floor.cpu))} | – |`,
+      );
     }
     for (const m of measured) {
       const gate: Gate = GATES[m.name as keyof typeof GATES];
       const wall = spread(m.runs.map((r) => r.wallSec));
-      const statuses = [...new Set(m.runs.map((r) => r.status + (r.error ? ` (${r.error})` : '')))].join(', ');
+      const statuses = [...new Set(m.runs.map((r) => r.status + (r.error ? ` (${r.error})` : '')))].join(
+        ', ',
+      );
       const allCompleted = m.runs.every((r) => r.status === 'completed');
       const verdict = meetsGate(gate, wall.median, floorSec);
       const pass = !allCompleted ? 'NO' : verdict === null ? '?' : verdict ? 'yes' : 'NO';

@@ -19,7 +19,13 @@ const PARALLEL = Math.min(4, Math.max(1, Number(process.env.PARALLEL ?? 2)));
 const vars = (() => {
   try {
     const text = readFileSync(join(ROOT, '.dev.vars'), 'utf8');
-    return Object.fromEntries(text.split('\n').map((l) => /^\s*([A-Z_]+)\s*=\s*"?(.*?)"?\s*$/.exec(l)).filter(Boolean).map((m) => [m[1], m[2]]));
+    return Object.fromEntries(
+      text
+        .split('\n')
+        .map((l) => /^\s*([A-Z_]+)\s*=\s*"?(.*?)"?\s*$/.exec(l))
+        .filter(Boolean)
+        .map((m) => [m[1], m[2]]),
+    );
   } catch {
     return {};
   }
@@ -67,7 +73,9 @@ async function main() {
   const { upload_id, part_size, max_bytes } = await created.json();
   const total = Math.min(SIZE_MB * 1024 * 1024, max_bytes);
   const parts = Math.ceil(total / part_size);
-  console.log(`upload ${upload_id}: ${(total / 2 ** 20).toFixed(0)} MiB in ${parts} parts of ${part_size / 2 ** 20} MiB, ${PARALLEL} in flight; workerd pids ${pids.join(',') || 'unknown'}`);
+  console.log(
+    `upload ${upload_id}: ${(total / 2 ** 20).toFixed(0)} MiB in ${parts} parts of ${part_size / 2 ** 20} MiB, ${PARALLEL} in flight; workerd pids ${pids.join(',') || 'unknown'}`,
+  );
 
   const rss = [sample()];
   const timer = setInterval(() => rss.push(sample()), 500);
@@ -77,7 +85,11 @@ async function main() {
     while (next <= parts) {
       const n = next++;
       const size = n === parts ? total - (parts - 1) * part_size : part_size;
-      const res = await fetch(`${BASE}/api/uploads/${upload_id}/parts/${n}`, { method: 'PUT', headers, body: partBytes(n, size) });
+      const res = await fetch(`${BASE}/api/uploads/${upload_id}/parts/${n}`, {
+        method: 'PUT',
+        headers,
+        body: partBytes(n, size),
+      });
       if (res.status !== 200) throw new Error(`part ${n}: ${res.status} ${await res.text()}`);
     }
   };
@@ -85,7 +97,8 @@ async function main() {
     await Promise.all(Array.from({ length: PARALLEL }, worker));
     const done = await fetch(`${BASE}/api/uploads/${upload_id}/complete`, { method: 'POST', headers });
     const body = await done.json();
-    if (done.status !== 200 || body.size !== total) throw new Error(`complete: ${done.status} ${JSON.stringify(body)}`);
+    if (done.status !== 200 || body.size !== total)
+      throw new Error(`complete: ${done.status} ${JSON.stringify(body)}`);
   } finally {
     clearInterval(timer);
     await fetch(`${BASE}/api/uploads/${upload_id}`, { method: 'DELETE', headers });
@@ -96,7 +109,7 @@ async function main() {
     {
       'size MiB': Math.round(total / 2 ** 20),
       parts,
-      's': secs.toFixed(1),
+      s: secs.toFixed(1),
       'MiB/s': (total / 2 ** 20 / secs).toFixed(1),
       'workerd RSS start MiB': finite[0]?.toFixed(0) ?? 'n/a',
       'workerd RSS max MiB': finite.length ? Math.max(...finite).toFixed(0) : 'n/a',

@@ -23,7 +23,13 @@ const UPLOAD_BYTES = 64 * 1024;
 function devVars() {
   try {
     const text = readFileSync(join(ROOT, '.dev.vars'), 'utf8');
-    return Object.fromEntries(text.split('\n').map((l) => /^\s*([A-Z_]+)\s*=\s*"?(.*?)"?\s*$/.exec(l)).filter(Boolean).map((m) => [m[1], m[2]]));
+    return Object.fromEntries(
+      text
+        .split('\n')
+        .map((l) => /^\s*([A-Z_]+)\s*=\s*"?(.*?)"?\s*$/.exec(l))
+        .filter(Boolean)
+        .map((m) => [m[1], m[2]]),
+    );
   } catch {
     return {};
   }
@@ -48,9 +54,14 @@ function uploadBody() {
   const boundary = 'loadbench7f3a';
   const bytes = new Uint8Array(UPLOAD_BYTES).map((_, i) => (i * 131 + 7) & 255);
   bytes[0] = 0;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="load.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="load.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { body: Buffer.concat([head, Buffer.from(bytes), tail]), type: `multipart/form-data; boundary=${boundary}` };
+  return {
+    body: Buffer.concat([head, Buffer.from(bytes), tail]),
+    type: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 /**
@@ -87,7 +98,8 @@ function row(name, r, extra = '') {
 
 async function main() {
   const health = await fetch(`${BASE}/healthz`).catch(() => null);
-  if (!health?.ok) throw new Error(`nothing answers at ${BASE}: start the stack with npm start (PORT=${PORT})`);
+  if (!health?.ok)
+    throw new Error(`nothing answers at ${BASE}: start the stack with npm start (PORT=${PORT})`);
 
   let key = devKey;
   let keyId = null;
@@ -95,7 +107,10 @@ async function main() {
     const res = await fetch(`${BASE}/admin/keys`, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'bench-load', limits: { requests_per_minute: 1_000_000, status_per_minute: 1_000_000, concurrent_jobs: 1_000 } }),
+      body: JSON.stringify({
+        name: 'bench-load',
+        limits: { requests_per_minute: 1_000_000, status_per_minute: 1_000_000, concurrent_jobs: 1_000 },
+      }),
     });
     if (res.status === 201) ({ key, key_id: keyId } = await json(res));
   }
@@ -104,13 +119,25 @@ async function main() {
   try {
     // A registered avatar proves the key works for uploads before the runs.
     const { body, type } = uploadBody();
-    const created = await json(await fetch(`${BASE}/api/register-avatar`, { method: 'POST', headers: { ...headers, 'content-type': type }, body }));
+    const created = await json(
+      await fetch(`${BASE}/api/register-avatar`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': type },
+        body,
+      }),
+    );
     const avatarIds = created.video_id ? [created.video_id] : [];
 
     rows.push(
       row(
         'status polling (unknown id)',
-        await run({ path: '/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA', headers, connections: 32, duration: DURATION_SEC, maxRequests: MAX_STATUS_REQUESTS }),
+        await run({
+          path: '/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA',
+          headers,
+          connections: 32,
+          duration: DURATION_SEC,
+          maxRequests: MAX_STATUS_REQUESTS,
+        }),
         '32 connections',
       ),
     );
@@ -130,15 +157,28 @@ async function main() {
     rows.push(row('small uploads (64 KiB register-avatar)', uploads, '8 connections'));
 
     // The limiter under load: the development key has the default limits.
-    const limited = await run({ path: '/api/jobs/vid_AAAAAAAAAAAAAAAAAAAAAA', method: 'DELETE', headers: { 'x-api-key': devKey }, connections: 16, amount: 400 });
+    const limited = await run({
+      path: '/api/jobs/vid_AAAAAAAAAAAAAAAAAAAAAA',
+      method: 'DELETE',
+      headers: { 'x-api-key': devKey },
+      connections: 16,
+      amount: 400,
+    });
     // Every answer is an error by design (404 for the unknown id, 429 beyond the limit).
     const codes = limited.statusCodeStats ?? {};
-    rows.push({ ...row('rate limiter (dev key, 400 requests)', limited), note: `404: ${codes['404']?.count ?? 0}, 429: ${codes['429']?.count ?? 0} (errors by design)` });
+    rows.push({
+      ...row('rate limiter (dev key, 400 requests)', limited),
+      note: `404: ${codes['404']?.count ?? 0}, 429: ${codes['429']?.count ?? 0} (errors by design)`,
+    });
 
     // Clean up what the run stored.
     for (const id of avatarIds) await fetch(`${BASE}/api/avatars/${id}`, { method: 'DELETE', headers });
   } finally {
-    if (keyId) await fetch(`${BASE}/admin/keys/${keyId}`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } });
+    if (keyId)
+      await fetch(`${BASE}/admin/keys/${keyId}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
   }
   console.table(rows);
 }

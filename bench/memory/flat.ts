@@ -16,7 +16,8 @@ export type Flatness = { verdict: 'flat' | 'grows'; growth: number } | { verdict
 
 export function flatness(peaks: PeakAtLength[]): Flatness {
   const byLength = [...peaks].sort((a, b) => a.minutes - b.minutes);
-  if (byLength.length < 2 || byLength[0].minutes === byLength[byLength.length - 1].minutes) return { verdict: 'one length' };
+  if (byLength.length < 2 || byLength[0].minutes === byLength[byLength.length - 1].minutes)
+    return { verdict: 'one length' };
   const shortest = byLength[0].peakMiB;
   const longest = byLength[byLength.length - 1].peakMiB;
   const growth = (longest - shortest) / shortest;

@@ -19,14 +19,18 @@ import { BENCH_ROOT, serviceClient, timeJob } from '../support/service.js';
 import { rssPeaks } from '../support/service-rss.js';
 import { describeFlatness, flatness, type PeakAtLength } from './flat.js';
 
-const { values: args } = parseArgs({ options: { minutes: { type: 'string', default: '1,10,30' }, only: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { minutes: { type: 'string', default: '1,10,30' }, only: { type: 'string' } },
+});
 
 async function main() {
   const { client } = serviceClient();
   const dir = mkdtempSync(join(tmpdir(), 'bench-memory-'));
   const peaks = new Map<string, PeakAtLength[]>();
   try {
-    console.log('| case | minutes | status | wall s | RTF | peak workerd MiB | peak media MiB | peak total MiB |');
+    console.log(
+      '| case | minutes | status | wall s | RTF | peak workerd MiB | peak media MiB | peak total MiB |',
+    );
     console.log('|---|---|---|---|---|---|---|---|');
     for (const minutes of args.minutes!.split(',').map(Number)) {
       const clip = talkingHead720p(dir, minutes * 60);
@@ -38,8 +42,11 @@ async function main() {
         const sampler = rssPeaks(BENCH_ROOT);
         const r = await timeJob(client, c.submit, { pollMs: 1000, maxWaitMs: minutes * 60 * 10_000 });
         const peak = sampler.stop();
-        if (r.status === 'completed') peaks.set(c.name, [...(peaks.get(c.name) ?? []), { minutes, peakMiB: peak.total }]);
-        console.log(`| ${c.name} | ${minutes} | ${r.status}${r.error ? ` (${r.error})` : ''} | ${r.wallSec.toFixed(0)} | ${(r.wallSec / (minutes * 60)).toFixed(2)} | ${Math.round(peak.workerd)} | ${Math.round(peak.media)} | ${Math.round(peak.total)} |`);
+        if (r.status === 'completed')
+          peaks.set(c.name, [...(peaks.get(c.name) ?? []), { minutes, peakMiB: peak.total }]);
+        console.log(
+          `| ${c.name} | ${minutes} | ${r.status}${r.error ? ` (${r.error})` : ''} | ${r.wallSec.toFixed(0)} | ${(r.wallSec / (minutes * 60)).toFixed(2)} | ${Math.round(peak.workerd)} | ${Math.round(peak.media)} | ${Math.round(peak.total)} |`,
+        );
       }
       if (minutes !== 1) rmSync(clip, { force: true });
     }

@@ -21,7 +21,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { grayFrame, laplacianVariance } from '../../test/support/media-measures.js';
 import { talkingHead720p60s } from './clips.js';
-import { createProcessSegmenter, KeyMaskStream, MaskTracker } from '../../containers/media/engines/segment/index.js';
+import {
+  createProcessSegmenter,
+  KeyMaskStream,
+  MaskTracker,
+} from '../../containers/media/engines/segment/index.js';
 import { probabilityToMask } from '../../containers/media/engines/segment/mask-tracker.js';
 import { readRecords } from '../../containers/media/engines/frame-pipeline/frames.js';
 import { blurKeyOptions } from '../../containers/media/engines/render/render.js';
@@ -40,7 +44,11 @@ const BOXES = {
 async function renderBlur(root: string, source: string, workDir: string): Promise<string> {
   const mod = await import(join(root, 'containers/media/engines/render/index.ts'));
   const { outputPath } = await mod.renderVideo(
-    { sourcePath: source, options: mod.parseRenderOptions(JSON.stringify({ blur_background: true })), workDir },
+    {
+      sourcePath: source,
+      options: mod.parseRenderOptions(JSON.stringify({ blur_background: true })),
+      workDir,
+    },
     mod.defaultRenderEngines(),
   );
   return outputPath;
@@ -50,7 +58,11 @@ async function renderBlur(root: string, source: string, workDir: string): Promis
 function ratios(source: string, rendered: string, boxes: Record<string, number[]>, times: number[]) {
   const out: Record<string, number> = {};
   for (const [name, box] of Object.entries(boxes)) {
-    const rs = times.map((t) => laplacianVariance(grayFrame(rendered, t, S), S, box) / laplacianVariance(grayFrame(source, t, S), S, box));
+    const rs = times.map(
+      (t) =>
+        laplacianVariance(grayFrame(rendered, t, S), S, box) /
+        laplacianVariance(grayFrame(source, t, S), S, box),
+    );
     out[name] = rs.reduce((a, b) => a + b, 0) / rs.length;
   }
   return out;
@@ -59,17 +71,26 @@ function ratios(source: string, rendered: string, boxes: Record<string, number[]
 /** RGB frames of `path` at w×h (the segmenter's input), from the render's own mask decoder. */
 async function* smallFrames(path: string, w: number, h: number) {
   const plan = planRender(await probeFile(path), null);
-  const dec = spawn('ffmpeg', ['-v', 'error', ...decoderArgs(path, plan, { loop: false, width: w, height: h, pixFmt: 'rgb24', rough: true })]);
+  const dec = spawn('ffmpeg', [
+    '-v',
+    'error',
+    ...decoderArgs(path, plan, { loop: false, width: w, height: h, pixFmt: 'rgb24', rough: true }),
+  ]);
   yield* readRecords(dec.stdout, w * h * 3);
 }
 
 function agreement(truth: Uint8Array[], masks: Uint8Array[]) {
-  let diff = 0, inter = 0, union = 0, n = 0;
+  let diff = 0,
+    inter = 0,
+    union = 0,
+    n = 0;
   for (let f = 0; f < truth.length; f++) {
-    const a = truth[f], b = masks[f];
+    const a = truth[f],
+      b = masks[f];
     for (let i = 0; i < a.length; i++) {
       diff += Math.abs(a[i] - b[i]);
-      const pa = a[i] >= 128, pb = b[i] >= 128;
+      const pa = a[i] >= 128,
+        pb = b[i] >= 128;
       if (pa && pb) inter++;
       if (pa || pb) union++;
     }
@@ -81,7 +102,9 @@ function agreement(truth: Uint8Array[], masks: Uint8Array[]) {
 async function maskAgreement(path: string) {
   using seg = createProcessSegmenter();
   const { inputWidth: w, inputHeight: h } = seg;
-  const truth: Uint8Array[] = [], held: Uint8Array[] = [], keyed: Uint8Array[] = [];
+  const truth: Uint8Array[] = [],
+    held: Uint8Array[] = [],
+    keyed: Uint8Array[] = [];
   const tracker = new MaskTracker(seg, { everyNth: 6 }); // the former default: 4 masks/s at 25 fps
   const keys = blurKeyOptions(25);
   const stream = new KeyMaskStream(seg, keys, async (m) => void keyed.push(m));
@@ -93,7 +116,11 @@ async function maskAgreement(path: string) {
     i++;
   }
   await stream.end();
-  return { frames: i, held: { masks: tracker.segmentations, ...agreement(truth, held) }, keyed: { masks: stream.keys, motion: stream.motionKeys, every: keys.every, ...agreement(truth, keyed) } };
+  return {
+    frames: i,
+    held: { masks: tracker.segmentations, ...agreement(truth, held) },
+    keyed: { masks: stream.keys, motion: stream.motionKeys, every: keys.every, ...agreement(truth, keyed) },
+  };
 }
 
 async function main() {
@@ -102,11 +129,16 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'blur-quality-'));
   const hd10 = join(work, 'hd10.mp4');
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', talkingHead720p60s(), '-t', '10', '-c', 'copy', hd10]);
-  const rows = ['| clip | background ÷ (lower: blurrier) | face ÷ (higher: sharper) | hair edge ÷ (higher: sharper) |', '|---|---|---|---|'];
-  for (const [name, src, boxes, times] of process.argv.includes('--masks-only') ? [] : [
-    ['retalking_face2 5 s 844²', FACE2, BOXES.face2, [1, 2, 3, 4]],
-    ['talking head 10 s 720p', hd10, BOXES.hd, [2, 4, 6, 8]],
-  ] as const) {
+  const rows = [
+    '| clip | background ÷ (lower: blurrier) | face ÷ (higher: sharper) | hair edge ÷ (higher: sharper) |',
+    '|---|---|---|---|',
+  ];
+  for (const [name, src, boxes, times] of process.argv.includes('--masks-only')
+    ? []
+    : ([
+        ['retalking_face2 5 s 844²', FACE2, BOXES.face2, [1, 2, 3, 4]],
+        ['talking head 10 s 720p', hd10, BOXES.hd, [2, 4, 6, 8]],
+      ] as const)) {
     if (process.argv.includes('--first-only') && name !== 'retalking_face2 5 s 844²') continue;
     const dir = mkdtempSync(join(work, 'r-'));
     const r = ratios(src, await renderBlur(root, src, dir), boxes, [...times]);
@@ -116,8 +148,12 @@ async function main() {
   const m = await maskAgreement(hd10);
   console.log(`Masks vs the segmenter on every frame (${m.frames} frames of 10 s 720p):`);
   console.log('| masks | segmenter runs | mean abs diff (0..255) | IoU person |\n|---|---|---|---|');
-  console.log(`| hold + EMA, every 6th (former) | ${m.held.masks} | ${m.held.meanAbsDiff.toFixed(2)} | ${m.held.iou.toFixed(4)} |`);
-  console.log(`| key masks, every ${m.keyed.every} + ${m.keyed.motion} motion keys, blended | ${m.keyed.masks} | ${m.keyed.meanAbsDiff.toFixed(2)} | ${m.keyed.iou.toFixed(4)} |`);
+  console.log(
+    `| hold + EMA, every 6th (former) | ${m.held.masks} | ${m.held.meanAbsDiff.toFixed(2)} | ${m.held.iou.toFixed(4)} |`,
+  );
+  console.log(
+    `| key masks, every ${m.keyed.every} + ${m.keyed.motion} motion keys, blended | ${m.keyed.masks} | ${m.keyed.meanAbsDiff.toFixed(2)} | ${m.keyed.iou.toFixed(4)} |`,
+  );
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -16,7 +16,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { defaultRenderEngines, parseRenderOptions, renderVideo } from '../../containers/media/engines/render/index.js';
+import {
+  defaultRenderEngines,
+  parseRenderOptions,
+  renderVideo,
+} from '../../containers/media/engines/render/index.js';
 import { decoderArgs, encoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { yuv420pMask } from '../../containers/media/engines/frame-pipeline/frames.js';
 import { planRender } from '../../containers/media/engines/frame-pipeline/plan.js';
@@ -34,12 +38,17 @@ function cpuSec(): number {
 }
 
 async function measure<T>(fn: () => Promise<T>): Promise<{ wall: number; cpu: number; value: T }> {
-  const c0 = cpuSec(), t0 = performance.now();
+  const c0 = cpuSec(),
+    t0 = performance.now();
   const value = await fn();
   return { wall: (performance.now() - t0) / 1000, cpu: cpuSec() - c0, value };
 }
 
-function run(bin: string, args: string[], stdin?: (w: NodeJS.WritableStream) => Promise<void>): Promise<void> {
+function run(
+  bin: string,
+  args: string[],
+  stdin?: (w: NodeJS.WritableStream) => Promise<void>,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const p = spawn(bin, args, { stdio: ['pipe', 'ignore', 'inherit'] });
     p.on('error', reject);
@@ -58,11 +67,47 @@ async function main() {
   const plan = planRender(await probeFile(hd), null);
   const rows: Array<[string, number, number, string]> = [];
 
-  const floor = await measure(() => run('ffmpeg', ['-v', 'error', '-y', '-i', hd, '-c:v', 'libx264', '-preset', 'superfast', '-crf', '20', '-c:a', 'aac', join(work, 'floor.mp4')]));
+  const floor = await measure(() =>
+    run('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      hd,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'superfast',
+      '-crf',
+      '20',
+      '-c:a',
+      'aac',
+      join(work, 'floor.mp4'),
+    ]),
+  );
   rows.push(['floor: native transcode', floor.wall, floor.cpu, '']);
 
-  const decode = await measure(() => run('ffmpeg', ['-v', 'error', ...decoderArgs(hd, plan, { loop: false, width: MASK_SIDE, height: MASK_SIDE, pixFmt: 'rgb24', rough: true }).slice(0, -1), '-y', '/dev/null']));
-  rows.push(['stage: decode at mask size', decode.wall, decode.cpu, `${MASK_SIDE}² rgb24, the render's decoder`]);
+  const decode = await measure(() =>
+    run('ffmpeg', [
+      '-v',
+      'error',
+      ...decoderArgs(hd, plan, {
+        loop: false,
+        width: MASK_SIDE,
+        height: MASK_SIDE,
+        pixFmt: 'rgb24',
+        rough: true,
+      }).slice(0, -1),
+      '-y',
+      '/dev/null',
+    ]),
+  );
+  rows.push([
+    'stage: decode at mask size',
+    decode.wall,
+    decode.cpu,
+    `${MASK_SIDE}² rgb24, the render's decoder`,
+  ]);
 
   // The segmenter process alone: N images through it, two in flight (as the render keeps them).
   const N = 100;
@@ -75,28 +120,66 @@ async function main() {
     s.dispose();
     await new Promise((r) => setTimeout(r, 200)); // reaped: its CPU counts in cutime
   });
-  rows.push([`stage: segmenter process, ${N} masks`, seg.wall, seg.cpu, `${((seg.wall * 1000) / N).toFixed(1)} ms wall per mask incl. start`]);
+  rows.push([
+    `stage: segmenter process, ${N} masks`,
+    seg.wall,
+    seg.cpu,
+    `${((seg.wall * 1000) / N).toFixed(1)} ms wall per mask incl. start`,
+  ]);
 
   // The composite + encode alone: the blur graph with one constant mask (a centred person-sized box).
   const gray = new Uint8Array(MASK_SIDE * MASK_SIDE);
-  for (let y = 40; y < MASK_SIDE; y++) for (let x = 70; x < MASK_SIDE - 70; x++) gray[y * MASK_SIDE + x] = 255;
+  for (let y = 40; y < MASK_SIDE; y++)
+    for (let x = 70; x < MASK_SIDE - 70; x++) gray[y * MASK_SIDE + x] = 255;
   const mask = yuv420pMask(gray, MASK_SIDE, MASK_SIDE);
   const frames = Math.round(plan.durationSec * plan.fps);
   const composite = await measure(() =>
-    run('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', ...encoderArgs({ plan, video: { kind: 'file', path: hd, loop: false }, mask: { kind: 'pipe', width: MASK_SIDE, height: MASK_SIDE }, audio: { kind: 'source', path: hd, lagSec: 0 }, output: join(work, 'composite.mp4') })], async (w) => {
-      for (let i = 0; i < frames; i++) if (!w.write(mask)) await new Promise((r) => w.once('drain', r));
-    }),
+    run(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-nostdin',
+        '-loglevel',
+        'error',
+        ...encoderArgs({
+          plan,
+          video: { kind: 'file', path: hd, loop: false },
+          mask: { kind: 'pipe', width: MASK_SIDE, height: MASK_SIDE },
+          audio: { kind: 'source', path: hd, lagSec: 0 },
+          output: join(work, 'composite.mp4'),
+        }),
+      ],
+      async (w) => {
+        for (let i = 0; i < frames; i++) if (!w.write(mask)) await new Promise((r) => w.once('drain', r));
+      },
+    ),
   );
   rows.push(['stage: composite + encode (constant mask)', composite.wall, composite.cpu, 'no segmenter']);
 
   // `--render-root DIR`: the render from another checkout (an export of the commit before), same clip and floor.
   const at = process.argv.indexOf('--render-root');
-  const mod: { defaultRenderEngines: typeof defaultRenderEngines; parseRenderOptions: typeof parseRenderOptions; renderVideo: typeof renderVideo } = at > 0 ? await import(join(resolve(process.argv[at + 1]), 'containers/media/engines/render/index.ts')) : { defaultRenderEngines, parseRenderOptions, renderVideo };
+  const mod: {
+    defaultRenderEngines: typeof defaultRenderEngines;
+    parseRenderOptions: typeof parseRenderOptions;
+    renderVideo: typeof renderVideo;
+  } =
+    at > 0
+      ? await import(join(resolve(process.argv[at + 1]), 'containers/media/engines/render/index.ts'))
+      : { defaultRenderEngines, parseRenderOptions, renderVideo };
   const engines = mod.defaultRenderEngines();
   const renders: Array<{ wall: number; cpu: number; blur: unknown; stages: unknown }> = [];
   for (let i = 0; i < runs; i++) {
     const dir = mkdtempSync(join(work, 'render-'));
-    const r = await measure(() => mod.renderVideo({ sourcePath: hd, options: mod.parseRenderOptions(JSON.stringify({ blur_background: true })), workDir: dir }, engines));
+    const r = await measure(() =>
+      mod.renderVideo(
+        {
+          sourcePath: hd,
+          options: mod.parseRenderOptions(JSON.stringify({ blur_background: true })),
+          workDir: dir,
+        },
+        engines,
+      ),
+    );
     renders.push({ wall: r.wall, cpu: r.cpu, blur: r.value.report.blur, stages: r.value.report.stages_ms });
     rmSync(dir, { recursive: true, force: true });
   }
@@ -104,10 +187,17 @@ async function main() {
   rows.push([`render: blur (median of ${runs})`, blur.wall, blur.cpu, JSON.stringify(blur.blur)]);
 
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  console.log(`60 s 720p talking head (${plan.width}×${plan.height}, ${plan.fps} fps); load average at the end: ${load}\n`);
+  console.log(
+    `60 s 720p talking head (${plan.width}×${plan.height}, ${plan.fps} fps); load average at the end: ${load}\n`,
+  );
   console.log('| step | wall s | cpu s | × floor | note |\n|---|---|---|---|---|');
-  for (const [name, wall, cpu, note] of rows) console.log(`| ${name} | ${wall.toFixed(1)} | ${Number.isNaN(cpu) ? '–' : cpu.toFixed(1)} | ${(wall / floor.wall).toFixed(2)} | ${note} |`);
-  console.log(`\nrender walls: ${renders.map((r) => r.wall.toFixed(1)).join(', ')} s; stages_ms ${JSON.stringify(blur.stages)}`);
+  for (const [name, wall, cpu, note] of rows)
+    console.log(
+      `| ${name} | ${wall.toFixed(1)} | ${Number.isNaN(cpu) ? '–' : cpu.toFixed(1)} | ${(wall / floor.wall).toFixed(2)} | ${note} |`,
+    );
+  console.log(
+    `\nrender walls: ${renders.map((r) => r.wall.toFixed(1)).join(', ')} s; stages_ms ${JSON.stringify(blur.stages)}`,
+  );
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -15,7 +15,26 @@ export function talkingHead720p60s(): string {
   mkdirSync(CLIP_DIR, { recursive: true });
   const hd = join(CLIP_DIR, 'talking720p60s.mp4');
   if (!existsSync(hd)) {
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '-1', '-i', SOURCE, '-t', '60', '-vf', 'scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720', '-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac', hd]);
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-stream_loop',
+      '-1',
+      '-i',
+      SOURCE,
+      '-t',
+      '60',
+      '-vf',
+      'scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-c:a',
+      'aac',
+      hd,
+    ]);
   }
   return hd;
 }

@@ -32,7 +32,26 @@ const arg = (name: string, fallback: string) => {
 
 function makeInputs(dir: string, sec: number) {
   const clip = join(dir, 'talking720p.mp4');
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '-1', '-i', SOURCE, '-t', String(sec), '-vf', 'scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720', '-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac', clip]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-stream_loop',
+    '-1',
+    '-i',
+    SOURCE,
+    '-t',
+    String(sec),
+    '-vf',
+    'scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-c:a',
+    'aac',
+    clip,
+  ]);
   const speech = join(dir, 'speech.wav');
   execFileSync('espeak-ng', ['-v', 'en-us+m3', '-s', '150', '-w', speech, SPEECH_TEXT]);
   return { clip, speech };
@@ -43,14 +62,21 @@ async function drive(editor: FrameEditor, clip: string, plan: RenderPlan, loop: 
   using dec = spawnFfmpeg(decoderArgs(clip, plan, { loop, pixFmt: 'rgba' }));
   dec.child.stdin.end();
   const held: RawFrame[] = [];
-  let observeMs = 0, editMs = 0, frames = 0;
+  let observeMs = 0,
+    editMs = 0,
+    frames = 0;
   const emit = async (f: RawFrame) => {
     const t = performance.now();
     await editor.edit(f);
     editMs += performance.now() - t;
     frames++;
   };
-  for await (const f of readFrames(dec.child.stdout, { width: plan.width, height: plan.height, channels: 4, fps: plan.fps })) {
+  for await (const f of readFrames(dec.child.stdout, {
+    width: plan.width,
+    height: plan.height,
+    channels: 4,
+    fps: plan.fps,
+  })) {
     const t = performance.now();
     if (editor.observe) await editor.observe(f);
     observeMs += performance.now() - t;
@@ -84,7 +110,12 @@ async function main() {
       rows.push(['gaze', 'init (models)', initMs.toFixed(0) + ' ms total', '']);
       rows.push(['gaze', 'observe (all)', per(run.observeMs, n), `${r.keyframes} keyframes`]);
       rows.push(['gaze', '  detection input (RGBA→RGB)', per(r.detect_input_ms, n), '']);
-      rows.push(['gaze', '  face mesh + iris (Human)', per(r.detect_ms - r.detect_input_ms, n), `${per(r.detect_ms - r.detect_input_ms, r.keyframes)} per keyframe`]);
+      rows.push([
+        'gaze',
+        '  face mesh + iris (Human)',
+        per(r.detect_ms - r.detect_input_ms, n),
+        `${per(r.detect_ms - r.detect_input_ms, r.keyframes)} per keyframe`,
+      ]);
       rows.push(['gaze', 'edit (all)', per(run.editMs, n), `${r.eyes_warped} eyes warped`]);
       rows.push(['gaze', '  iris in pixels', per(r.iris_ms, n), '']);
       rows.push(['gaze', '  warp', per(r.warp_ms - r.iris_ms, n), '']);
@@ -101,12 +132,22 @@ async function main() {
       editor.dispose();
       const n = run.frames;
       const a = r.analysis_stages_ms;
-      rows.push(['mouth', 'init (analysis pass + plan)', per(initMs, n), `${initMs.toFixed(0)} ms total, ${r.meshes} meshes`]);
+      rows.push([
+        'mouth',
+        'init (analysis pass + plan)',
+        per(initMs, n),
+        `${initMs.toFixed(0)} ms total, ${r.meshes} meshes`,
+      ]);
       rows.push(['mouth', '  thumbnails', per(a.signature, n), '']);
       rows.push(['mouth', '  detection input (RGBA→RGB)', per(a.detect_input, n), '']);
       rows.push(['mouth', '  face mesh (Human)', per(a.mesh, n), `${per(a.mesh, r.meshes)} per mesh`]);
       rows.push(['mouth', '  patch cuts', per(a.cut, n), '']);
-      rows.push(['mouth', '  decode + rest', per(r.analysis_ms - a.signature - a.detect_input - a.mesh - a.cut, n), '']);
+      rows.push([
+        'mouth',
+        '  decode + rest',
+        per(r.analysis_ms - a.signature - a.detect_input - a.mesh - a.cut, n),
+        '',
+      ]);
       rows.push(['mouth', '  envelope + selection', per(r.plan_ms, n), '']);
       rows.push(['mouth', 'edit (all)', per(run.editMs, n), `${r.edited} edited`]);
       rows.push(['mouth', '  thumbnail match', per(r.match_ms, n), '']);

@@ -32,12 +32,22 @@ export async function decodeToPcm(path: string): Promise<Int16Array> {
 /** Loads the corpus; `withExtras` adds the mp3/flac JFK variants. */
 export async function loadCorpus({ withExtras = true } = {}): Promise<Clip[]> {
   const manifest = join(MEDIA_DIR, 'MANIFEST.tsv');
-  if (!existsSync(manifest)) throw new Error(`${manifest} not found: the speech benchmark needs ../shared/media`);
-  const [header, ...rows] = readFileSync(manifest, 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  if (!existsSync(manifest))
+    throw new Error(`${manifest} not found: the speech benchmark needs ../shared/media`);
+  const [header, ...rows] = readFileSync(manifest, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
   const fileCol = header.indexOf('file');
   const refCol = header.indexOf('reference_transcript');
-  const wanted = rows.filter((r) => r[fileCol].startsWith('speech/') || (withExtras && EXTRA_CLIPS.includes(r[fileCol])));
+  const wanted = rows.filter(
+    (r) => r[fileCol].startsWith('speech/') || (withExtras && EXTRA_CLIPS.includes(r[fileCol])),
+  );
   return Promise.all(
-    wanted.map(async (r) => ({ file: r[fileCol], reference: r[refCol], pcm: await decodeToPcm(join(MEDIA_DIR, r[fileCol])) })),
+    wanted.map(async (r) => ({
+      file: r[fileCol],
+      reference: r[refCol],
+      pcm: await decodeToPcm(join(MEDIA_DIR, r[fileCol])),
+    })),
   );
 }

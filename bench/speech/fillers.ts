@@ -22,14 +22,19 @@ import { decodeToPcm, MEDIA_DIR, type Clip } from './corpus.js';
 export const FILLER_TOLERANCE_SEC = 0.15;
 
 /** The hesitation words of a word list. */
-export const hesitations = (words: readonly TimedWord[]): TimedWord[] => words.filter((w) => isHesitation(normalizeWord(w.word)));
+export const hesitations = (words: readonly TimedWord[]): TimedWord[] =>
+  words.filter((w) => isHesitation(normalizeWord(w.word)));
 
 /**
  * Pure: true positives (pairs within tolerance, matched one-to-one by closeness), false
  * positives and misses, plus the start errors of the pairs.
  * @example matchFillers([{start:1}], [{start:1.1}]) // { tp: 1, fp: 0, fn: 0, startErrors: [0.1] }
  */
-export function matchFillers(ref: ReadonlyArray<{ start: number }>, hyp: ReadonlyArray<{ start: number }>, toleranceSec = FILLER_TOLERANCE_SEC) {
+export function matchFillers(
+  ref: ReadonlyArray<{ start: number }>,
+  hyp: ReadonlyArray<{ start: number }>,
+  toleranceSec = FILLER_TOLERANCE_SEC,
+) {
   const pairs = ref
     .flatMap((r, i) => hyp.map((h, j) => ({ i, j, d: Math.abs(r.start - h.start) })))
     .filter((p) => p.d <= toleranceSec)
@@ -48,7 +53,9 @@ export function matchFillers(ref: ReadonlyArray<{ start: number }>, hyp: Readonl
 
 /** The disfluent clips (`<media>/disfluent/*.flac` with verbatim `.txt` references). */
 export async function loadDisfluent(dir = join(MEDIA_DIR, 'disfluent')): Promise<Clip[]> {
-  const files = readdirSync(dir).filter((f) => /\.(flac|wav)$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /\.(flac|wav)$/.test(f))
+    .sort();
   return Promise.all(
     files.map(async (f) => ({
       file: `disfluent/${f}`,
@@ -63,7 +70,10 @@ export async function loadDisfluent(dir = join(MEDIA_DIR, 'disfluent')): Promise
  * planner of `alignText` only when that search fails.
  */
 export async function referenceAlignment(pcm: Int16Array, text: string): Promise<TimedWord[]> {
-  const words = text.split(/\s+/).filter(Boolean).map((word) => ({ word, start: 0, end: 0, confidence: 1 }));
+  const words = text
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => ({ word, start: 0, end: 0, confidence: 1 }));
   const exact = await alignWithFillers(pcm, 0, pcm.length / 16_000, words, { exact: true });
   return exact ?? alignText(pcm, text);
 }

@@ -43,15 +43,28 @@ const ENGINES: Array<{ label: string; make: () => Promise<AsrEngine> }> = [
   { label: 'whisper base (default)', make: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper' }) },
   { label: 'pocketsphinx (fallback)', make: () => createAsrEngine({ ASR_ENGINE: 'pocketsphinx' }) },
 ];
-const beams = (process.env.BENCH_BEAMS ?? '').split(',').map(Number).filter((b) => Number.isInteger(b) && b > 0);
+const beams = (process.env.BENCH_BEAMS ?? '')
+  .split(',')
+  .map(Number)
+  .filter((b) => Number.isInteger(b) && b > 0);
 if (beams.length) {
-  ENGINES.splice(0, ENGINES.length, ...beams.map((b) => ({ label: `whisper base, beam ${b}`, make: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper', WHISPER_BEAM_SIZE: String(b) }) })));
+  ENGINES.splice(
+    0,
+    ENGINES.length,
+    ...beams.map((b) => ({
+      label: `whisper base, beam ${b}`,
+      make: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper', WHISPER_BEAM_SIZE: String(b) }),
+    })),
+  );
 }
 if (process.env.BENCH_VARIANTS) {
   ENGINES.push(
     { label: 'whisper base, beam 1 (greedy)', make: async () => new FasterWhisperEngine({ beamSize: 1 }) },
     { label: 'whisper base, no prompt', make: async () => new FasterWhisperEngine({ prompt: '' }) },
-    { label: "whisper base, Whisper's own times", make: async () => new FasterWhisperEngine({ align: false }) },
+    {
+      label: "whisper base, Whisper's own times",
+      make: async () => new FasterWhisperEngine({ align: false }),
+    },
   );
 }
 
@@ -75,7 +88,9 @@ async function score(engine: AsrEngine, clip: Clip, refWords: TimedWord[]): Prom
   const ref = tokensOf(refWords);
   const hyp = tokensOf(out.words);
   const f = matchFillers(hesitations(refWords), hesitations(out.words));
-  const startErrors = matchedPairs(ref.tokens, hyp.tokens).map(([r, h]) => Math.abs(refWords[ref.from[r]].start - out.words[hyp.from[h]].start));
+  const startErrors = matchedPairs(ref.tokens, hyp.tokens).map(([r, h]) =>
+    Math.abs(refWords[ref.from[r]].start - out.words[hyp.from[h]].start),
+  );
   return {
     edits: wordEdits(normaliseWords(clip.reference), normaliseWords(out.words.map((w) => w.word).join(' '))),
     refWords: normaliseWords(clip.reference).length,
@@ -98,8 +113,14 @@ function summarise(rows: Row[]) {
   const sum = (k: (r: Row) => number) => rows.reduce((s, r) => s + k(r), 0);
   const tp = sum((r) => r.fillers.tp);
   return {
-    wer: pct(sum((r) => r.edits), sum((r) => r.refWords)),
-    recall: pct(tp, sum((r) => r.fillers.ref)),
+    wer: pct(
+      sum((r) => r.edits),
+      sum((r) => r.refWords),
+    ),
+    recall: pct(
+      tp,
+      sum((r) => r.fillers.ref),
+    ),
     precision: pct(tp, tp + sum((r) => r.fillers.fp)),
     startMs: (1000 * median(rows.flatMap((r) => r.startErrors))).toFixed(0),
     rtf: (sum((r) => r.wallSec) / sum((r) => r.audioSec)).toFixed(3),
@@ -116,7 +137,9 @@ async function main(): Promise<void> {
   const refs = new Map<Clip, TimedWord[]>();
   for (const c of clips) refs.set(c, await referenceAlignment(c.pcm, c.reference));
   const totals: string[] = [];
-  console.log('| clip | engine | WER | fillers ref / found / false | median start err ms | RTF | peak RSS MiB | words |');
+  console.log(
+    '| clip | engine | WER | fillers ref / found / false | median start err ms | RTF | peak RSS MiB | words |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const { label, make } of ENGINES) {
     await using engine = await make();
@@ -134,7 +157,9 @@ async function main(): Promise<void> {
     }
     for (const [set, rows] of Object.entries(bySet)) {
       const s = summarise(rows);
-      totals.push(`| ${set} | ${label} | ${s.wer} | ${s.recall} | ${s.precision} | ${s.startMs} | ${s.rtf} | ${s.peak} |`);
+      totals.push(
+        `| ${set} | ${label} | ${s.wer} | ${s.recall} | ${s.precision} | ${s.startMs} | ${s.rtf} | ${s.peak} |`,
+      );
     }
     const { pcm, segments } = await concatToLength(speech, refs, SPEED_RUN_SEC);
     const t0 = performance.now();
@@ -144,7 +169,9 @@ async function main(): Promise<void> {
       `| 60 s, per VAD segment | ${label} | ${out.words.length} words | | | | ${(wallSec / (pcm.length / SAMPLE_RATE_HZ)).toFixed(3)} (${wallSec.toFixed(1)} s) | ${((engine.lastRun?.peakRssBytes ?? 0) / MIB).toFixed(0)} |`,
     );
   }
-  console.log('\n| set | engine | WER (pooled) | filler recall | filler precision | median start err ms | RTF | peak RSS MiB |');
+  console.log(
+    '\n| set | engine | WER (pooled) | filler recall | filler precision | median start err ms | RTF | peak RSS MiB |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const t of totals) console.log(t);
 }

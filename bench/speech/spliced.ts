@@ -26,7 +26,10 @@ async function fillerSnippets(): Promise<Array<{ word: string; pcm: Int16Array }
     for (const w of await referenceAlignment(clip.pcm, clip.reference)) {
       const d = w.end - w.start;
       if (!isHesitation(normalizeWord(w.word)) || d < 0.2 || d > 1) continue;
-      out.push({ word: w.word, pcm: clip.pcm.slice(Math.floor((w.start - 0.02) * RATE), Math.ceil((w.end + 0.02) * RATE)) });
+      out.push({
+        word: w.word,
+        pcm: clip.pcm.slice(Math.floor((w.start - 0.02) * RATE), Math.ceil((w.end + 0.02) * RATE)),
+      });
     }
   }
   return out;
@@ -52,7 +55,12 @@ export async function loadSpliced(): Promise<Clip[]> {
       const snip = snippets[s++ % snippets.length];
       const gain = level / Math.max(1, rms(snip.pcm));
       const quiet = new Int16Array(Math.round(PAD_SEC * RATE));
-      parts.push(clip.pcm.subarray(from, at), quiet, snip.pcm.map((v) => Math.max(-32768, Math.min(32767, Math.round(v * gain)))), quiet);
+      parts.push(
+        clip.pcm.subarray(from, at),
+        quiet,
+        snip.pcm.map((v) => Math.max(-32768, Math.min(32767, Math.round(v * gain)))),
+        quiet,
+      );
       text.push(...words.slice(fromWord, k).map((w) => w.word), snip.word);
       from = at;
       fromWord = k;

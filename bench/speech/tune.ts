@@ -56,10 +56,19 @@ export const TRIALS: Trial[] = [
   { name: 'tuned,maxhmmpf=4000', params: { maxhmmpf: '4000', remove_silence: 'no' } },
   { name: 'tuned,maxwpf=10', params: { maxhmmpf: '5000', remove_silence: 'no', maxwpf: '10' } },
   { name: 'tuned,maxwpf=5', params: { maxhmmpf: '5000', remove_silence: 'no', maxwpf: '5' } },
-  { name: 'tuned,maxwpf=10,pl_window=5', params: { maxhmmpf: '5000', remove_silence: 'no', maxwpf: '10', pl_window: '5' } },
-  { name: 'tuned,maxwpf=10,fwdflat=no', params: { maxhmmpf: '5000', remove_silence: 'no', maxwpf: '10', fwdflat: 'no' } },
+  {
+    name: 'tuned,maxwpf=10,pl_window=5',
+    params: { maxhmmpf: '5000', remove_silence: 'no', maxwpf: '10', pl_window: '5' },
+  },
+  {
+    name: 'tuned,maxwpf=10,fwdflat=no',
+    params: { maxhmmpf: '5000', remove_silence: 'no', maxwpf: '10', fwdflat: 'no' },
+  },
   { name: 'tuned,ds=2', params: { maxhmmpf: '5000', remove_silence: 'no', ds: '2' } },
-  { name: 'tuned,maxwpf=10,topn=3', params: { maxhmmpf: '5000', remove_silence: 'no', maxwpf: '10', topn: '3' } },
+  {
+    name: 'tuned,maxwpf=10,topn=3',
+    params: { maxhmmpf: '5000', remove_silence: 'no', maxwpf: '10', topn: '3' },
+  },
   { name: 'vad,pad=0.1', params: { maxhmmpf: '5000' }, vad: true, plan: { paddingSec: 0.1 } },
   { name: 'vad,pad=0.3', params: { maxhmmpf: '5000' }, vad: true, plan: { paddingSec: 0.3 } },
   { name: 'vad,pad=0.5', params: { maxhmmpf: '5000' }, vad: true, plan: { paddingSec: 0.5 } },
@@ -95,16 +104,24 @@ async function main(): Promise<void> {
         const logfn = join(logDir, `${n}-${i}.log`);
         using engine = new PocketsphinxEngine({ workers: 1, params: { ...t.params, logfn }, plan: t.plan });
         const out = await engine.transcribe(clip.pcm, { speechSegments: t.vad ? vad[i] : undefined });
-        const cpu = Number(/TOTAL [\d.]+ seconds speech, ([\d.]+) seconds CPU/.exec(readFileSync(logfn, 'utf8'))?.[1] ?? NaN);
+        const cpu = Number(
+          /TOTAL [\d.]+ seconds speech, ([\d.]+) seconds CPU/.exec(readFileSync(logfn, 'utf8'))?.[1] ?? NaN,
+        );
         const ref = normaliseWords(clip.reference);
-        return { edits: wordEdits(ref, normaliseWords(out.words.map((w) => w.word).join(' '))), words: ref.length, cpu };
+        return {
+          edits: wordEdits(ref, normaliseWords(out.words.map((w) => w.word).join(' '))),
+          words: ref.length,
+          cpu,
+        };
       });
       for (const r of results) {
         edits += r.edits;
         words += r.words;
         cpuSec += r.cpu;
       }
-      console.log(`| ${t.name} | ${((100 * edits) / words).toFixed(1)} % | ${edits}/${words} | ${(cpuSec / audioSec).toFixed(3)} |`);
+      console.log(
+        `| ${t.name} | ${((100 * edits) / words).toFixed(1)} % | ${edits}/${words} | ${(cpuSec / audioSec).toFixed(3)} |`,
+      );
     }
   } finally {
     rmSync(logDir, { recursive: true, force: true });
@@ -112,7 +129,11 @@ async function main(): Promise<void> {
 }
 
 /** Maps with at most `limit` calls in flight, keeping order. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (x: T, i: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (x: T, i: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(

@@ -51,14 +51,20 @@ export function wer(reference: string, hypothesis: string): { wer: number; edits
 
 /** Index pairs [refIndex, hypIndex] of words the minimum-edit alignment matches exactly. */
 export function matchedPairs(ref: string[], hyp: string[]): Array<[number, number]> {
-  const d = Array.from({ length: ref.length + 1 }, (_, i) => Array.from({ length: hyp.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: ref.length + 1 }, (_, i) =>
+    Array.from({ length: hyp.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= ref.length; i++) {
     for (let j = 1; j <= hyp.length; j++) {
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1));
+      d[i][j] = Math.min(
+        d[i - 1][j] + 1,
+        d[i][j - 1] + 1,
+        d[i - 1][j - 1] + (ref[i - 1] === hyp[j - 1] ? 0 : 1),
+      );
     }
   }
   const pairs: Array<[number, number]> = [];
-  for (let i = ref.length, j = hyp.length; i > 0 && j > 0; ) {
+  for (let i = ref.length, j = hyp.length; i > 0 && j > 0;) {
     if (ref[i - 1] === hyp[j - 1] && d[i][j] === d[i - 1][j - 1]) {
       pairs.push([i - 1, j - 1]);
       i--;

@@ -19,7 +19,10 @@ export function parseFfmpegBenchmark(stderr: string): FfmpegCost {
 
 /** Runs `ffmpeg -hide_banner -nostdin -benchmark …args` and returns its own timing; throws if it fails. */
 export function ffmpegBenchmark(args: string[]): FfmpegCost {
-  const res = spawnSync('ffmpeg', ['-hide_banner', '-nostdin', '-benchmark', ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const res = spawnSync('ffmpeg', ['-hide_banner', '-nostdin', '-benchmark', ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (res.status !== 0) throw new Error(`ffmpeg exited ${res.status}: ${res.stderr.slice(-500)}`);
   return parseFfmpegBenchmark(res.stderr);
 }

@@ -22,8 +22,23 @@ export function ffmpeg(...args: string[]): void {
 export function talkingHead720p(dir: string, sec: number): string {
   const minute = join(dir, 'talking720p-60s.mp4');
   if (!existsSync(minute)) {
-    ffmpeg('-stream_loop', '-1', '-i', TALKING_HEAD, '-t', '60', '-vf', 'scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-c:a', 'aac', minute);
+    ffmpeg(
+      '-stream_loop',
+      '-1',
+      '-i',
+      TALKING_HEAD,
+      '-t',
+      '60',
+      '-vf',
+      'scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-c:a',
+      'aac',
+      minute,
+    );
   }
   if (sec === 60) return minute;
   const out = join(dir, `talking720p-${sec}s.mp4`);
@@ -34,7 +49,9 @@ export function talkingHead720p(dir: string, sec: number): string {
 /** `sec` seconds of speech: every clip of ../shared/media/speech with 0.4 s gaps, looped, as 44.1 kHz MP3. */
 export function speechMp3(dir: string, sec: number): string {
   const speechDir = join(SHARED_MEDIA, 'speech');
-  const clips = readdirSync(speechDir).filter((f) => f.endsWith('.wav')).sort();
+  const clips = readdirSync(speechDir)
+    .filter((f) => f.endsWith('.wav'))
+    .sort();
   const parts = clips.map((f, i) => {
     const p = join(dir, `part${i}.wav`);
     ffmpeg('-i', join(speechDir, f), '-af', 'apad=pad_dur=0.4', '-ar', '44100', '-ac', '1', p);
@@ -43,6 +60,22 @@ export function speechMp3(dir: string, sec: number): string {
   const list = join(dir, 'list.txt');
   writeFileSync(list, parts.join('\n'));
   const out = join(dir, `speech${sec}.mp3`);
-  ffmpeg('-stream_loop', '-1', '-f', 'concat', '-safe', '0', '-i', list, '-t', String(sec), '-c:a', 'libmp3lame', '-b:a', '128k', out);
+  ffmpeg(
+    '-stream_loop',
+    '-1',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    list,
+    '-t',
+    String(sec),
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '128k',
+    out,
+  );
   return out;
 }

@@ -42,7 +42,11 @@ function sampleCpu(root: string): CpuSample[] {
   const out: CpuSample[] = [];
   for (const p of serviceProcesses(root)) {
     try {
-      out.push({ pid: p.pid, role: p.role, ticks: statCpuTicks(readFileSync(`/proc/${p.pid}/stat`, 'utf8')) });
+      out.push({
+        pid: p.pid,
+        role: p.role,
+        ticks: statCpuTicks(readFileSync(`/proc/${p.pid}/stat`, 'utf8')),
+      });
     } catch {
       // The process ended between the listing and the read.
     }

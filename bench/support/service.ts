@@ -48,7 +48,14 @@ export async function timeJob(
     const status = await client.getStatus(videoId);
     const wallSec = (performance.now() - t0) / 1000;
     if (status.status !== 'pending' && status.status !== 'processing') {
-      return { videoId, status: status.status, error: status.error_message ?? undefined, uploadSec, wallSec, final: status };
+      return {
+        videoId,
+        status: status.status,
+        error: status.error_message ?? undefined,
+        uploadSec,
+        wallSec,
+        final: status,
+      };
     }
     if (wallSec * 1000 > maxWaitMs) return { videoId, status: 'timeout', uploadSec, wallSec };
     await new Promise((r) => setTimeout(r, pollMs));

@@ -44,8 +44,17 @@ export interface StageRow {
  * interval, status reads) as one row. A step that fails logs no time, so for a failed job the
  * rest row holds it too, and says so.
  */
-export function stageRows(steps: StepTime[], uploadSec: number, wallSec: number, completed = true): StageRow[] {
-  const row = (stage: string, sec: number): StageRow => ({ stage, sec, share: wallSec > 0 ? sec / wallSec : 0 });
+export function stageRows(
+  steps: StepTime[],
+  uploadSec: number,
+  wallSec: number,
+  completed = true,
+): StageRow[] {
+  const row = (stage: string, sec: number): StageRow => ({
+    stage,
+    sec,
+    share: wallSec > 0 ? sec / wallSec : 0,
+  });
   const rows = [row('upload (client → Worker → R2)', uploadSec)];
   let stepsSec = 0;
   for (const s of steps.filter((t) => t.in === undefined)) {
@@ -54,7 +63,9 @@ export function stageRows(steps: StepTime[], uploadSec: number, wallSec: number,
     for (const m of members) rows.push(row(`  ∥ ${m.step}`, m.ms / 1000));
     stepsSec += s.ms / 1000;
   }
-  const rest = completed ? 'queue + dispatch + polling' : 'the failed step (logs no time) + queue + dispatch + polling';
+  const rest = completed
+    ? 'queue + dispatch + polling'
+    : 'the failed step (logs no time) + queue + dispatch + polling';
   rows.push(row(`${rest} (wall − upload − steps)`, Math.max(0, wallSec - uploadSec - stepsSec)));
   return rows;
 }

@@ -26,7 +26,8 @@ export function errorSpans(ref: string[], hyp: string[]): ErrorSpan[] {
   let i = 0;
   let j = 0;
   for (const [ri, hj] of [...matchedPairs(ref, hyp), [ref.length, hyp.length] as [number, number]]) {
-    if (ri > i || hj > j) spans.push({ ref: ref.slice(i, ri).join(' '), hyp: hyp.slice(j, hj).join(' '), at: i });
+    if (ri > i || hj > j)
+      spans.push({ ref: ref.slice(i, ri).join(' '), hyp: hyp.slice(j, hj).join(' '), at: i });
     i = ri + 1;
     j = hj + 1;
   }

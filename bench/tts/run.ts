@@ -80,7 +80,11 @@ interface Voice {
 }
 
 function toPcm16k(wavPath: string): Int16Array {
-  const raw = execFileSync('ffmpeg', ['-v', 'error', '-i', wavPath, '-ac', '1', '-ar', String(SAMPLE_RATE_HZ), '-f', 's16le', 'pipe:1'], { maxBuffer: 1 << 28 });
+  const raw = execFileSync(
+    'ffmpeg',
+    ['-v', 'error', '-i', wavPath, '-ac', '1', '-ar', String(SAMPLE_RATE_HZ), '-f', 's16le', 'pipe:1'],
+    { maxBuffer: 1 << 28 },
+  );
   return new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + (raw.byteLength & ~1)));
 }
 
@@ -122,17 +126,54 @@ async function main(): Promise<void> {
   const set = option(args, '--set', 'bench');
   const sentences = set === 'heldout' ? HELDOUT_SENTENCES : SENTENCES;
   const only = option(args, '--voices')?.split(',');
-  const beams = (option(args, '--beams', process.env.WHISPER_BEAM_SIZE || String(DEFAULT_WHISPER_BEAM_SIZE)) ?? '').split(',').map(Number);
-  const piperParams = { lengthScale: numberOption(args, '--length-scale'), noiseScale: numberOption(args, '--noise-scale'), noiseW: numberOption(args, '--noise-w') };
+  const beams = (
+    option(args, '--beams', process.env.WHISPER_BEAM_SIZE || String(DEFAULT_WHISPER_BEAM_SIZE)) ?? ''
+  )
+    .split(',')
+    .map(Number);
+  const piperParams = {
+    lengthScale: numberOption(args, '--length-scale'),
+    noiseScale: numberOption(args, '--noise-scale'),
+    noiseW: numberOption(args, '--noise-w'),
+  };
   const tmp = mkdtempSync(join(tmpdir(), 'bench-tts-'));
   const allVoices: Voice[] = [
-    { key: 'espeak-raw', label: 'espeak-ng (raw)', engine: createEspeakEngine(), input: (t) => t, deterministic: true },
-    { key: 'espeak', label: 'espeak-ng', engine: createEspeakEngine(), input: normalizeText, deterministic: true },
-    { key: 'piper', label: 'piper en_US-joe-medium', engine: createPiperEngine({ voiceDir: process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT, ...piperParams }), input: (t) => t, deterministic: false },
+    {
+      key: 'espeak-raw',
+      label: 'espeak-ng (raw)',
+      engine: createEspeakEngine(),
+      input: (t) => t,
+      deterministic: true,
+    },
+    {
+      key: 'espeak',
+      label: 'espeak-ng',
+      engine: createEspeakEngine(),
+      input: normalizeText,
+      deterministic: true,
+    },
+    {
+      key: 'piper',
+      label: 'piper en_US-joe-medium',
+      engine: createPiperEngine({
+        voiceDir: process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT,
+        ...piperParams,
+      }),
+      input: (t) => t,
+      deterministic: false,
+    },
   ];
   const voices = allVoices.filter((v) => !only || only.includes(v.key));
-  const recognisers = rtfOnly ? [] : await Promise.all(beams.map((b) => createAsrEngine({ ...process.env, WHISPER_BEAM_SIZE: String(b) })));
-  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores); set: ${set} (${sentences.length}); recogniser: ${recognisers[0]?.name ?? 'none'} at beam ${beams.join(', ')}; piper ${JSON.stringify(piperParams)}`);
+  const recognisers = rtfOnly
+    ? []
+    : await Promise.all(beams.map((b) => createAsrEngine({ ...process.env, WHISPER_BEAM_SIZE: String(b) })));
+  console.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(
+        ' ',
+      )} (2 cores); set: ${set} (${sentences.length}); recogniser: ${recognisers[0]?.name ?? 'none'} at beam ${beams.join(', ')}; piper ${JSON.stringify(piperParams)}`,
+  );
   const table: string[] = [];
   const detail: string[] = [];
   const listing: string[] = [];
@@ -158,7 +199,8 @@ async function main(): Promise<void> {
       const decodings: Decoding[] = [];
       for (const [k, asr] of recognisers.entries()) {
         const hyps: string[] = [];
-        for (const path of paths) hyps.push((await asr.transcribe(toPcm16k(path))).words.map((w) => w.word).join(' '));
+        for (const path of paths)
+          hyps.push((await asr.transcribe(toPcm16k(path))).words.map((w) => w.word).join(' '));
         decodings.push({ label: `beam ${beams[k]}`, hyps });
       }
       const cells = decodings.map((d) => {
@@ -169,28 +211,50 @@ async function main(): Promise<void> {
       if (whisperDir && !rtfOnly) {
         const python = fileURLToPath(new URL('../../.venv/bin/python', import.meta.url));
         const script = fileURLToPath(new URL('./whisper.py', import.meta.url));
-        const lines = execFileSync(python, [script, whisperDir, ...paths], { encoding: 'utf8', maxBuffer: 1 << 24 }).trim().split('\n');
-        const byPath = new Map(lines.map((l) => JSON.parse(l) as { path: string; text: string }).map((o) => [o.path, o.text]));
+        const lines = execFileSync(python, [script, whisperDir, ...paths], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 24,
+        })
+          .trim()
+          .split('\n');
+        const byPath = new Map(
+          lines.map((l) => JSON.parse(l) as { path: string; text: string }).map((o) => [o.path, o.text]),
+        );
         const whisperHyps = paths.map((p) => byPath.get(p) ?? '');
         const w = pooledWer(refs, whisperHyps);
         whisperCell = `${(100 * w.wer).toFixed(1)} % (${w.edits}/${w.words})`;
         whisperHyps.forEach((h, i) => detail.push(`| ${voice.label} | whisper | ${refs[i]} | ${h} |`));
       }
-      for (const d of decodings) d.hyps.forEach((h, i) => i < sentences.length && detail.push(`| ${voice.label} | ${d.label} | ${refs[i]} | ${h} |`));
-      if (listErrors && decodings.length) listing.push(...(await errorListing(voice.label, sentences, refs, decodings)));
-      table.push(`| ${voice.label} (${voice.deterministic ? 1 : takes}) | ${audioSec.toFixed(1)} | ${wallSec.toFixed(2)} | ${(wallSec / audioSec).toFixed(3)} | ${cells.join(' | ')} | ${whisperCell} |`);
+      for (const d of decodings)
+        d.hyps.forEach(
+          (h, i) =>
+            i < sentences.length && detail.push(`| ${voice.label} | ${d.label} | ${refs[i]} | ${h} |`),
+        );
+      if (listErrors && decodings.length)
+        listing.push(...(await errorListing(voice.label, sentences, refs, decodings)));
+      table.push(
+        `| ${voice.label} (${voice.deterministic ? 1 : takes}) | ${audioSec.toFixed(1)} | ${wallSec.toFixed(2)} | ${(wallSec / audioSec).toFixed(3)} | ${cells.join(' | ')} | ${whisperCell} |`,
+      );
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
     for (const asr of recognisers) await asr.dispose();
   }
-  console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`\n| voice (takes) | audio s | synth wall s | RTF | ${beams.map((b) => `WER via port, beam ${b}`).join(' | ')} | WER via faster-whisper base directly |`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `\n| voice (takes) | audio s | synth wall s | RTF | ${beams.map((b) => `WER via port, beam ${b}`).join(' | ')} | WER via faster-whisper base directly |`,
+  );
   console.log(`|---|---|---|---|${beams.map(() => '---|').join('')}---|`);
   for (const row of table) console.log(row);
   if (listing.length) {
     const [first, last] = [beams[0], beams.at(-1)];
-    console.log(`\n| voice | sentence | ${beams.map((b) => `errors beam ${b}`).join(' | ')} | recogniser slips: wrong at beam ${first}, right at beam ${last} (same take) | not recovered at beam ${last}: reference [espeak-ng IPA] → heard |`);
+    console.log(
+      `\n| voice | sentence | ${beams.map((b) => `errors beam ${b}`).join(' | ')} | recogniser slips: wrong at beam ${first}, right at beam ${last} (same take) | not recovered at beam ${last}: reference [espeak-ng IPA] → heard |`,
+    );
     console.log(`|---|---|${beams.map(() => '---|').join('')}---|---|`);
     for (const row of listing) console.log(row);
   }
@@ -199,7 +263,8 @@ async function main(): Promise<void> {
 }
 
 /** Words as the WER counts them (normalised as spoken, diacritics folded). */
-const spokenWords = (reference: string, text: string) => normaliseWords(plainLetters(normalizeText(sameFormat(reference, text))));
+const spokenWords = (reference: string, text: string) =>
+  normaliseWords(plainLetters(normalizeText(sameFormat(reference, text))));
 
 /**
  * Per sentence, pooled over takes: the error stretches at each beam, and the ones the widest
@@ -207,7 +272,12 @@ const spokenWords = (reference: string, text: string) => normaliseWords(plainLet
  * (espeak-ng's IPA: what Piper and espeak-ng say), so a misspelt name can be told from a
  * mispronounced one without listening.
  */
-async function errorListing(voice: string, sentences: readonly string[], refs: string[], decodings: Decoding[]): Promise<string[]> {
+async function errorListing(
+  voice: string,
+  sentences: readonly string[],
+  refs: string[],
+  decodings: Decoding[],
+): Promise<string[]> {
   const rows: string[] = [];
   const widest = decodings.at(-1)!;
   for (const [s, sentence] of sentences.entries()) {
@@ -225,13 +295,22 @@ async function errorListing(voice: string, sentences: readonly string[], refs: s
       });
       const wide = spokenWords(sentence, widest.hyps[i]);
       persistent.push(...errorSpans(ref, wide));
-      slips.push(...errorSpans(ref, spokenWords(sentence, decodings[0].hyps[i])).filter((span) => recoveredBy(ref, wide, span)));
+      slips.push(
+        ...errorSpans(ref, spokenWords(sentence, decodings[0].hyps[i])).filter((span) =>
+          recoveredBy(ref, wide, span),
+        ),
+      );
     });
     if (edits.every((e) => e === 0)) continue;
     const ipa = new Map<string, string>();
-    for (const span of persistent) if (span.ref && !ipa.has(span.ref)) ipa.set(span.ref, await espeakIpa(span.ref));
-    const persistentCell = tallySpans(persistent).map((line) => line.replace(/^(.+?) →/, (_m, r: string) => `${r} [${ipa.get(r) ?? ''}] →`)).join('; ');
-    rows.push(`| ${voice} | ${s + 1}. ${sentence} | ${perBeam.map((spans, k) => `${edits[k]}: ${tallySpans(spans).join('; ')}`).join(' | ')} | ${tallySpans(slips).join('; ')} | ${persistentCell} |`);
+    for (const span of persistent)
+      if (span.ref && !ipa.has(span.ref)) ipa.set(span.ref, await espeakIpa(span.ref));
+    const persistentCell = tallySpans(persistent)
+      .map((line) => line.replace(/^(.+?) →/, (_m, r: string) => `${r} [${ipa.get(r) ?? ''}] →`))
+      .join('; ');
+    rows.push(
+      `| ${voice} | ${s + 1}. ${sentence} | ${perBeam.map((spans, k) => `${edits[k]}: ${tallySpans(spans).join('; ')}`).join(' | ')} | ${tallySpans(slips).join('; ')} | ${persistentCell} |`,
+    );
   }
   return rows;
 }

@@ -10,7 +10,8 @@
  */
 export function sameTimeFormat(reference: string, hypothesis: string): string {
   let out = hypothesis;
-  for (const [, h, m] of reference.matchAll(/\b(\d{1,2}):(\d{2})\b/g)) out = out.replace(new RegExp(`\\b${h}\\.${m}(?=\\s?[ap]\\.?m\\b|\\b)`, 'g'), `${h}:${m} `);
+  for (const [, h, m] of reference.matchAll(/\b(\d{1,2}):(\d{2})\b/g))
+    out = out.replace(new RegExp(`\\b${h}\\.${m}(?=\\s?[ap]\\.?m\\b|\\b)`, 'g'), `${h}:${m} `);
   return out.replace(/(\d:\d{2}) ([ap])\.?m\b\.?/gi, '$1 $2m');
 }
 
@@ -21,13 +22,14 @@ export function sameTimeFormat(reference: string, hypothesis: string): string {
  */
 export function sameYearFormat(reference: string, hypothesis: string): string {
   let out = hypothesis;
-  for (const [year, hi, lo] of reference.matchAll(/\b(1[1-9]|20)(\d{2})\b/g)) out = out.replace(new RegExp(`\\b${hi}\\.${lo}\\b`, 'g'), year);
+  for (const [year, hi, lo] of reference.matchAll(/\b(1[1-9]|20)(\d{2})\b/g))
+    out = out.replace(new RegExp(`\\b${hi}\\.${lo}\\b`, 'g'), year);
   return out;
 }
 
 /** The transcript with the reference's way of writing times and years. */
-export const sameFormat = (reference: string, hypothesis: string) => sameYearFormat(reference, sameTimeFormat(reference, hypothesis));
+export const sameFormat = (reference: string, hypothesis: string) =>
+  sameYearFormat(reference, sameTimeFormat(reference, hypothesis));
 
 /** "Kraków" and "Krakow" are the same word to a listener (wer.ts would split "krak w"). */
 export const plainLetters = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-

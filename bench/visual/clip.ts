@@ -11,7 +11,25 @@ const SOURCE = path.join(import.meta.dirname, '../../../shared/media/talking_hea
 
 /** Writes the 60 s 720p talking head to `out` (H.264, veryfast). */
 export function makeTalkingHeadClip(out: string): void {
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-stream_loop', '-1', '-i', SOURCE, '-t', String(CLIP_SEC), '-vf', 'scale=1280:720,setsar=1', '-an', '-c:v', 'libx264', '-preset', 'veryfast', out]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-stream_loop',
+    '-1',
+    '-i',
+    SOURCE,
+    '-t',
+    String(CLIP_SEC),
+    '-vf',
+    'scale=1280:720,setsar=1',
+    '-an',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    out,
+  ]);
 }
 
 /** User + system CPU of this process (all its threads), in ms. */

@@ -16,7 +16,9 @@ import { createHumanEngine } from '../../containers/media/engines/vision/human/e
 import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
 import { cpuMs, makeTalkingHeadClip } from './clip.js';
 
-const { values: args } = parseArgs({ options: { clip: { type: 'string' }, out: { type: 'string' }, passes: { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: { clip: { type: 'string' }, out: { type: 'string' }, passes: { type: 'string' } },
+});
 const dir = mkdtempSync(path.join(tmpdir(), 'vision-engine-cpu-'));
 const clip = args.clip ?? path.join(dir, 'th_720p_60s.mp4');
 if (!args.clip) makeTalkingHeadClip(clip);
@@ -38,10 +40,22 @@ for (let p = 0; p < passes; p++) {
     const { observation, timings } = await engine.observe({ ...f, data: new Uint8Array(f.data) });
     face += timings.face;
     pose += timings.pose;
-    if (p === 0) faces.push(observation.face ? { time: observation.time, box: observation.face.box, mesh: observation.face.mesh, rotation: observation.face.rotation } : null);
+    if (p === 0)
+      faces.push(
+        observation.face
+          ? {
+              time: observation.time,
+              box: observation.face.box,
+              mesh: observation.face.mesh,
+              rotation: observation.face.rotation,
+            }
+          : null,
+      );
   }
 }
 const n = frames.length * passes;
 const fmt = (v: number) => (v / n).toFixed(1);
-console.log(`${process.env.VISION_FACE_DETECTOR ?? 'default'}: ${frames.length} frames × ${passes}: CPU ${fmt(cpuNow() - cpu0)} ms/frame, wall ${fmt(performance.now() - t0)} (face ${fmt(face)}, pose ${fmt(pose)}); faces ${faces.filter(Boolean).length}/${frames.length}`);
+console.log(
+  `${process.env.VISION_FACE_DETECTOR ?? 'default'}: ${frames.length} frames × ${passes}: CPU ${fmt(cpuNow() - cpu0)} ms/frame, wall ${fmt(performance.now() - t0)} (face ${fmt(face)}, pose ${fmt(pose)}); faces ${faces.filter(Boolean).length}/${frames.length}`,
+);
 if (args.out) writeFileSync(args.out, JSON.stringify(faces));

@@ -23,7 +23,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeVisual, compactFrame } from '../../src/analytics/visual/index.js';
-import { decodeFrames, decoderArgs, defaultFastDecode, DEFAULT_FRAME_WIDTH_PX, frameFilter } from '../../containers/media/engines/vision/frames.js';
+import {
+  decodeFrames,
+  decoderArgs,
+  defaultFastDecode,
+  DEFAULT_FRAME_WIDTH_PX,
+  frameFilter,
+} from '../../containers/media/engines/vision/frames.js';
 import type { RgbFrame } from '../../containers/media/engines/vision/engines.js';
 import { createHumanEngine } from '../../containers/media/engines/vision/human/engine.js';
 import { loadHuman } from '../../containers/media/engines/vision/human/load.js';
@@ -51,13 +57,33 @@ const cpuNow = cpuMs;
 
 /** ffmpeg's own CPU for the decode the vision step runs (its decoder flags too), output discarded. */
 const decodeCost = () =>
-  ffmpegBenchmark([...decoderArgs(defaultFastDecode()), '-i', clip, '-map', '0:v:0', '-an', '-vf', frameFilter(fps, DEFAULT_FRAME_WIDTH_PX), '-pix_fmt', 'rgb24', '-f', 'rawvideo', '-y', '/dev/null']);
+  ffmpegBenchmark([
+    ...decoderArgs(defaultFastDecode()),
+    '-i',
+    clip,
+    '-map',
+    '0:v:0',
+    '-an',
+    '-vf',
+    frameFilter(fps, DEFAULT_FRAME_WIDTH_PX),
+    '-pix_fmt',
+    'rgb24',
+    '-f',
+    'rawvideo',
+    '-y',
+    '/dev/null',
+  ]);
 
 const frames: RgbFrame[] = [];
 for await (const f of decodeFrames(clip, { fps })) frames.push(f);
 const n = frames.length;
 const decode = decodeCost();
-rows.push({ stage: `decode + scale (ffmpeg ${decoderArgs(defaultFastDecode()).join(' ')}, ${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)})`, runs: n, wallMs: decode.wallMs, cpuMs: decode.cpuMs });
+rows.push({
+  stage: `decode + scale (ffmpeg ${decoderArgs(defaultFastDecode()).join(' ')}, ${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)})`,
+  runs: n,
+  wallMs: decode.wallMs,
+  cpuMs: decode.cpuMs,
+});
 
 const human = await loadHuman();
 const tf = human.tf;
@@ -65,10 +91,30 @@ const off = { enabled: false };
 const configs: Array<[string, Record<string, unknown>]> = [
   ['upload + image prep (no model)', { face: off, body: off, hand: off }],
   ['pose (movenet-lightning)', { face: off, body: { enabled: true }, hand: off }],
-  ['face detector (blazeface)', { face: { enabled: true, mesh: off, iris: off, emotion: off }, body: off, hand: off }],
-  ['+ face mesh', { face: { enabled: true, mesh: { enabled: true }, iris: off, emotion: off }, body: off, hand: off }],
-  ['+ iris', { face: { enabled: true, mesh: { enabled: true }, iris: { enabled: true }, emotion: off }, body: off, hand: off }],
-  ['+ emotion', { face: { enabled: true, mesh: { enabled: true }, iris: { enabled: true }, emotion: { enabled: true } }, body: off, hand: off }],
+  [
+    'face detector (blazeface)',
+    { face: { enabled: true, mesh: off, iris: off, emotion: off }, body: off, hand: off },
+  ],
+  [
+    '+ face mesh',
+    { face: { enabled: true, mesh: { enabled: true }, iris: off, emotion: off }, body: off, hand: off },
+  ],
+  [
+    '+ iris',
+    {
+      face: { enabled: true, mesh: { enabled: true }, iris: { enabled: true }, emotion: off },
+      body: off,
+      hand: off,
+    },
+  ],
+  [
+    '+ emotion',
+    {
+      face: { enabled: true, mesh: { enabled: true }, iris: { enabled: true }, emotion: { enabled: true } },
+      body: off,
+      hand: off,
+    },
+  ],
   ['hands, full frame (detector + landmarks)', { face: off, body: off, hand: { enabled: true } }],
 ];
 const measured = new Map<string, { wallMs: number; cpuMs: number }>();
@@ -89,12 +135,20 @@ for (const [name, override] of configs) {
 let previous = measured.get(configs[0][0])!;
 for (const [name] of configs) {
   const m = measured.get(name)!;
-  const base = name.startsWith('+') ? previous : name === configs[0][0] ? { wallMs: 0, cpuMs: 0 } : measured.get(configs[0][0])!;
+  const base = name.startsWith('+')
+    ? previous
+    : name === configs[0][0]
+      ? { wallMs: 0, cpuMs: 0 }
+      : measured.get(configs[0][0])!;
   rows.push({ stage: name, runs: n, wallMs: m.wallMs - base.wallMs, cpuMs: m.cpuMs - base.cpuMs });
   previous = m;
 }
 // Restore the engine's full config before it is used below (overrides persist in the instance).
-await human.detect(tf.tensor3d(frames[0].data, [frames[0].height, frames[0].width, 3], 'int32'), { face: { enabled: true, mesh: { enabled: true }, iris: { enabled: true }, emotion: { enabled: true } }, body: { enabled: true }, hand: { enabled: true } });
+await human.detect(tf.tensor3d(frames[0].data, [frames[0].height, frames[0].width, 3], 'int32'), {
+  face: { enabled: true, mesh: { enabled: true }, iris: { enabled: true }, emotion: { enabled: true } },
+  body: { enabled: true },
+  hand: { enabled: true },
+});
 
 const engine = await createHumanEngine();
 let handPasses = 0;
@@ -107,7 +161,12 @@ let cropPasses = 0;
     if (timings.hands > 0) handPasses++;
     cropPasses += observation.hands.filter((h) => (h as { source?: string }).source === 'wrist-crop').length;
   }
-  rows.push({ stage: `engine.observe, one thread (hand passes on ${handPasses}/${n} frames, ${cropPasses} hands from wrist crops)`, runs: n, wallMs: performance.now() - t0, cpuMs: cpuNow() - cpu0 });
+  rows.push({
+    stage: `engine.observe, one thread (hand passes on ${handPasses}/${n} frames, ${cropPasses} hands from wrist crops)`,
+    runs: n,
+    wallMs: performance.now() - t0,
+    cpuMs: cpuNow() - cpu0,
+  });
 }
 
 // The pool as the container runs it: decode → 2 workers → observations in order.
@@ -118,7 +177,13 @@ const t0 = performance.now();
 const { frames: observations, stats } = await runVision(clip, { fps, pool });
 const poolWall = performance.now() - t0;
 const poolCpu = cpuNow() - cpu0;
-const workerMs = (stats.ms_per_frame.face + stats.ms_per_frame.pose + stats.ms_per_frame.hands + stats.ms_per_frame.handCrops + stats.ms_per_frame.other) * observations.length;
+const workerMs =
+  (stats.ms_per_frame.face +
+    stats.ms_per_frame.pose +
+    stats.ms_per_frame.hands +
+    stats.ms_per_frame.handCrops +
+    stats.ms_per_frame.other) *
+  observations.length;
 disposeSharedVisionPool();
 
 const compact = observations.map(compactFrame);
@@ -126,21 +191,39 @@ const compact = observations.map(compactFrame);
   const c0 = cpuNow();
   const a0 = performance.now();
   analyzeVisual(compact, { fillers: [], pauses: [], positive: [], negative: [] });
-  rows.push({ stage: `analytics (analyzeVisual over all ${n} compact frames, once per job)`, runs: n, wallMs: performance.now() - a0, cpuMs: cpuNow() - c0 });
+  rows.push({
+    stage: `analytics (analyzeVisual over all ${n} compact frames, once per job)`,
+    runs: n,
+    wallMs: performance.now() - a0,
+    cpuMs: cpuNow() - c0,
+  });
 }
 const transferBytes = Buffer.byteLength(JSON.stringify(compact));
 rm();
 
 const fmt = (v: number) => (Math.abs(v) < 1 && v !== 0 ? v.toFixed(2) : v.toFixed(1));
-console.log(`\n${n} frames of ${CLIP_SEC} s 1280×720 at ${fps} fps; ${pool.threads} pool workers; load1 ${(await import('node:os')).loadavg()[0].toFixed(1)}\n`);
+console.log(
+  `\n${n} frames of ${CLIP_SEC} s 1280×720 at ${fps} fps; ${pool.threads} pool workers; load1 ${(await import('node:os')).loadavg()[0].toFixed(1)}\n`,
+);
 console.log('| stage | ms/frame wall | ms/frame CPU | CPU s per 60 s |');
 console.log('|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.stage} | ${fmt(r.wallMs / r.runs)} | ${fmt(r.cpuMs / r.runs)} | ${fmt(r.cpuMs / 1000)} |`);
-console.log(`| pool run end to end (decode ∥ ${pool.threads} workers), wall ${fmt(poolWall / 1000)} s, RTF ${(poolWall / 1000 / CLIP_SEC).toFixed(2)} | ${fmt(poolWall / n)} | ${fmt(poolCpu / n)} | ${fmt(poolCpu / 1000)} |`);
+for (const r of rows)
+  console.log(
+    `| ${r.stage} | ${fmt(r.wallMs / r.runs)} | ${fmt(r.cpuMs / r.runs)} | ${fmt(r.cpuMs / 1000)} |`,
+  );
+console.log(
+  `| pool run end to end (decode ∥ ${pool.threads} workers), wall ${fmt(poolWall / 1000)} s, RTF ${(poolWall / 1000 / CLIP_SEC).toFixed(2)} | ${fmt(poolWall / n)} | ${fmt(poolCpu / n)} | ${fmt(poolCpu / 1000)} |`,
+);
 const m = stats.ms_per_frame;
-console.log(`| … inside the workers, ms/frame wall: face ${fmt(m.face)}, pose ${fmt(m.pose)}, hands ${fmt(m.hands)}, wrist crops ${fmt(m.handCrops)}, other ${fmt(m.other)} | ${fmt(m.face + m.pose + m.hands + m.handCrops + m.other)} | – | – |`);
-console.log(`| pool transfer + queueing (round trip − worker compute, summed over workers) | ${fmt(Math.max(0, poolWall * pool.threads - workerMs) / n)} | – | – |`);
-console.log(`\ncontainer → Worker: ${transferBytes} B of compact NDJSON (${Math.round(transferBytes / n)} B/frame)`);
+console.log(
+  `| … inside the workers, ms/frame wall: face ${fmt(m.face)}, pose ${fmt(m.pose)}, hands ${fmt(m.hands)}, wrist crops ${fmt(m.handCrops)}, other ${fmt(m.other)} | ${fmt(m.face + m.pose + m.hands + m.handCrops + m.other)} | – | – |`,
+);
+console.log(
+  `| pool transfer + queueing (round trip − worker compute, summed over workers) | ${fmt(Math.max(0, poolWall * pool.threads - workerMs) / n)} | – | – |`,
+);
+console.log(
+  `\ncontainer → Worker: ${transferBytes} B of compact NDJSON (${Math.round(transferBytes / n)} B/frame)`,
+);
 
 function rm() {
   rmSync(dir, { recursive: true, force: true });

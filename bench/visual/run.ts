@@ -17,7 +17,13 @@ import { analyzeVisual, compactFrame, frameHands } from '../../src/analytics/vis
 import { probeFile, spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
 import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
-import { frameAt, mediaPath, readLabels, runVision, type FrameLabel } from '../../test/fixtures/visual/run-vision.js';
+import {
+  frameAt,
+  mediaPath,
+  readLabels,
+  runVision,
+  type FrameLabel,
+} from '../../test/fixtures/visual/run-vision.js';
 
 const { values: args } = parseArgs({
   options: { fps: { type: 'string' }, 'rtf-only': { type: 'boolean' }, 'no-rtf': { type: 'boolean' } },
@@ -28,7 +34,9 @@ const labels = readLabels();
 const pool = sharedVisionPool();
 const loadStart = performance.now();
 await pool.ready();
-console.log(`models loaded in ${pool.threads} worker(s): ${Math.round(performance.now() - loadStart)} ms; fps=${fps}`);
+console.log(
+  `models loaded in ${pool.threads} worker(s): ${Math.round(performance.now() - loadStart)} ms; fps=${fps}`,
+);
 
 type Row = Record<string, string | number>;
 const rows: Row[] = [];
@@ -73,22 +81,32 @@ async function bench(name: string, file: string, sampleFps: number): Promise<Fra
     'hand ms': stats.ms_per_frame.hands,
     // Extra hand passes on crops around wrists the full-frame pass missed (containers/media/engines/vision/hand-crop.ts).
     'crop ms': stats.ms_per_frame.handCrops,
-    'crop hands': frames.reduce((n, f) => n + f.hands.filter((h) => (h as { source?: string }).source === 'wrist-crop').length, 0),
+    'crop hands': frames.reduce(
+      (n, f) => n + f.hands.filter((h) => (h as { source?: string }).source === 'wrist-crop').length,
+      0,
+    ),
     'wall ms/f': stats.ms_per_frame.total_wall,
     'cpu ms/f': cpuMsPerFrame,
     // Projection for two otherwise idle cores: CPU time spread over both.
-    'RTF idle2 est': probe.duration_sec > 0 ? Math.round(((cpuMsPerFrame * frames.length) / 2 / 1000 / probe.duration_sec) * 100) / 100 : '-',
+    'RTF idle2 est':
+      probe.duration_sec > 0
+        ? Math.round(((cpuMsPerFrame * frames.length) / 2 / 1000 / probe.duration_sec) * 100) / 100
+        : '-',
     RTF: probe.duration_sec > 0 ? Math.round((stats.wall_ms / 1000 / probe.duration_sec) * 100) / 100 : '-',
-    'load1': Math.round(load * 10) / 10,
+    load1: Math.round(load * 10) / 10,
     'rss MB': mb(),
   });
   return frames;
 }
 
-function scoreFrame(frame: FrameObservation, sample: ReturnType<typeof analyzeVisual>['merged_visual_time_series'][number] | undefined, label: Omit<FrameLabel, 'time'>) {
+function scoreFrame(
+  frame: FrameObservation,
+  sample: ReturnType<typeof analyzeVisual>['merged_visual_time_series'][number] | undefined,
+  label: Omit<FrameLabel, 'time'>,
+) {
   const pose = frame.pose?.keypoints;
   if (label.face_present != null) score('raw face_present', (frame.face !== null) === label.face_present);
-  if (label.hand_visible != null) score('raw hand found', (frame.hands.length > 0) === label.hand_visible);
+  if (label.hand_visible != null) score('raw hand found', frame.hands.length > 0 === label.hand_visible);
   if (label.wrist_above_nose != null && pose?.nose) {
     const above = [pose.left_wrist, pose.right_wrist].some((w) => w && w.score > 0.3 && w.y < pose.nose.y);
     score('raw wrist_above_nose', above === label.wrist_above_nose);
@@ -96,18 +114,26 @@ function scoreFrame(frame: FrameObservation, sample: ReturnType<typeof analyzeVi
   if (!sample) return;
   const gestures = [sample.gesture_left, sample.gesture_right];
   if (label.raised_hand != null) score('raised_hand', sample.raised_hand === label.raised_hand);
-  if (label.open_palm != null) score('open_hand (either side)', gestures.includes('open_hand') === label.open_palm);
+  if (label.open_palm != null)
+    score('open_hand (either side)', gestures.includes('open_hand') === label.open_palm);
   if (label.pointing != null || label.pinch != null) {
-    score('pinch_or_point (either side)', gestures.includes('pinch_or_point') === Boolean(label.pointing || label.pinch));
+    score(
+      'pinch_or_point (either side)',
+      gestures.includes('pinch_or_point') === Boolean(label.pointing || label.pinch),
+    );
   }
   if (label.gesture_hand_side && (label.open_palm || label.pointing || label.pinch)) {
     const field = label.gesture_hand_side === 'left' ? sample.gesture_left : sample.gesture_right;
     score('gesture on labelled side', field === (label.open_palm ? 'open_hand' : 'pinch_or_point'));
   }
   if (label.no_hand_gesture != null) {
-    score('no hand gesture', (sample.gesture_left === 'none' && sample.gesture_right === 'none') === label.no_hand_gesture);
+    score(
+      'no hand gesture',
+      (sample.gesture_left === 'none' && sample.gesture_right === 'none') === label.no_hand_gesture,
+    );
   }
-  if (label.looking_at_camera != null) score('gaze_direction_x center', (sample.gaze_direction_x === 'center') === label.looking_at_camera);
+  if (label.looking_at_camera != null)
+    score('gaze_direction_x center', (sample.gaze_direction_x === 'center') === label.looking_at_camera);
 }
 
 if (!args['rtf-only']) {
@@ -115,7 +141,12 @@ if (!args['rtf-only']) {
     const file = mediaPath(labels, item.media);
     if (!file) continue;
     const frames = await bench(item.media, file, item.kind === 'image' ? 1 : (item.fps ?? fps));
-    const series = analyzeVisual(frames, { fillers: [], pauses: [], positive: [], negative: [] }).merged_visual_time_series;
+    const series = analyzeVisual(frames, {
+      fillers: [],
+      pauses: [],
+      positive: [],
+      negative: [],
+    }).merged_visual_time_series;
     const sampleAt = (t: number) => series.find((s) => Math.abs(s.time - t) < 1e-6);
     if (item.frames) {
       for (const label of item.frames) {
@@ -138,10 +169,21 @@ if (!args['rtf-only']) {
     const file = mediaPath(labels, media);
     if (!file) continue;
     const { frames } = await runVision(file, { fps: 10, pool });
-    const open = analyzeVisual(frames, { fillers: [], pauses: [], positive: [], negative: [] }).merged_visual_time_series.map((s) => s.eye_openness);
+    const open = analyzeVisual(frames, {
+      fillers: [],
+      pauses: [],
+      positive: [],
+      negative: [],
+    }).merged_visual_time_series.map((s) => s.eye_openness);
     const median = [...open].sort((a, b) => a - b)[Math.floor(open.length / 2)] ?? 0;
     const blinks = open.filter((v, i) => v < 0.5 * median && !(open[i - 1] < 0.5 * median)).length;
-    eyeRows.push({ clip: media, samples: open.length, 'face found': pct(frames.filter((f) => f.face).length, frames.length), 'median eye_openness': Math.round(median * 1000) / 1000, blinks });
+    eyeRows.push({
+      clip: media,
+      samples: open.length,
+      'face found': pct(frames.filter((f) => f.face).length, frames.length),
+      'median eye_openness': Math.round(median * 1000) / 1000,
+      blinks,
+    });
   }
 }
 
@@ -150,8 +192,23 @@ if (!args['no-rtf']) {
   try {
     const src = mediaPath(labels, 'talking_head/retalking_face1.mp4');
     const out = path.join(dir, 'th_720p_60s.mp4');
-    const input = src ? ['-stream_loop', '-1', '-i', src] : ['-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=30'];
-    using proc = spawnFfmpeg([...input, '-t', String(RTF_CLIP_SEC), '-vf', 'scale=1280:720,setsar=1', '-an', '-c:v', 'libx264', '-preset', 'veryfast', '-y', out]);
+    const input = src
+      ? ['-stream_loop', '-1', '-i', src]
+      : ['-f', 'lavfi', '-i', 'testsrc=size=1280x720:rate=30'];
+    using proc = spawnFfmpeg([
+      ...input,
+      '-t',
+      String(RTF_CLIP_SEC),
+      '-vf',
+      'scale=1280:720,setsar=1',
+      '-an',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-y',
+      out,
+    ]);
     proc.child.stdin.end();
     await proc.done;
     await bench(`720p ${RTF_CLIP_SEC}s (face1 looped)`, out, fps);
@@ -164,5 +221,7 @@ disposeSharedVisionPool();
 console.table(rows);
 if (eyeRows.length) console.table(eyeRows);
 if (hits.size) {
-  console.table([...hits].map(([label, h]) => ({ label, correct: h.ok, labelled: h.n, accuracy: pct(h.ok, h.n) })));
+  console.table(
+    [...hits].map(([label, h]) => ({ label, correct: h.ok, labelled: h.n, accuracy: pct(h.ok, h.n) })),
+  );
 }

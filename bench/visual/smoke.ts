@@ -9,8 +9,28 @@ await pool.ready();
 console.log('pool ready ms', Math.round(performance.now() - t0));
 const run = analyzeVideo(file, { fps, pool });
 for (let r = await run.next(); ; r = await run.next()) {
-  if (r.done) { console.log(JSON.stringify(r.value)); break; }
+  if (r.done) {
+    console.log(JSON.stringify(r.value));
+    break;
+  }
   const o = r.value;
-  console.log(o.time, o.width, o.height, 'pose', o.pose?.score, 'nose', o.pose?.keypoints.nose?.y, 'lw', o.pose?.keypoints.left_wrist?.y, 'rw', o.pose?.keypoints.right_wrist?.y, 'face', o.face?.score, o.face?.mesh.length, 'hands', o.hands.map((h) => h.side + ':' + h.score).join(','));
+  console.log(
+    o.time,
+    o.width,
+    o.height,
+    'pose',
+    o.pose?.score,
+    'nose',
+    o.pose?.keypoints.nose?.y,
+    'lw',
+    o.pose?.keypoints.left_wrist?.y,
+    'rw',
+    o.pose?.keypoints.right_wrist?.y,
+    'face',
+    o.face?.score,
+    o.face?.mesh.length,
+    'hands',
+    o.hands.map((h) => h.side + ':' + h.score).join(','),
+  );
 }
 disposeSharedVisionPool();

@@ -13,7 +13,8 @@ import { failedAuthGate, type AppEnv } from './middleware.js';
 export const adminRoutes = new Hono<AppEnv>()
   .use('/admin/*', async function adminAuth(c, next) {
     const expected = c.env.ADMIN_TOKEN;
-    if (!expected) throw new ApiError('not_configured', 'the admin API is disabled: set the ADMIN_TOKEN secret');
+    if (!expected)
+      throw new ApiError('not_configured', 'the admin API is disabled: set the ADMIN_TOKEN secret');
     // Token guesses count against the address like bad API keys (429 beyond UNAUTH_RATE_LIMIT_PER_MIN).
     const refuse = failedAuthGate(c);
     const presented = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
@@ -23,9 +24,12 @@ export const adminRoutes = new Hono<AppEnv>()
     await next();
   })
   .post('/admin/keys', async (c) => {
-    const body = await c.req.json<{ name?: unknown; limits?: unknown }>().catch(() => ({}) as { name?: unknown; limits?: unknown });
+    const body = await c.req
+      .json<{ name?: unknown; limits?: unknown }>()
+      .catch(() => ({}) as { name?: unknown; limits?: unknown });
     const name = KeyRequest.shape.name.safeParse(body.name);
-    if (!name.success) throw new ApiError('invalid_field', '"name" is required (1–100 characters)', { field: 'name' });
+    if (!name.success)
+      throw new ApiError('invalid_field', '"name" is required (1–100 characters)', { field: 'name' });
     const { key, record } = await createKey(c.env, name.data, sanitizeLimits(body.limits));
     return c.json({ ...record, key }, 201);
   })

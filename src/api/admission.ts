@@ -45,7 +45,9 @@ export function idempotencyKeyOf(c: Context<AppEnv>): string | null {
   const raw = c.req.header('idempotency-key');
   if (raw === undefined) return null;
   if (!IDEMPOTENCY_KEY_PATTERN.test(raw)) {
-    throw new ApiError('invalid_request', 'Idempotency-Key must be 1–255 visible ASCII characters', { header: 'Idempotency-Key' });
+    throw new ApiError('invalid_request', 'Idempotency-Key must be 1–255 visible ASCII characters', {
+      header: 'Idempotency-Key',
+    });
   }
   return raw;
 }
@@ -87,17 +89,25 @@ export async function openGate(c: Context<AppEnv>, jobId: string | null): Promis
       const verdict = await stub.admitJob(jobId, limit);
       if (!verdict.allowed) {
         c.header('Retry-After', String(JOBS_FULL_RETRY_AFTER_SEC));
-        throw new ApiError('rate_limited', `this API key already has ${verdict.active} unfinished jobs (limit ${verdict.limit}); retry when one ends`, {
-          reason: 'concurrent_jobs',
-          limit: verdict.limit,
-        });
+        throw new ApiError(
+          'rate_limited',
+          `this API key already has ${verdict.active} unfinished jobs (limit ${verdict.limit}); retry when one ends`,
+          {
+            reason: 'concurrent_jobs',
+            limit: verdict.limit,
+          },
+        );
       }
       slot = true;
     },
     async check(form) {
       if (key === null) return null;
       fingerprint = await requestFingerprint(c.req.method, c.req.path, tenant.key_id, form);
-      const verdict = (await stub.idempotencyBegin(key, fingerprint, idempotencyTtlMs(c.env))) as IdempotencyVerdict;
+      const verdict = (await stub.idempotencyBegin(
+        key,
+        fingerprint,
+        idempotencyTtlMs(c.env),
+      )) as IdempotencyVerdict;
       if (verdict.state === 'new') {
         begun = true;
         return null;
@@ -106,11 +116,19 @@ export async function openGate(c: Context<AppEnv>, jobId: string | null): Promis
       await Promise.all(Object.values(form.files).map((f) => c.env.MEDIA.delete(f.key).catch(() => {})));
       await release();
       if (verdict.state === 'mismatch') {
-        throw new ApiError('idempotency_key_reused', 'this Idempotency-Key was already used with a different request', { header: 'Idempotency-Key' });
+        throw new ApiError(
+          'idempotency_key_reused',
+          'this Idempotency-Key was already used with a different request',
+          { header: 'Idempotency-Key' },
+        );
       }
       if (verdict.state === 'in_progress') {
         c.header('Retry-After', '1');
-        throw new ApiError('idempotency_in_progress', 'a request with this Idempotency-Key is still being handled; retry shortly', { header: 'Idempotency-Key' });
+        throw new ApiError(
+          'idempotency_in_progress',
+          'a request with this Idempotency-Key is still being handled; retry shortly',
+          { header: 'Idempotency-Key' },
+        );
       }
       c.header('Idempotent-Replayed', 'true');
       return c.json(verdict.response.body as Record<string, unknown>, verdict.response.status as 200);
@@ -127,10 +145,17 @@ export async function openGate(c: Context<AppEnv>, jobId: string | null): Promis
 }
 
 /** Deterministic: the fingerprint of a parsed request (text fields and file digests, order-independent). */
-export async function requestFingerprint(method: string, path: string, keyId: string, form: Pick<ParsedForm, 'files' | 'fields' | 'digests'>): Promise<string> {
+export async function requestFingerprint(
+  method: string,
+  path: string,
+  keyId: string,
+  form: Pick<ParsedForm, 'files' | 'fields' | 'digests'>,
+): Promise<string> {
   const fields = Object.entries(form.fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const files = Object.entries(form.files)
     .map(([name, f]) => [name, f.size, form.digests[name] ?? null] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return sha256Hex(JSON.stringify({ method, path, key: keyId, fields: await sha256Hex(JSON.stringify(fields)), files }));
+  return sha256Hex(
+    JSON.stringify({ method, path, key: keyId, fields: await sha256Hex(JSON.stringify(fields)), files }),
+  );
 }

@@ -22,10 +22,18 @@ export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async
   const spec = { jobId: videoId, files: { file: r2Keys.upload(videoId) }, fields: ANALYZE_TEXT_FIELDS };
   return intake(c, spec, async ({ form, source, admit }) => {
     const file = await source();
-    if (!file) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
+    if (!file)
+      throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
     const options = parseFormOptions(AnalysisOptions, form.fields);
     await admit();
-    await submitJob(c.env, { video_id: videoId, kind: 'analysis', tenant: c.get('tenant').id, source: file, audio: null, options });
+    await submitJob(c.env, {
+      video_id: videoId,
+      kind: 'analysis',
+      tenant: c.get('tenant').id,
+      source: file,
+      audio: null,
+      options,
+    });
     return { body: { video_id: videoId, status: 'pending' } satisfies JobCreated };
   });
 });

@@ -10,7 +10,16 @@ import { analyzeRoutes } from './analyze.js';
 import { avatarRoutes } from './avatars.js';
 import { fileRoutes } from './files.js';
 import { createJobRoutes, type JobRoutesOptions } from './jobs.js';
-import { accessLog, notFoundOrNotAllowed, onError, rateLimit, requestId, requireApiKey, securityHeaders, type AppEnv } from './middleware.js';
+import {
+  accessLog,
+  notFoundOrNotAllowed,
+  onError,
+  rateLimit,
+  requestId,
+  requireApiKey,
+  securityHeaders,
+  type AppEnv,
+} from './middleware.js';
 import { processRoutes } from './process.js';
 import { statusRoutes } from './status.js';
 import { uploadRoutes } from './uploads.js';

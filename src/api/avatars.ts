@@ -21,12 +21,19 @@ export const avatarRoutes = new Hono<AppEnv>()
   .post('/api/register-avatar', async (c) => {
     const tenant = c.get('tenant').id;
     const avatarId = newAvatarId();
-    return intake(c, { jobId: null, files: { file: r2Keys.avatar(tenant, avatarId) }, fields: AVATAR_TEXT_FIELDS }, async ({ source }) => {
-      const file = await source();
-      if (!file) throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
-      await saveAvatar(c.env.MEDIA, tenant, avatarId, file);
-      return { body: { video_id: avatarId, registration_status: true } satisfies AvatarRegistered };
-    });
+    return intake(
+      c,
+      { jobId: null, files: { file: r2Keys.avatar(tenant, avatarId) }, fields: AVATAR_TEXT_FIELDS },
+      async ({ source }) => {
+        const file = await source();
+        if (!file)
+          throw new ApiError('missing_file', 'the "file" field with the video is required', {
+            field: 'file',
+          });
+        await saveAvatar(c.env.MEDIA, tenant, avatarId, file);
+        return { body: { video_id: avatarId, registration_status: true } satisfies AvatarRegistered };
+      },
+    );
   })
   .delete('/api/avatars/:avatar_id', async (c) => {
     const tenant = c.get('tenant').id;

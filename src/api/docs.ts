@@ -10,7 +10,8 @@ import { openApiDocument, renderDocs } from './openapi/index.js';
 export { openApiDocument } from './openapi/index.js';
 
 /** The docs page runs no script and loads nothing: the strictest policy fits. */
-const DOCS_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const DOCS_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * Routes serving the document; mount with `app.route('/', docsRoutes)` before the API-key middleware.
@@ -19,13 +20,19 @@ const DOCS_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' 
  */
 export const docsRoutes = new Hono<AppEnv>()
   .get('/openapi.json', (c) => {
-    const doc = openApiDocument({ serverUrl: new URL(c.req.url).origin, maxUploadBytes: maxUploadBytes(c.env) });
+    const doc = openApiDocument({
+      serverUrl: new URL(c.req.url).origin,
+      maxUploadBytes: maxUploadBytes(c.env),
+    });
     c.header('Cache-Control', 'public, max-age=300');
     c.header('Access-Control-Allow-Origin', '*');
     return c.json(doc);
   })
   .get('/docs', (c) => {
-    const doc = openApiDocument({ serverUrl: new URL(c.req.url).origin, maxUploadBytes: maxUploadBytes(c.env) });
+    const doc = openApiDocument({
+      serverUrl: new URL(c.req.url).origin,
+      maxUploadBytes: maxUploadBytes(c.env),
+    });
     c.header('Content-Security-Policy', DOCS_CSP);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');

@@ -11,7 +11,8 @@ import { invalidField } from '../contract/errors.js';
 /** The value type under a schema's default, null and optional wrappers. */
 function valueType(schema: z.ZodType): z.ZodType {
   let t = schema;
-  while (t instanceof z.ZodDefault || t instanceof z.ZodNullable || t instanceof z.ZodOptional) t = t.unwrap() as z.ZodType;
+  while (t instanceof z.ZodDefault || t instanceof z.ZodNullable || t instanceof z.ZodOptional)
+    t = t.unwrap() as z.ZodType;
   return t;
 }
 
@@ -20,9 +21,12 @@ const quoted = (raw: string | undefined) => JSON.stringify((raw ?? '').slice(0, 
 
 /** The spec's wording for each kind of complaint the option schemas can make. */
 function complaint(name: string, issue: z.core.$ZodIssue, raw: string | undefined): string {
-  if (issue.code === 'invalid_type' && issue.expected === 'boolean') return `"${name}" must be the text true or false, got ${quoted(raw)}`;
-  if (issue.code === 'invalid_value') return `"${name}" must be one of ${issue.values.join(', ')}, got ${quoted(raw)}`;
-  if (issue.code === 'too_big' && issue.origin === 'string') return `"${name}" is longer than ${issue.maximum} characters`;
+  if (issue.code === 'invalid_type' && issue.expected === 'boolean')
+    return `"${name}" must be the text true or false, got ${quoted(raw)}`;
+  if (issue.code === 'invalid_value')
+    return `"${name}" must be one of ${issue.values.join(', ')}, got ${quoted(raw)}`;
+  if (issue.code === 'too_big' && issue.origin === 'string')
+    return `"${name}" is longer than ${issue.maximum} characters`;
   return `"${name}": ${issue.message}`;
 }
 
@@ -31,14 +35,18 @@ function complaint(name: string, issue: z.core.$ZodIssue, raw: string | undefine
  * The first invalid field, in the schema's order, is the `field` of the 400.
  * @example parseFormOptions(AnalysisOptions, { visual_analytics: 'true' }) // → { visual_analytics: true }
  */
-export function parseFormOptions<S extends z.ZodObject>(schema: S, fields: Record<string, string>): z.output<S> {
+export function parseFormOptions<S extends z.ZodObject>(
+  schema: S,
+  fields: Record<string, string>,
+): z.output<S> {
   const names = Object.keys(schema.shape);
   const values: Record<string, unknown> = {};
   for (const name of names) {
     const raw = fields[name];
     if (raw === undefined) continue;
     const text = raw.trim();
-    if (valueType(schema.shape[name]) instanceof z.ZodBoolean) values[name] = text === 'true' ? true : text === 'false' ? false : raw;
+    if (valueType(schema.shape[name]) instanceof z.ZodBoolean)
+      values[name] = text === 'true' ? true : text === 'false' ? false : raw;
     else if (text !== '') values[name] = text;
   }
   const parsed = schema.safeParse(values);
@@ -50,4 +58,7 @@ export function parseFormOptions<S extends z.ZodObject>(schema: S, fields: Recor
 }
 
 /** The text fields a form accepts: the schema's options and any others the route reads itself. */
-export const formFields = (schema: z.ZodObject, ...others: string[]): string[] => [...Object.keys(schema.shape), ...others];
+export const formFields = (schema: z.ZodObject, ...others: string[]): string[] => [
+  ...Object.keys(schema.shape),
+  ...others,
+];

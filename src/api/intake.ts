@@ -34,15 +34,27 @@ export interface Intake {
 /** The route's work: the response body, and whether it used a resumable upload (default: when one was named). */
 export type IntakeWork<T> = (intake: Intake) => Promise<{ body: T; usedResumable?: boolean }>;
 
-export async function intake<T extends Record<string, unknown>>(c: Context<AppEnv>, spec: IntakeSpec, work: IntakeWork<T>): Promise<Response> {
+export async function intake<T extends Record<string, unknown>>(
+  c: Context<AppEnv>,
+  spec: IntakeSpec,
+  work: IntakeWork<T>,
+): Promise<Response> {
   const gate = await openGate(c, spec.jobId);
   try {
-    const form = await readUploadForm(c.env.MEDIA, c.req.raw, { ...spec, maxFileBytes: maxUploadBytes(c.env), hash: gate.hashing });
+    const form = await readUploadForm(c.env.MEDIA, c.req.raw, {
+      ...spec,
+      maxFileBytes: maxUploadBytes(c.env),
+      hash: gate.hashing,
+    });
     const replay = await gate.check(form);
     if (replay) return replay;
     let body: T;
     try {
-      const done = await work({ form, source: async () => (await resumableSource(c, form, 'file')) ?? form.files.file ?? null, admit: () => gate.admit() });
+      const done = await work({
+        form,
+        source: async () => (await resumableSource(c, form, 'file')) ?? form.files.file ?? null,
+        admit: () => gate.admit(),
+      });
       if (done.usedResumable ?? true) await consumeResumable(c, form);
       body = done.body;
     } catch (err) {

@@ -22,13 +22,18 @@ export interface JobRoutesOptions {
 export function createJobRoutes({ stopWork }: JobRoutesOptions = {}) {
   return new Hono<AppEnv>().delete('/api/jobs/:video_id', async function deleteJob(c) {
     const videoId = c.req.param('video_id');
-    const job = isWellFormedId(videoId) && videoId.startsWith('vid_') ? await findJob(c.env, videoId, c.get('tenant').id) : null;
+    const job =
+      isWellFormedId(videoId) && videoId.startsWith('vid_')
+        ? await findJob(c.env, videoId, c.get('tenant').id)
+        : null;
     if (!job) throw new ApiError('not_found', 'no job with this id for this API key');
     await jobStub(c.env, videoId).destroy();
     // A consumer would only notice at its next heartbeat: its container work is stopped now.
     if (!isTerminal(job.status) && stopWork) {
       await stopWork(c.env, videoId).catch((err) => {
-        console.error(JSON.stringify({ level: 'warn', video_id: videoId, action: 'stop_work', error: String(err) }));
+        console.error(
+          JSON.stringify({ level: 'warn', video_id: videoId, action: 'stop_work', error: String(err) }),
+        );
       });
     }
     return c.body(null, 204);

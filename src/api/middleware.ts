@@ -17,7 +17,10 @@ export type AppEnv = { Bindings: Env; Variables: { requestId: string; tenant: Te
 export const requestId = (): MiddlewareHandler<AppEnv> =>
   async function requestIdMiddleware(c, next) {
     const incoming = c.req.header('x-request-id');
-    const id = incoming && /^[A-Za-z0-9._-]{8,128}$/.test(incoming) ? incoming : `req_${base64url(crypto.getRandomValues(new Uint8Array(12)))}`;
+    const id =
+      incoming && /^[A-Za-z0-9._-]{8,128}$/.test(incoming)
+        ? incoming
+        : `req_${base64url(crypto.getRandomValues(new Uint8Array(12)))}`;
     c.set('requestId', id);
     await next();
     c.res.headers.set('X-Request-Id', id);
@@ -46,10 +49,14 @@ export function failedAuthGate(c: Context<AppEnv>): (message: string) => ApiErro
   if (!standing.allowed) {
     for (const [k, v] of Object.entries(rateLimitHeaders(standing))) c.header(k, v);
     c.header('Retry-After', String(standing.reset_sec));
-    throw new ApiError('rate_limited', `more than ${limit} requests per minute without valid credentials from this address; retry in ${standing.reset_sec} s`, {
-      reason: 'unauthenticated_per_minute',
-      limit,
-    });
+    throw new ApiError(
+      'rate_limited',
+      `more than ${limit} requests per minute without valid credentials from this address; retry in ${standing.reset_sec} s`,
+      {
+        reason: 'unauthenticated_per_minute',
+        limit,
+      },
+    );
   }
   return (message: string) => {
     for (const [k, v] of Object.entries(rateLimitHeaders(authFailures.fail(address, limit)))) c.header(k, v);
@@ -68,7 +75,8 @@ export const requireApiKey = (): MiddlewareHandler<AppEnv> =>
   async function apiKeyMiddleware(c, next) {
     const refuse = failedAuthGate(c);
     const presented = c.req.header('x-api-key') ?? c.req.query('api_key');
-    if (!presented) throw refuse('an API key is required: send it in the X-API-Key header or the api_key query parameter');
+    if (!presented)
+      throw refuse('an API key is required: send it in the X-API-Key header or the api_key query parameter');
     const tenant = await authenticate(c.env, presented);
     if (!tenant) throw refuse('the API key is not valid or has been revoked');
     c.set('tenant', tenant);
@@ -90,24 +98,36 @@ export const rateLimit = (): MiddlewareHandler<AppEnv> =>
     const tenant = c.get('tenant');
     const limits = effectiveLimits(c.env, tenant);
     // HEAD of a status is a poll too (issue #12): it is charged to the status bucket.
-    const bucket = (c.req.method === 'GET' || c.req.method === 'HEAD') && STATUS_PATH.test(c.req.path) ? 'status' : 'api';
+    const bucket =
+      (c.req.method === 'GET' || c.req.method === 'HEAD') && STATUS_PATH.test(c.req.path) ? 'status' : 'api';
     const limit = bucket === 'status' ? limits.status_per_minute : limits.requests_per_minute;
     let verdict: RateVerdict;
     try {
       verdict = (await tenantStub(c.env, tenant.id).hit(bucket, limit)) as RateVerdict;
     } catch (err) {
       // Fail open: a counter that cannot be reached must not take the API down with it.
-      console.error(JSON.stringify({ level: 'warn', request_id: c.get('requestId'), action: 'rate_limit', error: String(err) }));
+      console.error(
+        JSON.stringify({
+          level: 'warn',
+          request_id: c.get('requestId'),
+          action: 'rate_limit',
+          error: String(err),
+        }),
+      );
       return next();
     }
     const headers = rateLimitHeaders(verdict);
     if (!verdict.allowed) {
       for (const [k, v] of Object.entries(headers)) c.header(k, v);
       c.header('Retry-After', String(verdict.reset_sec));
-      throw new ApiError('rate_limited', `more than ${verdict.limit} ${bucket === 'status' ? 'status requests' : 'requests'} per minute for this API key; retry in ${verdict.reset_sec} s`, {
-        reason: bucket === 'status' ? 'status_per_minute' : 'requests_per_minute',
-        limit: verdict.limit,
-      });
+      throw new ApiError(
+        'rate_limited',
+        `more than ${verdict.limit} ${bucket === 'status' ? 'status requests' : 'requests'} per minute for this API key; retry in ${verdict.reset_sec} s`,
+        {
+          reason: bucket === 'status' ? 'status_per_minute' : 'requests_per_minute',
+          limit: verdict.limit,
+        },
+      );
     }
     await next();
     for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
@@ -129,7 +149,12 @@ export const securityHeaders = (): MiddlewareHandler<AppEnv> =>
     if (PRIVATE_PATH.test(c.req.path)) headers.set('Cache-Control', 'private, no-store');
   };
 
-export function errorBody(c: Context<AppEnv>, code: ErrorCode, message: string, details: Record<string, unknown> = {}): ErrorBody {
+export function errorBody(
+  c: Context<AppEnv>,
+  code: ErrorCode,
+  message: string,
+  details: Record<string, unknown> = {},
+): ErrorBody {
   return { error: { code, message, ...details }, request_id: c.get('requestId') ?? 'unknown' };
 }
 
@@ -140,11 +165,28 @@ export function onError(err: Error, c: Context<AppEnv>): Response {
   }
   if (err instanceof HTTPException) {
     const status = err.status;
-    const code: ErrorCode = status === 413 ? 'payload_too_large' : status === 401 ? 'unauthorized' : status === 404 ? 'not_found' : 'invalid_request';
+    const code: ErrorCode =
+      status === 413
+        ? 'payload_too_large'
+        : status === 401
+          ? 'unauthorized'
+          : status === 404
+            ? 'not_found'
+            : 'invalid_request';
     return c.json(errorBody(c, code, err.message || 'invalid request'), status);
   }
-  console.error(JSON.stringify({ level: 'error', request_id: c.get('requestId'), path: c.req.path, error: String(err?.stack ?? err) }));
-  return c.json(errorBody(c, 'internal_error', 'an internal error occurred; quote the request_id when reporting it'), 500);
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      request_id: c.get('requestId'),
+      path: c.req.path,
+      error: String(err?.stack ?? err),
+    }),
+  );
+  return c.json(
+    errorBody(c, 'internal_error', 'an internal error occurred; quote the request_id when reporting it'),
+    500,
+  );
 }
 
 export function notFound(c: Context<AppEnv>): Response {
@@ -165,16 +207,33 @@ export function notFoundOrNotAllowed(routes: () => ReadonlyArray<{ method: strin
     const allow = allowedMethods(table, c.req.path);
     if (allow.length === 0) return notFound(c);
     c.header('Allow', allow.join(', '));
-    return c.json(errorBody(c, 'method_not_allowed', `${c.req.method} is not supported on ${c.req.path}; use ${allow.join(', ')}`), 405);
+    return c.json(
+      errorBody(
+        c,
+        'method_not_allowed',
+        `${c.req.method} is not supported on ${c.req.path}; use ${allow.join(', ')}`,
+      ),
+      405,
+    );
   };
 }
 
 /** Pure: a Hono route path (`/api/status/:id`, `/files/*`) as an anchored pattern (strict, as the router: no trailing slash). */
 export const routePattern = (path: string): RegExp =>
-  new RegExp(`^${path.split('/').map((seg) => (seg === '*' ? '.*' : seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
+  new RegExp(
+    `^${path
+      .split('/')
+      .map((seg) =>
+        seg === '*' ? '.*' : seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/')}$`,
+  );
 
 /** Pure: the methods some route accepts on `path` (GET implies HEAD), sorted. */
-export function allowedMethods(table: ReadonlyArray<{ method: string; pattern: RegExp }>, path: string): string[] {
+export function allowedMethods(
+  table: ReadonlyArray<{ method: string; pattern: RegExp }>,
+  path: string,
+): string[] {
   const methods = new Set(table.filter((r) => r.pattern.test(path)).map((r) => r.method));
   if (methods.has('GET')) methods.add('HEAD');
   return [...methods].sort();
@@ -188,5 +247,13 @@ export const accessLog = (): MiddlewareHandler<AppEnv> =>
     const url = new URL(c.req.url);
     url.searchParams.delete('api_key');
     url.searchParams.delete('token');
-    console.log(JSON.stringify({ request_id: c.get('requestId'), method: c.req.method, path: url.pathname + url.search, status: c.res.status, ms: Date.now() - started }));
+    console.log(
+      JSON.stringify({
+        request_id: c.get('requestId'),
+        method: c.req.method,
+        path: url.pathname + url.search,
+        status: c.res.status,
+        ms: Date.now() - started,
+      }),
+    );
   };

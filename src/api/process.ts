@@ -31,7 +31,10 @@ export function processOptions(fields: Record<string, string>, hasAudio: boolean
   if (voice_generator === '2' && !hasAudio) {
     throw invalidField('audio', 'voice_generator 2 uses a supplied audio file: send it in the "audio" field');
   }
-  const provider = voice_generator === '1' ? parseFormOptions(PROVIDER_ONLY, fields) : { voice_id: null, credential_voice_generator: null };
+  const provider =
+    voice_generator === '1'
+      ? parseFormOptions(PROVIDER_ONLY, fields)
+      : { voice_id: null, credential_voice_generator: null };
   return {
     ...toggles,
     ...provider,
@@ -45,22 +48,42 @@ export function processOptions(fields: Record<string, string>, hasAudio: boolean
 export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async (c) => {
   const tenant = c.get('tenant').id;
   const videoId = newVideoId();
-  const spec = { jobId: videoId, files: { file: r2Keys.upload(videoId), audio: r2Keys.uploadAudio(videoId) }, fields: PROCESS_TEXT_FIELDS };
+  const spec = {
+    jobId: videoId,
+    files: { file: r2Keys.upload(videoId), audio: r2Keys.uploadAudio(videoId) },
+    fields: PROCESS_TEXT_FIELDS,
+  };
   return intake(c, spec, async ({ form, source, admit }) => {
     const options = processOptions(form.fields, form.files.audio !== undefined);
     const avatarId = parseFormOptions(AvatarChoice, form.fields).video_id;
     let video = await source();
     if (avatarId !== null) {
       const avatar = isAvatarId(avatarId) ? await findAvatar(c.env.MEDIA, tenant, avatarId) : null;
-      if (!avatar) throw new ApiError('avatar_not_found', `no registered avatar "${avatarId}" for this API key`, { field: 'video_id' });
+      if (!avatar)
+        throw new ApiError('avatar_not_found', `no registered avatar "${avatarId}" for this API key`, {
+          field: 'video_id',
+        });
       // Rule 1: the registered video wins; an uploaded file is ignored (and not kept).
       if (form.files.file) await c.env.MEDIA.delete(form.files.file.key);
       video = avatar.source;
     }
-    if (!video) throw new ApiError('missing_file', 'send the video in "file" or a registered avatar id in "video_id"', { field: 'file' });
+    if (!video)
+      throw new ApiError('missing_file', 'send the video in "file" or a registered avatar id in "video_id"', {
+        field: 'file',
+      });
     await admit();
-    await submitJob(c.env, { video_id: videoId, kind: 'processing', tenant, source: video, audio: form.files.audio ?? null, options });
+    await submitJob(c.env, {
+      video_id: videoId,
+      kind: 'processing',
+      tenant,
+      source: video,
+      audio: form.files.audio ?? null,
+      options,
+    });
     // A resumable upload named beside an avatar id stays the client's (rule 1: the avatar was used).
-    return { body: { video_id: videoId, status: 'pending' } satisfies JobCreated, usedResumable: avatarId === null };
+    return {
+      body: { video_id: videoId, status: 'pending' } satisfies JobCreated,
+      usedResumable: avatarId === null,
+    };
   });
 });

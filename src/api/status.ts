@@ -14,7 +14,13 @@ import { signingSecret, storageOrigin } from './storage-config.js';
 
 export const DEFAULT_DOWNLOAD_TTL_SEC = 86_400;
 
-const NOT_FOUND: StatusResponse = { status: 'not_found', progress: 0, download_url: null, result: null, error_message: null };
+const NOT_FOUND: StatusResponse = {
+  status: 'not_found',
+  progress: 0,
+  download_url: null,
+  result: null,
+  error_message: null,
+};
 
 async function statusHandler(c: Context<AppEnv>): Promise<Response> {
   c.header('Cache-Control', 'private, no-store');

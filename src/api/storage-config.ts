@@ -11,6 +11,7 @@ import type { AppEnv } from './middleware.js';
 export const storageOrigin = (c: Context<AppEnv>) => c.env.STORAGE_URL || new URL(c.req.url).origin;
 
 export function signingSecret(env: Env): string {
-  if (!env.SIGNING_SECRET) throw new ApiError('not_configured', 'download links are not configured: set the SIGNING_SECRET secret');
+  if (!env.SIGNING_SECRET)
+    throw new ApiError('not_configured', 'download links are not configured: set the SIGNING_SECRET secret');
   return env.SIGNING_SECRET;
 }

@@ -24,7 +24,14 @@ import { numberVar } from '../shared/env.js';
 import { isUploadId } from '../shared/ids.js';
 import { DEFAULT_UPLOAD_ABANDON_SEC, discardUpload, type UploadSession } from '../shared/upload-session.js';
 import type { ParsedForm } from '../storage/form.js';
-import { beginUpload, checkPart, completeUpload, DEFAULT_RESUMABLE_PART_BYTES, storePart, UploadRefused } from '../storage/resumable.js';
+import {
+  beginUpload,
+  checkPart,
+  completeUpload,
+  DEFAULT_RESUMABLE_PART_BYTES,
+  storePart,
+  UploadRefused,
+} from '../storage/resumable.js';
 import { maxUploadBytes } from '../storage/upload-limit.js';
 import type { AppEnv } from './middleware.js';
 
@@ -49,7 +56,13 @@ const describe = (s: UploadSession): UploadState => ({
 export const uploadRoutes = new Hono<AppEnv>()
   .post('/api/uploads', async (c) => {
     const partBytes = numberVar(c.env.UPLOAD_PART_BYTES, DEFAULT_RESUMABLE_PART_BYTES);
-    const session = await beginUpload(c.env.MEDIA, c.get('tenant').id, partBytes, maxUploadBytes(c.env), Date.now());
+    const session = await beginUpload(
+      c.env.MEDIA,
+      c.get('tenant').id,
+      partBytes,
+      maxUploadBytes(c.env),
+      Date.now(),
+    );
     await sessions(c).uploadPut(session);
     const created: UploadCreated = {
       upload_id: session.upload_id,
@@ -71,7 +84,8 @@ export const uploadRoutes = new Hono<AppEnv>()
   })
   .post('/api/uploads/:upload_id/complete', async (c) => {
     const session = await sessionOf(c, c.req.param('upload_id'));
-    if (session.completed) return c.json({ file_id: session.upload_id, size: session.completed.size } satisfies UploadCompleted);
+    if (session.completed)
+      return c.json({ file_id: session.upload_id, size: session.completed.size } satisfies UploadCompleted);
     let size: number;
     try {
       size = await completeUpload(c.env.MEDIA, session);
@@ -79,7 +93,11 @@ export const uploadRoutes = new Hono<AppEnv>()
       if (err instanceof UploadRefused) await sessions(c).uploadDelete(session.upload_id);
       throw err;
     }
-    await sessions(c).uploadPut({ ...session, completed: { size, file_id: session.upload_id }, touched_at: Date.now() });
+    await sessions(c).uploadPut({
+      ...session,
+      completed: { size, file_id: session.upload_id },
+      touched_at: Date.now(),
+    });
     return c.json({ file_id: session.upload_id, size } satisfies UploadCompleted);
   })
   .delete('/api/uploads/:upload_id', async (c) => {
@@ -93,15 +111,27 @@ export const uploadRoutes = new Hono<AppEnv>()
  * The source named by the form's `file_id` field (a completed resumable upload of this key), or
  * null when the field is absent. 400 `conflicting_fields` when `file` is sent too.
  */
-export async function resumableSource(c: Context<AppEnv>, form: ParsedForm, fileField: string): Promise<SourceRef | null> {
+export async function resumableSource(
+  c: Context<AppEnv>,
+  form: ParsedForm,
+  fileField: string,
+): Promise<SourceRef | null> {
   const fileId = form.fields.file_id?.trim();
   if (!fileId) return null;
   if (form.files[fileField]) {
-    throw new ApiError('conflicting_fields', `send the video either in "${fileField}" or as "file_id", not both`, { field: 'file_id' });
+    throw new ApiError(
+      'conflicting_fields',
+      `send the video either in "${fileField}" or as "file_id", not both`,
+      { field: 'file_id' },
+    );
   }
   const session = isUploadId(fileId) ? await sessions(c).uploadGet(fileId) : null;
-  if (!session) throw new ApiError('not_found', `no upload "${fileId.slice(0, 40)}" for this API key`, { field: 'file_id' });
-  if (!session.completed) throw new ApiError('upload_conflict', `upload "${fileId}" is not completed`, { field: 'file_id' });
+  if (!session)
+    throw new ApiError('not_found', `no upload "${fileId.slice(0, 40)}" for this API key`, {
+      field: 'file_id',
+    });
+  if (!session.completed)
+    throw new ApiError('upload_conflict', `upload "${fileId}" is not completed`, { field: 'file_id' });
   return { key: session.key, size: session.completed.size, filename: null, content_type: null };
 }
 

@@ -35,7 +35,6 @@ export interface KeysEnv {
   DEV_API_KEY?: string;
 }
 
-
 /** Constant-time equality of two equal-length hex digests. */
 export function digestsEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
@@ -60,16 +59,31 @@ export async function authenticate(env: KeysEnv, presented: string): Promise<Ten
     const keyHash = await sha256Hex(key);
     if (digestsEqual(hash, keyHash)) devMatch = keyHash;
   }
-  if (devMatch) return { id: `dev_${devMatch.slice(0, 16)}`, key_id: devMatch.slice(0, 16), name: 'development', limits: {} };
+  if (devMatch)
+    return {
+      id: `dev_${devMatch.slice(0, 16)}`,
+      key_id: devMatch.slice(0, 16),
+      name: 'development',
+      limits: {},
+    };
   const stored = await env.MEDIA.get(r2Keys.apiKey(hash));
   if (!stored) return null;
   const record = await stored.json<KeyRecord>();
   if (record.revoked_at) return null;
-  return { id: record.tenant, key_id: record.key_id, name: record.name, limits: sanitizeLimits(record.limits) };
+  return {
+    id: record.tenant,
+    key_id: record.key_id,
+    name: record.name,
+    limits: sanitizeLimits(record.limits),
+  };
 }
 
 /** Issues a new key; the plain key is returned once and never stored. */
-export async function createKey(env: KeysEnv, name: string, limits: KeyLimits = {}): Promise<{ key: string; record: KeyRecord }> {
+export async function createKey(
+  env: KeysEnv,
+  name: string,
+  limits: KeyLimits = {},
+): Promise<{ key: string; record: KeyRecord }> {
   const key = `vk_${base64url(crypto.getRandomValues(new Uint8Array(24)))}`;
   const hash = await sha256Hex(key);
   const record: KeyRecord = {
@@ -110,6 +124,8 @@ export async function revokeKey(env: KeysEnv, keyId: string): Promise<KeyRecord 
   if (!body) return null;
   const record = await body.json<KeyRecord>();
   const revoked = { ...record, revoked_at: record.revoked_at ?? new Date().toISOString() };
-  await env.MEDIA.put(obj.key, JSON.stringify(revoked), { httpMetadata: { contentType: 'application/json' } });
+  await env.MEDIA.put(obj.key, JSON.stringify(revoked), {
+    httpMetadata: { contentType: 'application/json' },
+  });
   return revoked;
 }

@@ -23,18 +23,22 @@ export function effectiveLimits(env: Env, tenant: Tenant): EffectiveLimits {
   const positive = (v: number, fallback: number) => (v > 0 ? Math.floor(v) : fallback);
   return {
     requests_per_minute:
-      tenant.limits.requests_per_minute ?? positive(numberVar(env.RATE_LIMIT_PER_MIN, DEFAULT_REQUESTS_PER_MIN), DEFAULT_REQUESTS_PER_MIN),
+      tenant.limits.requests_per_minute ??
+      positive(numberVar(env.RATE_LIMIT_PER_MIN, DEFAULT_REQUESTS_PER_MIN), DEFAULT_REQUESTS_PER_MIN),
     status_per_minute:
-      tenant.limits.status_per_minute ?? positive(numberVar(env.STATUS_RATE_LIMIT_PER_MIN, DEFAULT_STATUS_PER_MIN), DEFAULT_STATUS_PER_MIN),
+      tenant.limits.status_per_minute ??
+      positive(numberVar(env.STATUS_RATE_LIMIT_PER_MIN, DEFAULT_STATUS_PER_MIN), DEFAULT_STATUS_PER_MIN),
     concurrent_jobs:
-      tenant.limits.concurrent_jobs ?? positive(numberVar(env.MAX_CONCURRENT_JOBS, DEFAULT_CONCURRENT_JOBS), DEFAULT_CONCURRENT_JOBS),
+      tenant.limits.concurrent_jobs ??
+      positive(numberVar(env.MAX_CONCURRENT_JOBS, DEFAULT_CONCURRENT_JOBS), DEFAULT_CONCURRENT_JOBS),
   };
 }
 
 export const tenantStub = (env: Pick<Env, 'TENANT'>, tenantId: string): DurableObjectStub<TenantObject> =>
   env.TENANT.get(env.TENANT.idFromName(tenantId));
 
-export const idempotencyTtlMs = (env: Env) => numberVar(env.IDEMPOTENCY_TTL_SEC, DEFAULT_IDEMPOTENCY_TTL_SEC) * 1000;
+export const idempotencyTtlMs = (env: Env) =>
+  numberVar(env.IDEMPOTENCY_TTL_SEC, DEFAULT_IDEMPOTENCY_TTL_SEC) * 1000;
 
 /** Failed authentications per minute from one client address before it is refused. */
 export const DEFAULT_UNAUTH_PER_MIN = 60;
@@ -82,7 +86,12 @@ export interface ClientAddressEnv {
 export function clientAddress(headers: Headers, env: ClientAddressEnv = {}): string {
   const edge = headers.get('cf-connecting-ip')?.trim();
   const forwarded = /^x-forwarded-for$/i.test(env.CLIENT_ADDRESS_HEADER?.trim() ?? '')
-    ? headers.get('x-forwarded-for')?.split(',').map((h) => h.trim()).filter(Boolean).at(-1)
+    ? headers
+        .get('x-forwarded-for')
+        ?.split(',')
+        .map((h) => h.trim())
+        .filter(Boolean)
+        .at(-1)
     : undefined;
   const ip = forwarded || edge || 'local';
   return ip.includes(':') ? ipv6Prefix64(ip) : ip;
@@ -92,8 +101,14 @@ function ipv6Prefix64(ip: string): string {
   const [head, tail] = ip.toLowerCase().split('::', 2);
   const left = head ? head.split(':') : [];
   const right = tail !== undefined && tail !== '' ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /**
@@ -138,13 +153,20 @@ export class FailureCounter {
 
   /** Drops ended windows; if none ended, the oldest address (insertion order). */
   private evict(now: number) {
-    for (const [address, w] of this.windows) if (now - w.start >= UNAUTH_WINDOW_MS) this.windows.delete(address);
+    for (const [address, w] of this.windows)
+      if (now - w.start >= UNAUTH_WINDOW_MS) this.windows.delete(address);
     if (this.windows.size >= this.maxTracked) this.windows.delete(this.windows.keys().next().value!);
   }
 
-  private verdict(w: { start: number; count: number } | undefined, limit: number, now: number): FailureVerdict {
+  private verdict(
+    w: { start: number; count: number } | undefined,
+    limit: number,
+    now: number,
+  ): FailureVerdict {
     const count = w?.count ?? 0;
-    const reset_sec = w ? Math.max(1, Math.ceil((w.start + UNAUTH_WINDOW_MS - now) / 1000)) : Math.ceil(UNAUTH_WINDOW_MS / 1000);
+    const reset_sec = w
+      ? Math.max(1, Math.ceil((w.start + UNAUTH_WINDOW_MS - now) / 1000))
+      : Math.ceil(UNAUTH_WINDOW_MS / 1000);
     return { allowed: count < limit, limit, remaining: Math.max(0, limit - count), reset_sec };
   }
 }

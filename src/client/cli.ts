@@ -71,7 +71,10 @@ export interface CliIo {
  * @example
  * process.exitCode = await runCli(process.argv.slice(2));
  */
-export async function runCli(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+export async function runCli(
+  argv: string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env },
+): Promise<number> {
   try {
     return await dispatch(argv, io);
   } catch (err) {
@@ -81,11 +84,15 @@ export async function runCli(argv: string[], io: CliIo = { stdout: process.stdou
       return EXIT.usage;
     }
     if (err instanceof VideoApiError) {
-      say(`video-api: ${err.code}${err.status ? ` (HTTP ${err.status})` : ''}: ${err.message}${err.field ? ` [field ${err.field}]` : ''}${err.requestId ? ` request_id=${err.requestId}` : ''}`);
+      say(
+        `video-api: ${err.code}${err.status ? ` (HTTP ${err.status})` : ''}: ${err.message}${err.field ? ` [field ${err.field}]` : ''}${err.requestId ? ` request_id=${err.requestId}` : ''}`,
+      );
       return EXIT.api;
     }
     if (err instanceof VideoJobError) {
-      say(`video-api: job ${err.videoId} ${err.status === 'failed' ? 'failed' : 'not found'}: ${err.message}`);
+      say(
+        `video-api: job ${err.videoId} ${err.status === 'failed' ? 'failed' : 'not found'}: ${err.message}`,
+      );
       return EXIT.jobFailed;
     }
     if (err instanceof VideoWaitTimeoutError) {
@@ -112,7 +119,11 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   }
   const apiKey = o['api-key'] ?? io.env.VIDEO_API_KEY;
   if (!apiKey) throw new UsageError('an API key is required: --api-key KEY or VIDEO_API_KEY');
-  const client = new VideoApiClient({ baseUrl: o.url ?? io.env.VIDEO_API_URL ?? 'http://127.0.0.1:8787', apiKey, fetch: io.fetch });
+  const client = new VideoApiClient({
+    baseUrl: o.url ?? io.env.VIDEO_API_URL ?? 'http://127.0.0.1:8787',
+    apiKey,
+    fetch: io.fetch,
+  });
   const timeoutSec = o.timeout === undefined ? 1800 : Number(o.timeout);
   if (!(timeoutSec > 0)) throw new UsageError('--timeout must be a positive number of seconds');
   const out = (s: string) => io.stdout.write(`${s}\n`);
@@ -123,11 +134,18 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   };
   const uploadBar = () => {
     const bar = progressBar('upload', { stream: io.stderr });
-    return { bar, onUploadProgress: ({ loaded, total }: UploadProgress) => bar.update(total ? (loaded / total) * 100 : 0, `${formatBytes(loaded)} of ${formatBytes(total)}`) };
+    return {
+      bar,
+      onUploadProgress: ({ loaded, total }: UploadProgress) =>
+        bar.update(total ? (loaded / total) * 100 : 0, `${formatBytes(loaded)} of ${formatBytes(total)}`),
+    };
   };
   const wait = async (videoId: string): Promise<JobStatus> => {
     const bar = progressBar('job', { stream: io.stderr });
-    const done = await client.waitForCompletion(videoId, { timeoutMs: timeoutSec * 1000, onProgress: (s) => bar.update(s.progress, s.status) });
+    const done = await client.waitForCompletion(videoId, {
+      timeoutMs: timeoutSec * 1000,
+      onProgress: (s) => bar.update(s.progress, s.status),
+    });
     bar.done('completed');
     return done;
   };
@@ -149,10 +167,12 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return EXIT.ok;
     }
     case 'process': {
-      if (rest.length > 1 || (rest.length === 0 && !o.avatar)) throw new UsageError('process needs FILE or --avatar ID');
+      if (rest.length > 1 || (rest.length === 0 && !o.avatar))
+        throw new UsageError('process needs FILE or --avatar ID');
       let voiceGenerator: '0' | '1' | '2' | undefined;
       if (o['voice-generator'] !== undefined) {
-        if (!['0', '1', '2'].includes(o['voice-generator'])) throw new UsageError('--voice-generator must be 0, 1 or 2');
+        if (!['0', '1', '2'].includes(o['voice-generator']))
+          throw new UsageError('--voice-generator must be 0, 1 or 2');
         voiceGenerator = o['voice-generator'] as '0' | '1' | '2';
       }
       const { bar, onUploadProgress } = uploadBar();
@@ -207,7 +227,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
         if (s.download_url) out(`download: ${s.download_url}`);
         if (s.processing_report) {
           out(`applied: ${s.processing_report.options_applied.join(', ') || 'none'}`);
-          if (s.processing_report.voice) out(`voice: ${s.processing_report.voice.voice_id} (${s.processing_report.voice.engine})`);
+          if (s.processing_report.voice)
+            out(`voice: ${s.processing_report.voice.voice_id} (${s.processing_report.voice.engine})`);
           for (const note of s.processing_report.notes) out(`note: ${note}`);
         }
         if (s.result) out(formatAnalysis(s.result));
@@ -228,7 +249,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
 
 async function download(client: VideoApiClient, id: string, path: string, io: CliIo) {
   const bar = progressBar('download', { stream: io.stderr });
-  const { bytes } = await client.download(id, path, { onProgress: ({ loaded, total }) => bar.update(total ? (loaded / total) * 100 : 0, formatBytes(loaded)) });
+  const { bytes } = await client.download(id, path, {
+    onProgress: ({ loaded, total }) => bar.update(total ? (loaded / total) * 100 : 0, formatBytes(loaded)),
+  });
   bar.done(`${formatBytes(bytes)} → ${path}`);
 }
 

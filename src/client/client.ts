@@ -6,7 +6,15 @@ import type { AnalysisResult } from '../contract/result.js';
 import type { ProcessingReport } from '../contract/jobs.js';
 import type { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../contract/options.js';
 import { errorFromResponse, VideoApiError, VideoJobError, VideoWaitTimeoutError } from './errors.js';
-import { buildMultipart, canStreamUploads, countingStream, toNamedFile, type FileInput, type NamedFile, type UploadProgress } from './form.js';
+import {
+  buildMultipart,
+  canStreamUploads,
+  countingStream,
+  toNamedFile,
+  type FileInput,
+  type NamedFile,
+  type UploadProgress,
+} from './form.js';
 import { nextPollDelayMs, sleep, type BackoffOptions } from './poll.js';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
@@ -117,13 +125,23 @@ export class VideoApiClient {
   /** Starts an analysis job. */
   async analyzeVideo(file: FileInput, options: AnalyzeOptions = {}): Promise<JobCreated> {
     const { visualAnalytics = false, filename = 'video.mp4', ...upload } = options;
-    const fields: Partial<Record<keyof AnalysisOptions, string>> = visualAnalytics ? { visual_analytics: 'true' } : {};
+    const fields: Partial<Record<keyof AnalysisOptions, string>> = visualAnalytics
+      ? { visual_analytics: 'true' }
+      : {};
     return this.#upload('/api/analyze-video', fields, { file: await toNamedFile(file, filename) }, upload);
   }
 
   /** Starts a processing job from a file or a registered avatar. */
   async processVideo(options: ProcessOptions): Promise<JobCreated> {
-    const { file, avatarId, audio, filename = 'video.mp4', onUploadProgress, signal, idempotencyKey } = options;
+    const {
+      file,
+      avatarId,
+      audio,
+      filename = 'video.mp4',
+      onUploadProgress,
+      signal,
+      idempotencyKey,
+    } = options;
     if (file === undefined && !avatarId) throw new TypeError('processVideo needs a file or an avatarId');
     const fields: Record<string, string> = {};
     // Field names are the contract's: a renamed option fails to compile here.
@@ -193,13 +211,17 @@ export class VideoApiClient {
       if (status) {
         onProgress?.(status);
         if (status.status === 'completed') return status;
-        if (status.status === 'failed') throw new VideoJobError(videoId, 'failed', status.error_message ?? 'the job failed');
-        if (status.status === 'not_found') throw new VideoJobError(videoId, 'not_found', `no job ${videoId} for this API key`);
-        unchanged = last && last.progress === status.progress && last.status === status.status ? unchanged + 1 : 0;
+        if (status.status === 'failed')
+          throw new VideoJobError(videoId, 'failed', status.error_message ?? 'the job failed');
+        if (status.status === 'not_found')
+          throw new VideoJobError(videoId, 'not_found', `no job ${videoId} for this API key`);
+        unchanged =
+          last && last.progress === status.progress && last.status === status.status ? unchanged + 1 : 0;
         last = status;
       }
       const delay = Math.max(askedWaitMs, nextPollDelayMs(status ? unchanged : failures, backoff));
-      if (Date.now() + delay > deadline) throw new VideoWaitTimeoutError(videoId, last?.status ?? 'unknown', last?.progress ?? 0);
+      if (Date.now() + delay > deadline)
+        throw new VideoWaitTimeoutError(videoId, last?.status ?? 'unknown', last?.progress ?? 0);
       await sleep(delay, signal);
     }
   }
@@ -209,12 +231,22 @@ export class VideoApiClient {
    * With `destination` (Node) the file is streamed to disk and the path returned; otherwise a Blob.
    * The API key is never sent to the storage host: the link is its own credential.
    */
-  async download(idOrUrl: string, destination?: string, options: DownloadOptions = {}): Promise<{ path: string | null; bytes: number; blob: Blob | null }> {
+  async download(
+    idOrUrl: string,
+    destination?: string,
+    options: DownloadOptions = {},
+  ): Promise<{ path: string | null; bytes: number; blob: Blob | null }> {
     let url = idOrUrl;
     if (!/^https?:\/\//.test(idOrUrl)) {
       const status = await this.getStatus(idOrUrl, options.signal);
       if (status.status !== 'completed' || !status.download_url) {
-        throw new VideoJobError(idOrUrl, status.status === 'failed' ? 'failed' : 'not_found', status.status === 'completed' ? `job ${idOrUrl} has no download (analysis jobs have a result instead)` : `job ${idOrUrl} is ${status.status}, not completed`);
+        throw new VideoJobError(
+          idOrUrl,
+          status.status === 'failed' ? 'failed' : 'not_found',
+          status.status === 'completed'
+            ? `job ${idOrUrl} has no download (analysis jobs have a result instead)`
+            : `job ${idOrUrl} is ${status.status}, not completed`,
+        );
       }
       url = status.download_url;
     }
@@ -237,7 +269,11 @@ export class VideoApiClient {
       }),
     );
     if (destination) {
-      const [{ createWriteStream }, { Readable }, { pipeline }] = await Promise.all([import('node:fs'), import('node:stream'), import('node:stream/promises')]);
+      const [{ createWriteStream }, { Readable }, { pipeline }] = await Promise.all([
+        import('node:fs'),
+        import('node:stream'),
+        import('node:stream/promises'),
+      ]);
       await pipeline(Readable.fromWeb(counted as any), createWriteStream(destination));
       return { path: destination, bytes: loaded, blob: null };
     }
@@ -245,7 +281,12 @@ export class VideoApiClient {
     return { path: null, bytes: blob.size, blob };
   }
 
-  async #upload<T>(path: string, fields: Record<string, string>, files: Record<string, NamedFile>, options: UploadOptions): Promise<T> {
+  async #upload<T>(
+    path: string,
+    fields: Record<string, string>,
+    files: Record<string, NamedFile>,
+    options: UploadOptions,
+  ): Promise<T> {
     const body = buildMultipart(fields, files);
     const headers: Record<string, string> = { 'content-type': body.contentType };
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
@@ -283,7 +324,13 @@ function networkError(err: unknown): unknown {
   if ((err as Error)?.name === 'AbortError' || (err as Error)?.name === 'TimeoutError') return err;
   const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
   return new VideoApiError(
-    { code: 'network_error', status: 0, message: `could not reach the service: ${cause?.code ?? cause?.message ?? (err as Error)?.message ?? err}`, requestId: null, field: null },
+    {
+      code: 'network_error',
+      status: 0,
+      message: `could not reach the service: ${cause?.code ?? cause?.message ?? (err as Error)?.message ?? err}`,
+      requestId: null,
+      field: null,
+    },
     { cause: err },
   );
 }

@@ -78,7 +78,10 @@ export class VideoWaitTimeoutError extends Error {
 /** Maps a non-2xx response to a `VideoApiError`, reading the body when it is the API's shape. */
 export async function errorFromResponse(res: Response): Promise<VideoApiError> {
   const text = await res.text().catch(() => '');
-  let body: { error?: { code?: unknown; message?: unknown; field?: unknown; [k: string]: unknown }; request_id?: unknown } = {};
+  let body: {
+    error?: { code?: unknown; message?: unknown; field?: unknown; [k: string]: unknown };
+    request_id?: unknown;
+  } = {};
   try {
     body = JSON.parse(text);
   } catch {
@@ -88,10 +91,15 @@ export async function errorFromResponse(res: Response): Promise<VideoApiError> {
   return new VideoApiError({
     code: typeof code === 'string' ? code : `http_${res.status}`,
     status: res.status,
-    message: typeof message === 'string' ? message : `HTTP ${res.status} ${res.statusText}${text ? `: ${text.slice(0, 200)}` : ''}`,
+    message:
+      typeof message === 'string'
+        ? message
+        : `HTTP ${res.status} ${res.statusText}${text ? `: ${text.slice(0, 200)}` : ''}`,
     requestId: typeof body.request_id === 'string' ? body.request_id : res.headers.get('x-request-id'),
     field: typeof field === 'string' ? field : null,
     details,
-    retryAfterSec: /^\d+$/.test(res.headers.get('retry-after') ?? '') ? Number(res.headers.get('retry-after')) : null,
+    retryAfterSec: /^\d+$/.test(res.headers.get('retry-after') ?? '')
+      ? Number(res.headers.get('retry-after'))
+      : null,
   });
 }

@@ -8,7 +8,20 @@
  * const { video_id } = await client.analyzeVideo('talk.mp4');
  * const { result } = await client.waitForCompletion(video_id);
  */
-export { VideoApiClient, DEFAULT_BASE_URL, type JobStatus, type JobState, type JobCreated, type AvatarRegistered, type VideoApiClientOptions, type AnalyzeOptions, type ProcessOptions, type UploadOptions, type WaitOptions, type DownloadOptions } from './client.js';
+export {
+  VideoApiClient,
+  DEFAULT_BASE_URL,
+  type JobStatus,
+  type JobState,
+  type JobCreated,
+  type AvatarRegistered,
+  type VideoApiClientOptions,
+  type AnalyzeOptions,
+  type ProcessOptions,
+  type UploadOptions,
+  type WaitOptions,
+  type DownloadOptions,
+} from './client.js';
 export { VideoApiError, VideoJobError, VideoWaitTimeoutError } from './errors.js';
 export { type FileInput, type UploadProgress } from './form.js';
 export { nextPollDelayMs, type BackoffOptions } from './poll.js';

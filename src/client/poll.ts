@@ -21,7 +21,11 @@ export interface BackoffOptions {
  * nextPollDelayMs(0) // ≈ 1000
  * nextPollDelayMs(3) // ≈ 3375
  */
-export function nextPollDelayMs(unchanged: number, options: BackoffOptions = {}, random: () => number = Math.random): number {
+export function nextPollDelayMs(
+  unchanged: number,
+  options: BackoffOptions = {},
+  random: () => number = Math.random,
+): number {
   const { intervalMs = 1000, maxIntervalMs = 10_000, factor = 1.5, jitter = 0.1 } = options;
   const base = Math.min(maxIntervalMs, intervalMs * factor ** Math.max(0, unchanged));
   return Math.max(0, Math.round(base * (1 + jitter * (2 * random() - 1))));

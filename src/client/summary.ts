@@ -30,52 +30,96 @@ export function tally<T>(items: T[], pick: (item: T) => string | null | undefine
 export function formatAnalysis(result: Partial<AnalysisResult> | null | undefined): string {
   if (!result) return 'no result';
   const lines: string[] = [];
-  const row = (label: string, value: string, note = '') => lines.push(`  ${label.padEnd(18)} ${value}${note ? `  (${note})` : ''}`);
+  const row = (label: string, value: string, note = '') =>
+    lines.push(`  ${label.padEnd(18)} ${value}${note ? `  (${note})` : ''}`);
   const s = result.summary;
   const duration = s?.duration_sec ?? 0;
   lines.push('Speech');
   row('duration', duration ? `${n(duration)} s (${mmss(duration)})` : '–');
   if (s?.words_per_minute !== undefined) {
     const wpm = s.words_per_minute;
-    const verdict = wpm === 0 ? 'no speech' : wpm < TARGET_WPM[0] ? 'slower than' : wpm > TARGET_WPM[1] ? 'faster than' : 'within';
+    const verdict =
+      wpm === 0
+        ? 'no speech'
+        : wpm < TARGET_WPM[0]
+          ? 'slower than'
+          : wpm > TARGET_WPM[1]
+            ? 'faster than'
+            : 'within';
     row('pace', `${n(wpm, 0)} WPM`, wpm === 0 ? verdict : `${verdict} ${TARGET_WPM[0]}–${TARGET_WPM[1]}`);
   }
   const fillers = result.filler_words;
   if (fillers) {
     const perMin = duration > 0 ? (fillers.count / duration) * 60 : 0;
-    const top = tally(fillers.instances, (f) => f.word).slice(0, 3).map(([w, c]) => `${w} ×${c}`).join(', ');
-    row('fillers', `${fillers.count} (${n(perMin)}/min)`, [top, perMin < MAX_FILLERS_PER_MIN ? 'ok' : `target < ${MAX_FILLERS_PER_MIN}/min`].filter(Boolean).join('; '));
+    const top = tally(fillers.instances, (f) => f.word)
+      .slice(0, 3)
+      .map(([w, c]) => `${w} ×${c}`)
+      .join(', ');
+    row(
+      'fillers',
+      `${fillers.count} (${n(perMin)}/min)`,
+      [top, perMin < MAX_FILLERS_PER_MIN ? 'ok' : `target < ${MAX_FILLERS_PER_MIN}/min`]
+        .filter(Boolean)
+        .join('; '),
+    );
   }
   if (result.pauses) {
     const longest = Math.max(0, ...result.pauses.time_series.map((p) => p.duration));
-    row('pauses', `${result.pauses.total}, ${result.pauses.long_pauses} long`, result.pauses.total ? `longest ${n(longest)} s` : '');
+    row(
+      'pauses',
+      `${result.pauses.total}, ${result.pauses.long_pauses} long`,
+      result.pauses.total ? `longest ${n(longest)} s` : '',
+    );
   }
   if (s?.speech_to_pause_ratio !== undefined) row('speech:pause', n(s.speech_to_pause_ratio, 2));
-  if (s?.speaking_style) row('style', s.speaking_style.style, `grade ${n(s.speaking_style.readability_grade)}, diversity ${n(s.speaking_style.lexical_diversity, 2)}`);
+  if (s?.speaking_style)
+    row(
+      'style',
+      s.speaking_style.style,
+      `grade ${n(s.speaking_style.readability_grade)}, diversity ${n(s.speaking_style.lexical_diversity, 2)}`,
+    );
   if (s?.emotion) row('emotion', s.emotion);
   if (result.sentiment_words?.length) {
     const pos = result.sentiment_words.filter((w) => w.compound > 0).length;
     row('sentiment words', `${pos} positive, ${result.sentiment_words.length - pos} negative`);
   }
-  if (result.transcript !== undefined) row('transcript', result.transcript ? `"${result.transcript.length > 120 ? `${result.transcript.slice(0, 117)}…` : result.transcript}"` : '(no speech recognised)');
+  if (result.transcript !== undefined)
+    row(
+      'transcript',
+      result.transcript
+        ? `"${result.transcript.length > 120 ? `${result.transcript.slice(0, 117)}…` : result.transcript}"`
+        : '(no speech recognised)',
+    );
 
   if (result.gesture_summary || result.merged_visual_time_series) {
     lines.push('Visual');
     if (result.gesture_summary) {
-      const g = Object.entries(result.gesture_summary).filter(([k]) => k !== 'none').sort((a, b) => b[1] - a[1]);
+      const g = Object.entries(result.gesture_summary)
+        .filter(([k]) => k !== 'none')
+        .sort((a, b) => b[1] - a[1]);
       row('gestures', g.map(([k, v]) => `${k} ${v}`).join(', ') || '–', 'hand-frames');
     }
     if (result.posture_summary) {
-      const p = Object.entries(result.posture_summary).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+      const p = Object.entries(result.posture_summary)
+        .filter(([, v]) => v > 0)
+        .sort((a, b) => b[1] - a[1]);
       row('posture', p.length ? p.map(([k, v]) => `${k} ${v}s`).join(', ') : 'neutral');
     }
     const samples = result.merged_visual_time_series ?? [];
     if (samples.length) {
       const faces = samples.filter((f) => f.gaze_direction !== null);
       const centred = faces.filter((f) => f.gaze_direction === 'center').length;
-      row('gaze', faces.length ? `${Math.round((centred / faces.length) * 100)}% at camera` : 'no face', tally(faces, (f) => f.gaze_direction).slice(0, 3).map(([k, c]) => `${k} ${Math.round((c / faces.length) * 100)}%`).join(', '));
+      row(
+        'gaze',
+        faces.length ? `${Math.round((centred / faces.length) * 100)}% at camera` : 'no face',
+        tally(faces, (f) => f.gaze_direction)
+          .slice(0, 3)
+          .map(([k, c]) => `${k} ${Math.round((c / faces.length) * 100)}%`)
+          .join(', '),
+      );
       const emotions = tally(samples, (f) => (f.emotion === 'unknown' ? null : f.emotion)).slice(0, 2);
-      if (emotions.length) row('face', emotions.map(([k, c]) => `${k} ${Math.round((c / samples.length) * 100)}%`).join(', '));
+      if (emotions.length)
+        row('face', emotions.map(([k, c]) => `${k} ${Math.round((c / samples.length) * 100)}%`).join(', '));
     }
   }
   if (result.warnings?.length) {

@@ -49,11 +49,15 @@ export const ErrorBody = z
         reason: z
           .string()
           .optional()
-          .describe('With rate_limited: which budget ran out: `requests_per_minute`, `status_per_minute`, `concurrent_jobs` (per key) or `unauthenticated_per_minute` (per client address).'),
+          .describe(
+            'With rate_limited: which budget ran out: `requests_per_minute`, `status_per_minute`, `concurrent_jobs` (per key) or `unauthenticated_per_minute` (per client address).',
+          ),
         limit: z.number().int().optional().describe('With rate_limited: that budget.'),
       })
       .catchall(z.unknown()),
-    request_id: z.string().describe('Same value as the `X-Request-Id` response header; quote it when reporting a problem.'),
+    request_id: z
+      .string()
+      .describe('Same value as the `X-Request-Id` response header; quote it when reporting a problem.'),
   })
   .describe('The body of every 4xx/5xx response.');
 export type ErrorBody = z.infer<typeof ErrorBody>;

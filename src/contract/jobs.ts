@@ -12,7 +12,8 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 export type ReportedStatus = JobStatus | 'not_found';
 
 /** A job's kind and the options of that kind: `JobRecord` is a union keyed by `kind`. */
-export type JobOptions = { kind: 'analysis'; options: AnalysisOptions } | { kind: 'processing'; options: ProcessOptions };
+export type JobOptions =
+  { kind: 'analysis'; options: AnalysisOptions } | { kind: 'processing'; options: ProcessOptions };
 export type JobKind = JobOptions['kind'];
 
 /**
@@ -47,18 +48,20 @@ export type ProcessingReport = z.infer<typeof ProcessingReport>;
 export const StatusResponse = z.object({
   status: z
     .enum([...JOB_STATUSES, 'not_found'])
-    .describe("pending (queued) → processing → completed | failed. `not_found` (with HTTP 200) when no job of this API key has the id: unknown ids, malformed ids and other keys' ids look the same."),
+    .describe(
+      "pending (queued) → processing → completed | failed. `not_found` (with HTTP 200) when no job of this API key has the id: unknown ids, malformed ids and other keys' ids look the same.",
+    ),
   progress: z.number().min(0).max(100).describe('Percent complete; 100.0 when completed; 0 for not_found.'),
-  download_url: z
-    .string()
-    .nullable()
-    .meta({
-      format: 'uri',
-      description:
-        'Completed processing jobs only: a signed link `{storage_url}/files/{key}?expires=…&token=…`, fetched with a plain GET and no API key, valid 24 h (DOWNLOAD_URL_TTL_SEC). Each poll returns a fresh link. Null otherwise.',
-    }),
+  download_url: z.string().nullable().meta({
+    format: 'uri',
+    description:
+      'Completed processing jobs only: a signed link `{storage_url}/files/{key}?expires=…&token=…`, fetched with a plain GET and no API key, valid 24 h (DOWNLOAD_URL_TTL_SEC). Each poll returns a fresh link. Null otherwise.',
+  }),
   /** The `AnalysisResult` (contract/result.ts); streamed from storage as it is, so not re-validated here. */
-  result: z.record(z.string(), z.unknown()).nullable().describe('Completed analysis jobs only; null otherwise.'),
+  result: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('Completed analysis jobs only; null otherwise.'),
   error_message: z
     .string()
     .nullable()

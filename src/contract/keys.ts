@@ -11,9 +11,15 @@ const limit = z.number().int().min(1).max(1_000_000);
 /** Per-key limits stored with the key record; a missing field takes the `[vars]` default. */
 export const KeyLimits = z
   .object({
-    requests_per_minute: limit.optional().describe('Requests per minute other than status polls (default RATE_LIMIT_PER_MIN, 120).'),
-    status_per_minute: limit.optional().describe('Status polls per minute (default STATUS_RATE_LIMIT_PER_MIN, 600).'),
-    concurrent_jobs: limit.optional().describe('Unfinished jobs at once (default MAX_CONCURRENT_JOBS, 5); one more is 429.'),
+    requests_per_minute: limit
+      .optional()
+      .describe('Requests per minute other than status polls (default RATE_LIMIT_PER_MIN, 120).'),
+    status_per_minute: limit
+      .optional()
+      .describe('Status polls per minute (default STATUS_RATE_LIMIT_PER_MIN, 600).'),
+    concurrent_jobs: limit
+      .optional()
+      .describe('Unfinished jobs at once (default MAX_CONCURRENT_JOBS, 5); one more is 429.'),
   })
   .describe('Per-key overrides of the service defaults (positive integers; others are dropped).');
 export type KeyLimits = z.infer<typeof KeyLimits>;

@@ -21,7 +21,15 @@ export const WORK_BUDGET_BASE_SEC = 120;
 export const WORK_BUDGET_PER_MEDIA_SEC = 10;
 
 /** What can be wrong with an input for a job, found from its probe (the container's `mediaProblem`). */
-export const MEDIA_PROBLEM_CODES = ['no_streams', 'still_image', 'too_short', 'too_long', 'too_small', 'too_large', 'bad_frame_rate'] as const;
+export const MEDIA_PROBLEM_CODES = [
+  'no_streams',
+  'still_image',
+  'too_short',
+  'too_long',
+  'too_small',
+  'too_large',
+  'bad_frame_rate',
+] as const;
 export type MediaProblemCode = (typeof MEDIA_PROBLEM_CODES)[number];
 
 /** What the container learns from `ffprobe` about an input. */

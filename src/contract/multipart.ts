@@ -21,7 +21,11 @@ const quote = (s: string) => s.replace(/["\\\r\n]/g, (c) => (c === '"' ? '%22' :
  * @example
  * partHead(b, 'visual_analytics') // --b\r\nContent-Disposition: form-data; name="visual_analytics"\r\n\r\n
  */
-export function partHead(boundary: string, name: string, file?: { filename: string; contentType: string }): Uint8Array {
+export function partHead(
+  boundary: string,
+  name: string,
+  file?: { filename: string; contentType: string },
+): Uint8Array {
   const disposition = file
     ? `form-data; name="${quote(name)}"; filename="${quote(file.filename)}"\r\nContent-Type: ${file.contentType}`
     : `form-data; name="${quote(name)}"`;

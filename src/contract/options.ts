@@ -82,7 +82,9 @@ export const AvatarChoice = z.object({
     .max(100)
     .nullable()
     .default(null)
-    .describe("An `avt_` id from register-avatar, registered by the same API key. Unknown or another key's id: 404 `avatar_not_found`."),
+    .describe(
+      "An `avt_` id from register-avatar, registered by the same API key. Unknown or another key's id: 404 `avatar_not_found`.",
+    ),
 });
 
 /** Which speech the output carries: kept, spoken from the description, or the uploaded audio. */

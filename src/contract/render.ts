@@ -52,7 +52,10 @@ export const RenderReport = z.object({
   frames: z.number().optional().catch(undefined),
   /** `measured_lag_ms` is the audio shift of offset mode; engines add their own diagnostics. */
   lip_sync: z
-    .object({ mode: z.enum(LIP_SYNC_MODES).catch('none'), measured_lag_ms: z.number().optional().catch(undefined) })
+    .object({
+      mode: z.enum(LIP_SYNC_MODES).catch('none'),
+      measured_lag_ms: z.number().optional().catch(undefined),
+    })
     .catchall(z.unknown())
     .optional()
     .catch(undefined),

@@ -20,16 +20,22 @@ export const AvatarRegistered = z.object({
   video_id: z
     .string()
     .regex(/^avt_[A-Za-z0-9_-]{22}$/)
-    .describe('Avatar id (`avt_` + 22 characters), usable as `video_id` in process-video by the same API key only.'),
+    .describe(
+      'Avatar id (`avt_` + 22 characters), usable as `video_id` in process-video by the same API key only.',
+    ),
   registration_status: z.literal(true),
 });
 export type AvatarRegistered = z.infer<typeof AvatarRegistered>;
 
 export const UploadCreated = z.object({
   upload_id: z.string().regex(/^upl_[A-Za-z0-9_-]{22}$/),
-  part_size: int.describe('Bytes of every part but the last (UPLOAD_PART_BYTES, default 16 MiB, at least 5 MiB).'),
+  part_size: int.describe(
+    'Bytes of every part but the last (UPLOAD_PART_BYTES, default 16 MiB, at least 5 MiB).',
+  ),
   max_bytes: int.describe('Largest file (MAX_UPLOAD_BYTES).'),
-  expires_in_sec: int.describe('An upload idle this long is aborted (UPLOAD_ABANDON_AFTER_SEC, default 24 h).'),
+  expires_in_sec: int.describe(
+    'An upload idle this long is aborted (UPLOAD_ABANDON_AFTER_SEC, default 24 h).',
+  ),
 });
 export type UploadCreated = z.infer<typeof UploadCreated>;
 
@@ -48,7 +54,9 @@ export const UploadState = z
 export type UploadState = z.infer<typeof UploadState>;
 
 export const UploadCompleted = z.object({
-  file_id: z.string().describe('Send as the `file_id` form field of analyze-video, process-video or register-avatar.'),
+  file_id: z
+    .string()
+    .describe('Send as the `file_id` form field of analyze-video, process-video or register-avatar.'),
   size: int,
 });
 export type UploadCompleted = z.infer<typeof UploadCompleted>;

@@ -145,5 +145,7 @@ export const SpeechEngine = z.object({
   speech_engine: z.object({ engine: z.string(), model: z.string().nullable() }).optional(),
 });
 
-export const AnalysisResult = SpeechSection.merge(VisualSection.partial()).merge(SpeechEngine).merge(Warnings);
+export const AnalysisResult = SpeechSection.merge(VisualSection.partial())
+  .merge(SpeechEngine)
+  .merge(Warnings);
 export type AnalysisResult = z.infer<typeof AnalysisResult>;

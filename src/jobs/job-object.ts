@@ -41,7 +41,8 @@ export interface JobMessage {
 }
 
 /** What a consumer gets when it claims a job. */
-export type ClaimResult = { ok: true; job: JobRecord } | { ok: false; reason: 'terminal' | 'busy' | 'missing' };
+export type ClaimResult =
+  { ok: true; job: JobRecord } | { ok: false; reason: 'terminal' | 'busy' | 'missing' };
 
 /** What the Job object needs from storage, handed in by the Worker entry (jobs does not import storage). */
 export interface JobObjectPorts {
@@ -90,11 +91,14 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   private async releaseSlot(job: JobRecord): Promise<boolean> {
     if (await this.ctx.storage.get<boolean>(RELEASED_KEY)) return true;
     try {
-      if (this.env.TENANT) await this.env.TENANT.get(this.env.TENANT.idFromName(job.tenant)).releaseJob(job.video_id);
+      if (this.env.TENANT)
+        await this.env.TENANT.get(this.env.TENANT.idFromName(job.tenant)).releaseJob(job.video_id);
       await this.ctx.storage.put(RELEASED_KEY, true);
       return true;
     } catch (err) {
-      console.error(JSON.stringify({ level: 'warn', video_id: job.video_id, action: 'release', error: String(err) }));
+      console.error(
+        JSON.stringify({ level: 'warn', video_id: job.video_id, action: 'release', error: String(err) }),
+      );
       return false;
     }
   }
@@ -105,7 +109,9 @@ export class JobObject extends DurableObject<JobObjectEnv> {
 
   /** R2 keys the job owns outside its own prefixes (a resumable upload it took over); never an avatar. */
   private static ownedSources(job: JobRecord): string[] {
-    return [job.source, job.audio].filter((s) => s !== null && !s.key.startsWith('avatars/')).map((s) => s!.key);
+    return [job.source, job.audio]
+      .filter((s) => s !== null && !s.key.startsWith('avatars/'))
+      .map((s) => s!.key);
   }
 
   /** Deletes the job's R2 objects and every trace of the object itself. */
@@ -153,7 +159,8 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     if (!job) return { ok: false, reason: 'missing' };
     if (state.isTerminal(job.status)) return { ok: false, reason: 'terminal' };
     const { stallMs } = watchdogLimits(this.env);
-    const alive = job.status === 'processing' && job.heartbeat_at !== null && Date.now() - job.heartbeat_at < stallMs;
+    const alive =
+      job.status === 'processing' && job.heartbeat_at !== null && Date.now() - job.heartbeat_at < stallMs;
     if (alive && !opts.force) return { ok: false, reason: 'busy' };
     const next = await this.save(state.claim(job, Date.now()));
     await this.armWatchdog();
@@ -214,7 +221,11 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     const sources = JobObject.ownedSources(job);
     await this.purge(job.video_id, sources);
     if (running) {
-      const tombstone: Tombstone = { video_id: job.video_id, source_keys: sources, purge_at: Date.now() + watchdogLimits(this.env).stallMs + 60_000 };
+      const tombstone: Tombstone = {
+        video_id: job.video_id,
+        source_keys: sources,
+        purge_at: Date.now() + watchdogLimits(this.env).stallMs + 60_000,
+      };
       await this.ctx.storage.put(TOMBSTONE_KEY, tombstone);
       await this.ctx.storage.setAlarm(tombstone.purge_at);
     }
@@ -263,7 +274,13 @@ export class JobObject extends DurableObject<JobObjectEnv> {
       case 'redispatch':
         // A new lease makes any silent consumer stale; the message lets a live one resume.
         // heartbeat_at null: the next claim succeeds at once; updated_at restarts the stall clock.
-        await this.save({ ...job, redispatches: job.redispatches + 1, lease: job.lease + 1, heartbeat_at: null, updated_at: Date.now() });
+        await this.save({
+          ...job,
+          redispatches: job.redispatches + 1,
+          lease: job.lease + 1,
+          heartbeat_at: null,
+          updated_at: Date.now(),
+        });
         await this.env.JOBS.send({ video_id: job.video_id });
         break;
       default:

@@ -32,4 +32,5 @@ export interface RetentionEnv {
 export const DEFAULT_RETENTION_DAYS = 7;
 
 /** How long a finished job's files and record are kept (`RETENTION_DAYS`, fractions allowed). */
-export const retentionMs = (env: RetentionEnv) => num(env.RETENTION_DAYS, DEFAULT_RETENTION_DAYS) * 86_400_000;
+export const retentionMs = (env: RetentionEnv) =>
+  num(env.RETENTION_DAYS, DEFAULT_RETENTION_DAYS) * 86_400_000;

@@ -110,8 +110,10 @@ export interface CompletionPointers {
 
 export function complete(job: JobRecord, pointers: CompletionPointers, now: number): JobRecord {
   if (job.status !== 'processing') throw new InvalidTransition(job.status, 'complete');
-  if (job.kind === 'analysis' && !pointers.result_key) throw new Error('an analysis job completes with a result');
-  if (job.kind === 'processing' && !pointers.output_key) throw new Error('a processing job completes with an output');
+  if (job.kind === 'analysis' && !pointers.result_key)
+    throw new Error('an analysis job completes with a result');
+  if (job.kind === 'processing' && !pointers.output_key)
+    throw new Error('a processing job completes with an output');
   return {
     ...job,
     status: 'completed',
@@ -143,7 +145,8 @@ export function noteError(job: JobRecord, message: string, now: number): JobReco
 }
 
 /** The watchdog's verdict for a job at time `now`. */
-export type WatchdogVerdict = { action: 'none' } | { action: 'redispatch' } | { action: 'fail'; message: string };
+export type WatchdogVerdict =
+  { action: 'none' } | { action: 'redispatch' } | { action: 'fail'; message: string };
 
 export interface WatchdogLimits {
   /** A pending job not picked up within this time is dispatched again. */
@@ -159,7 +162,10 @@ export interface WatchdogLimits {
 export function watchdog(job: JobRecord, now: number, limits: WatchdogLimits): WatchdogVerdict {
   if (isTerminal(job.status)) return { action: 'none' };
   if (job.started_at !== null && now - job.started_at > limits.maxRunMs) {
-    return { action: 'fail', message: `the job exceeded the maximum run time of ${Math.round(limits.maxRunMs / 1000)} s` };
+    return {
+      action: 'fail',
+      message: `the job exceeded the maximum run time of ${Math.round(limits.maxRunMs / 1000)} s`,
+    };
   }
   const quietSince = job.status === 'pending' ? job.updated_at : (job.heartbeat_at ?? job.updated_at);
   const limit = job.status === 'pending' ? limits.pendingRedispatchMs : limits.stallMs;

@@ -82,7 +82,12 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     return this.idempotency.known(key, now);
   }
 
-  async idempotencyBegin(key: string, fingerprint: string, ttlMs: number, now = this.now()): Promise<IdempotencyVerdict> {
+  async idempotencyBegin(
+    key: string,
+    fingerprint: string,
+    ttlMs: number,
+    now = this.now(),
+  ): Promise<IdempotencyVerdict> {
     const verdict = await this.idempotency.begin(key, fingerprint, ttlMs, now);
     if (verdict.state === 'new') await this.ensureSweep(now);
     return verdict;
@@ -107,7 +112,11 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     return this.uploads.get(uploadId);
   }
 
-  async uploadRecordPart(uploadId: string, n: number, part: { etag: string; size: number }): Promise<UploadSession | null> {
+  async uploadRecordPart(
+    uploadId: string,
+    n: number,
+    part: { etag: string; size: number },
+  ): Promise<UploadSession | null> {
     return this.uploads.recordPart(uploadId, n, part, this.now());
   }
 
@@ -124,7 +133,8 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     await this.slots.pruneStale(now);
     await this.slots.reconcile(now);
     const uploadsLeft = await this.uploads.sweep(now, this.abandonMs());
-    if (idempotencyLeft + this.slots.size + uploadsLeft > 0) await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
+    if (idempotencyLeft + this.slots.size + uploadsLeft > 0)
+      await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
   }
 
   private abandonMs(): number {
@@ -136,6 +146,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   }
 
   private async ensureSweep(now: number): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
+    if ((await this.ctx.storage.getAlarm()) === null)
+      await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
   }
 }

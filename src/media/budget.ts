@@ -5,7 +5,11 @@
  * The container enforces the same budget on its child processes (`x-work-budget-ms`); the
  * Worker's own fetch gives up a little later, so the container's plain message wins the race.
  */
-import { DEFAULT_MAX_MEDIA_DURATION_SEC, WORK_BUDGET_BASE_SEC, WORK_BUDGET_PER_MEDIA_SEC } from '../contract/media.js';
+import {
+  DEFAULT_MAX_MEDIA_DURATION_SEC,
+  WORK_BUDGET_BASE_SEC,
+  WORK_BUDGET_PER_MEDIA_SEC,
+} from '../contract/media.js';
 
 /** Reading the upload into the container before any duration is known: 1 s per 20 MB. */
 export const PROBE_BYTES_PER_SEC = 20 * 2 ** 20;
@@ -21,8 +25,17 @@ export interface BudgetEnv {
  * follows the upload's size.
  * @example workBudgetMs({ durationSec: 60 }) // → 720000
  */
-export function workBudgetMs({ durationSec, sizeBytes = 0 }: { durationSec: number | null; sizeBytes?: number }): number {
-  const seconds = durationSec === null ? WORK_BUDGET_BASE_SEC + sizeBytes / PROBE_BYTES_PER_SEC : WORK_BUDGET_BASE_SEC + WORK_BUDGET_PER_MEDIA_SEC * durationSec;
+export function workBudgetMs({
+  durationSec,
+  sizeBytes = 0,
+}: {
+  durationSec: number | null;
+  sizeBytes?: number;
+}): number {
+  const seconds =
+    durationSec === null
+      ? WORK_BUDGET_BASE_SEC + sizeBytes / PROBE_BYTES_PER_SEC
+      : WORK_BUDGET_BASE_SEC + WORK_BUDGET_PER_MEDIA_SEC * durationSec;
   return Math.round(seconds * 1000);
 }
 

@@ -9,7 +9,13 @@ import type { TtsRequest } from '../contract/tts.js';
 import { FETCH_MARGIN_MS, workBudgetMs } from './budget.js';
 import { JobAbortedError, TransientError, UnrecoverableError } from './errors.js';
 import type { MediaTransport } from './transport.js';
-import { closingDelimiter, multipartContentType, newBoundary, PART_END, partHead } from '../contract/multipart.js';
+import {
+  closingDelimiter,
+  multipartContentType,
+  newBoundary,
+  PART_END,
+  partHead,
+} from '../contract/multipart.js';
 
 export interface SourceHints {
   filename: string | null;
@@ -61,7 +67,8 @@ export class MediaClient {
     if (this.scope) {
       headers.set('x-job-id', this.scope.jobId);
       if (this.scope.tenant) headers.set('x-tenant-id', this.scope.tenant);
-      if (this.scope.maxDurationSec) headers.set('x-max-media-duration-sec', String(this.scope.maxDurationSec));
+      if (this.scope.maxDurationSec)
+        headers.set('x-max-media-duration-sec', String(this.scope.maxDurationSec));
     }
     headers.set('x-work-budget-ms', String(budgetMs));
     if (this.durationSec !== null) headers.set('x-media-duration-sec', String(this.durationSec));
@@ -69,19 +76,31 @@ export class MediaClient {
       res = await this.transport.fetch(path, { ...init, headers, signal });
     } catch (err) {
       if (this.scope?.signal?.aborted) throw new JobAbortedError(what, { cause: err });
-      if (deadline.aborted) throw new UnrecoverableError(`${what} took longer than its budget of ${Math.round(budgetMs / 1000)} s`, { cause: err });
-      throw new TransientError(`the media service could not be reached for ${what}: ${(err as Error).message}`, { cause: err });
+      if (deadline.aborted)
+        throw new UnrecoverableError(
+          `${what} took longer than its budget of ${Math.round(budgetMs / 1000)} s`,
+          { cause: err },
+        );
+      throw new TransientError(
+        `the media service could not be reached for ${what}: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     if (res.ok) return res;
     const text = await res.text().catch(() => '');
     const message = errorMessage(text);
     const detail = `${what} failed: ${message || `HTTP ${res.status}`}`;
-    if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) throw new UnrecoverableError(detail);
+    if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429)
+      throw new UnrecoverableError(detail);
     throw new TransientError(detail);
   }
 
   async probe(body: ReadableStream, hints: SourceHints): Promise<ProbeResult> {
-    const res = await this.call('/probe', { method: 'POST', body, headers: hintHeaders(hints) }, 'reading the media');
+    const res = await this.call(
+      '/probe',
+      { method: 'POST', body, headers: hintHeaders(hints) },
+      'reading the media',
+    );
     const probe = await res.json<ProbeResult>();
     this.setMedia({ durationSec: probe.duration_sec });
     return probe;
@@ -89,20 +108,34 @@ export class MediaClient {
 
   /** Stops every running piece of work of `jobId` in the container (DELETE of the job). */
   async abortJob(jobId: string): Promise<number> {
-    const res = await this.transport.fetch(`/jobs/${encodeURIComponent(jobId)}`, { method: 'DELETE', signal: AbortSignal.timeout(ABORT_CALL_TIMEOUT_MS) });
+    const res = await this.transport.fetch(`/jobs/${encodeURIComponent(jobId)}`, {
+      method: 'DELETE',
+      signal: AbortSignal.timeout(ABORT_CALL_TIMEOUT_MS),
+    });
     return res.ok ? ((await res.json()) as { aborted: number }).aborted : 0;
   }
 
   /** 16 kHz mono s16le PCM of the input's first audio stream. */
   async extractAudio(body: ReadableStream, hints: SourceHints): Promise<ReadableStream<Uint8Array>> {
-    const res = await this.call('/audio', { method: 'POST', body, headers: hintHeaders(hints) }, 'extracting the audio');
+    const res = await this.call(
+      '/audio',
+      { method: 'POST', body, headers: hintHeaders(hints) },
+      'extracting the audio',
+    );
     return res.body!;
   }
 
   async transcribe(pcm: ReadableStream | Uint8Array, speechSegments: TimeSegment[]): Promise<AsrOutput> {
     const res = await this.call(
       '/asr',
-      { method: 'POST', body: pcm, headers: { 'content-type': 'audio/L16; rate=16000; channels=1', 'x-speech-segments': JSON.stringify(speechSegments) } },
+      {
+        method: 'POST',
+        body: pcm,
+        headers: {
+          'content-type': 'audio/L16; rate=16000; channels=1',
+          'x-speech-segments': JSON.stringify(speechSegments),
+        },
+      },
       'speech recognition',
     );
     return res.json<AsrOutput>();
@@ -111,7 +144,11 @@ export class MediaClient {
   /** Streams one frame record per sampled frame: compact by default (the container's `/vision`), full with `?detail=full`. */
   async *observeFrames(body: ReadableStream, hints: SourceHints, fps?: number): AsyncGenerator<VisionFrame> {
     const query = fps ? `?fps=${fps}` : '';
-    const res = await this.call(`/vision${query}`, { method: 'POST', body, headers: hintHeaders(hints) }, 'visual analysis');
+    const res = await this.call(
+      `/vision${query}`,
+      { method: 'POST', body, headers: hintHeaders(hints) },
+      'visual analysis',
+    );
     for await (const line of ndjsonLines(res.body!)) {
       const value = JSON.parse(line) as VisionFrame | { done: true } | { error: { message: string } };
       if ('error' in value) throw new UnrecoverableError(`visual analysis failed: ${value.error.message}`);
@@ -122,17 +159,37 @@ export class MediaClient {
   }
 
   async synthesize(request: TtsRequest): Promise<Response> {
-    return this.call('/tts', { method: 'POST', body: JSON.stringify(request), headers: { 'content-type': 'application/json' } }, 'speech synthesis');
+    return this.call(
+      '/tts',
+      { method: 'POST', body: JSON.stringify(request), headers: { 'content-type': 'application/json' } },
+      'speech synthesis',
+    );
   }
 
   /** The rendered MP4 as a stream (Content-Length set by the container). */
-  async render(source: ReadableStream, speech: ReadableStream | null, options: RenderRequest, hints: SourceHints): Promise<Response> {
+  async render(
+    source: ReadableStream,
+    speech: ReadableStream | null,
+    options: RenderRequest,
+    hints: SourceHints,
+  ): Promise<Response> {
     const form = multipartStream([
       { name: 'options', value: JSON.stringify(options) },
-      { name: 'source', filename: hints.filename ?? 'source', contentType: hints.content_type ?? 'application/octet-stream', stream: source },
-      ...(speech ? [{ name: 'speech', filename: 'speech', contentType: 'application/octet-stream', stream: speech }] : []),
+      {
+        name: 'source',
+        filename: hints.filename ?? 'source',
+        contentType: hints.content_type ?? 'application/octet-stream',
+        stream: source,
+      },
+      ...(speech
+        ? [{ name: 'speech', filename: 'speech', contentType: 'application/octet-stream', stream: speech }]
+        : []),
     ]);
-    return this.call('/render', { method: 'POST', body: form.body, headers: { 'content-type': form.contentType } }, 'rendering the video');
+    return this.call(
+      '/render',
+      { method: 'POST', body: form.body, headers: { 'content-type': form.contentType } },
+      'rendering the video',
+    );
   }
 }
 
@@ -170,7 +227,10 @@ type FormPart =
   | { name: string; filename: string; contentType: string; stream: ReadableStream<Uint8Array> };
 
 /** Builds a multipart/form-data body that streams its file parts instead of buffering them. */
-export function multipartStream(parts: FormPart[]): { body: ReadableStream<Uint8Array>; contentType: string } {
+export function multipartStream(parts: FormPart[]): {
+  body: ReadableStream<Uint8Array>;
+  contentType: string;
+} {
   const boundary = newBoundary();
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
   (async () => {

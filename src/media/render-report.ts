@@ -24,7 +24,9 @@ export function summarizeRenderReport(header: string | null): ProcessingReport |
   const mode = lip_sync?.mode ?? null;
   return {
     options_applied: AppliedOption.options.filter((o) => options_applied.includes(o)),
-    lip_sync: mode ? { mode, audio_shift_ms: mode === 'offset' ? Math.round(lip_sync?.measured_lag_ms ?? 0) : null } : null,
+    lip_sync: mode
+      ? { mode, audio_shift_ms: mode === 'offset' ? Math.round(lip_sync?.measured_lag_ms ?? 0) : null }
+      : null,
     captions: captions?.cues_from ?? null,
     ...(voice ? { voice } : {}),
     output: { ...output, width: Math.round(output.width), height: Math.round(output.height) },

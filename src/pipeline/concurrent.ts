@@ -29,7 +29,8 @@ export function concurrentSteps<J extends JobRecord>(name: string, lanes: Step<J
       const steps = active.flat();
       const total = steps.reduce((sum, s) => sum + s.weight, 0) || 1;
       const fractions = new Map<Step<J>, number>(steps.map((s) => [s, 0]));
-      const report = () => ctx.report(steps.reduce((sum, s) => sum + s.weight * fractions.get(s)!, 0) / total);
+      const report = () =>
+        ctx.report(steps.reduce((sum, s) => sum + s.weight * fractions.get(s)!, 0) / total);
       const runLane = async (lane: Step<J>[]) => {
         for (const step of lane) {
           const startedAt = Date.now();

@@ -77,14 +77,16 @@ export class JobRunner extends WorkerEntrypoint<Env> {
 async function handleDetached(message: JobMessage, env: Env): Promise<void> {
   const attempts = message.attempt ?? 1;
   const videoId = message.video_id;
-  const again = (delaySeconds: number) => env.JOBS.send({ video_id: videoId, attempt: attempts + 1 }, { delaySeconds });
+  const again = (delaySeconds: number) =>
+    env.JOBS.send({ video_id: videoId, attempt: attempts + 1 }, { delaySeconds });
   const settle: Settle = {
     body: message,
     attempts,
     ack: () => {},
     retry: (options) => {
       const delay = options?.delaySeconds ?? HANDLER_FAILURE_DELAY_SEC;
-      if (attempts < DETACHED_MAX_ATTEMPTS) return void again(delay).catch((err) => log(videoId, 'requeue', err));
+      if (attempts < DETACHED_MAX_ATTEMPTS)
+        return void again(delay).catch((err) => log(videoId, 'requeue', err));
       void failAfterRetries(env, videoId).catch((err) => log(videoId, 'fail', err));
     },
   };

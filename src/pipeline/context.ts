@@ -14,7 +14,8 @@ import { r2Keys } from '../shared/r2-keys.js';
 
 /** Heartbeats come several times per stall window, so one late beat never looks like death. */
 export const MAX_HEARTBEAT_INTERVAL_MS = 20_000;
-export const heartbeatIntervalMs = (stallMs: number) => Math.max(250, Math.min(MAX_HEARTBEAT_INTERVAL_MS, stallMs / 4));
+export const heartbeatIntervalMs = (stallMs: number) =>
+  Math.max(250, Math.min(MAX_HEARTBEAT_INTERVAL_MS, stallMs / 4));
 
 /** `J`: the job's kind, when the step belongs to one kind's plan (its options are then typed). */
 export interface StepContext<J extends JobRecord = JobRecord> {
@@ -53,9 +54,20 @@ export interface Plan<J extends JobRecord = JobRecord> {
  * `signal` ends the job's in-flight container requests (the job was deleted, or this consumer
  * lost it); their budgets follow the media's real duration once probed (`media/budget.ts`).
  */
-export function createContext<J extends JobRecord>(env: Env, job: J, stub: DurableObjectStub<JobObject>, onFraction: (f: number) => Promise<void>, signal?: AbortSignal): StepContext<J> {
+export function createContext<J extends JobRecord>(
+  env: Env,
+  job: J,
+  stub: DurableObjectStub<JobObject>,
+  onFraction: (f: number) => Promise<void>,
+  signal?: AbortSignal,
+): StepContext<J> {
   const bucket = env.MEDIA;
-  const media = new MediaClient(mediaTransport(env, job.video_id), { jobId: job.video_id, tenant: job.tenant, signal, maxDurationSec: maxMediaDurationSec(env) });
+  const media = new MediaClient(mediaTransport(env, job.video_id), {
+    jobId: job.video_id,
+    tenant: job.tenant,
+    signal,
+    maxDurationSec: maxMediaDurationSec(env),
+  });
   media.setMedia({ sizeBytes: job.source.size });
   return {
     env,
@@ -67,7 +79,11 @@ export function createContext<J extends JobRecord>(env: Env, job: J, stub: Durab
     async source() {
       const obj = await bucket.get(job.source.key);
       if (!obj) throw new UnrecoverableError('the uploaded video is no longer stored');
-      return { body: obj.body, size: obj.size, hints: { filename: job.source.filename, content_type: job.source.content_type } };
+      return {
+        body: obj.body,
+        size: obj.size,
+        hints: { filename: job.source.filename, content_type: job.source.content_type },
+      };
     },
     async memo<T>(step: string, compute: () => Promise<T>): Promise<T> {
       const key = r2Keys.work(job.video_id, `${step}.json`);
@@ -81,7 +97,11 @@ export function createContext<J extends JobRecord>(env: Env, job: J, stub: Durab
 }
 
 /** Calls `fn` while sending heartbeats, so the watchdog knows the consumer is alive. */
-export async function withHeartbeat<T>(intervalMs: number, beat: () => Promise<void>, fn: () => Promise<T>): Promise<T> {
+export async function withHeartbeat<T>(
+  intervalMs: number,
+  beat: () => Promise<void>,
+  fn: () => Promise<T>,
+): Promise<T> {
   const timer = setInterval(() => {
     beat().catch(() => {});
   }, intervalMs);

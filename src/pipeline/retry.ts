@@ -17,7 +17,10 @@ export interface RetryPolicy {
   maxDelaySec: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { baseDelaySec: RETRY_BASE_DELAY_SEC, maxDelaySec: RETRY_MAX_DELAY_SEC };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  baseDelaySec: RETRY_BASE_DELAY_SEC,
+  maxDelaySec: RETRY_MAX_DELAY_SEC,
+};
 
 export interface RetryEnv {
   JOB_RETRY_BASE_DELAY_SEC?: string;
@@ -38,7 +41,12 @@ export function retryPolicy(env: RetryEnv, ceilingSec = Number.POSITIVE_INFINITY
 
 export type RetryDecision = { action: 'fail'; message: string } | { action: 'retry'; delaySeconds: number };
 
-export function decideRetry(error: unknown, attempts: number, random = Math.random, policy: RetryPolicy = DEFAULT_RETRY_POLICY): RetryDecision {
+export function decideRetry(
+  error: unknown,
+  attempts: number,
+  random = Math.random,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+): RetryDecision {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof UnrecoverableError) return { action: 'fail', message };
   const exp = Math.min(policy.maxDelaySec, policy.baseDelaySec * 2 ** Math.max(0, attempts - 1));

@@ -23,7 +23,8 @@ export class LeaseLost extends Error {
 }
 
 /** Runs a job this consumer has claimed (`job.lease` is its lease). */
-export const runClaimed = (env: Env, job: JobRecord): Promise<'completed'> => withPlan(job, (kindJob, plan) => runPlan(env, kindJob, plan));
+export const runClaimed = (env: Env, job: JobRecord): Promise<'completed'> =>
+  withPlan(job, (kindJob, plan) => runPlan(env, kindJob, plan));
 
 async function runPlan<J extends JobRecord>(env: Env, job: J, plan: Plan<J>): Promise<'completed'> {
   const videoId = job.video_id;
@@ -91,9 +92,12 @@ export async function checkInputs(bucket: R2Bucket, job: JobRecord): Promise<voi
   ];
   for (const { ref, what } of inputs) {
     const head = await bucket.head(ref.key);
-    if (!head) throw new UnrecoverableError(`the ${what} is no longer stored (it was deleted before the job ran)`);
+    if (!head)
+      throw new UnrecoverableError(`the ${what} is no longer stored (it was deleted before the job ran)`);
     if (head.size < ref.size) {
-      throw new UnrecoverableError(`the ${what} is incomplete in storage (${head.size} of ${ref.size} bytes uploaded are stored)`);
+      throw new UnrecoverableError(
+        `the ${what} is incomplete in storage (${head.size} of ${ref.size} bytes uploaded are stored)`,
+      );
     }
   }
 }
@@ -103,7 +107,8 @@ export async function checkInputs(bucket: R2Bucket, job: JobRecord): Promise<voi
  * error), so the job's `last_error` and final message are precise. Domain errors pass as they are.
  */
 function inStep(step: string, err: unknown): unknown {
-  if (err instanceof UnrecoverableError || err instanceof TransientError || err instanceof LeaseLost) return err;
+  if (err instanceof UnrecoverableError || err instanceof TransientError || err instanceof LeaseLost)
+    return err;
   const message = err instanceof Error ? err.message : String(err);
   return new TransientError(`the ${step} step failed: ${message}`, { cause: err });
 }

@@ -7,7 +7,9 @@
 const encoder = new TextEncoder();
 
 export const hex = (bytes: ArrayBuffer | Uint8Array): string =>
-  [...(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  [...(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes))]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('');
 
 /** SHA-256 of `text` (UTF-8), in hex. */
 export async function sha256Hex(text: string): Promise<string> {

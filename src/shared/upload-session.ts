@@ -21,5 +21,9 @@ export interface UploadSession {
 /** Deletes what an upload holds in R2: the file once completed, else the unfinished multipart upload. */
 export async function discardUpload(bucket: R2Bucket, session: UploadSession): Promise<void> {
   if (session.completed) await bucket.delete(session.key).catch(() => {});
-  else await bucket.resumeMultipartUpload(session.key, session.r2_upload_id).abort().catch(() => {});
+  else
+    await bucket
+      .resumeMultipartUpload(session.key, session.r2_upload_id)
+      .abort()
+      .catch(() => {});
 }

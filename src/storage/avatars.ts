@@ -13,7 +13,12 @@ export interface AvatarMeta {
   source: SourceRef;
 }
 
-export async function saveAvatar(bucket: R2Bucket, tenant: string, avatarId: string, source: SourceRef): Promise<AvatarMeta> {
+export async function saveAvatar(
+  bucket: R2Bucket,
+  tenant: string,
+  avatarId: string,
+  source: SourceRef,
+): Promise<AvatarMeta> {
   const meta: AvatarMeta = { avatar_id: avatarId, tenant, created_at: new Date().toISOString(), source };
   await bucket.put(r2Keys.avatarMeta(tenant, avatarId), JSON.stringify(meta), {
     httpMetadata: { contentType: 'application/json' },
@@ -21,7 +26,11 @@ export async function saveAvatar(bucket: R2Bucket, tenant: string, avatarId: str
   return meta;
 }
 
-export async function findAvatar(bucket: R2Bucket, tenant: string, avatarId: string): Promise<AvatarMeta | null> {
+export async function findAvatar(
+  bucket: R2Bucket,
+  tenant: string,
+  avatarId: string,
+): Promise<AvatarMeta | null> {
   const obj = await bucket.get(r2Keys.avatarMeta(tenant, avatarId));
   return obj ? obj.json<AvatarMeta>() : null;
 }

@@ -142,7 +142,8 @@ function parseHeaders(block: string): Map<string, string> {
   const headers = new Map<string, string>();
   for (const line of block.split('\r\n')) {
     const colon = line.indexOf(':');
-    if (colon <= 0) throw new MultipartError(`malformed part header line: ${JSON.stringify(line.slice(0, 80))}`);
+    if (colon <= 0)
+      throw new MultipartError(`malformed part header line: ${JSON.stringify(line.slice(0, 80))}`);
     headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
   return headers;

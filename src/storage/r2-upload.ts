@@ -33,7 +33,12 @@ export async function streamToR2(
   bucket: R2Bucket,
   key: string,
   chunks: AsyncIterable<Uint8Array>,
-  { maxBytes = Number.POSITIVE_INFINITY, contentType, customMetadata, partBytes = UPLOAD_PART_BYTES }: StreamToR2Options = {},
+  {
+    maxBytes = Number.POSITIVE_INFINITY,
+    contentType,
+    customMetadata,
+    partBytes = UPLOAD_PART_BYTES,
+  }: StreamToR2Options = {},
 ): Promise<StoredObject> {
   const httpMetadata = contentType ? { contentType } : undefined;
   const part = new Uint8Array(partBytes);
@@ -53,7 +58,10 @@ export async function streamToR2(
   try {
     for await (const chunk of chunks) {
       size += chunk.length;
-      if (size > maxBytes) throw new ApiError('payload_too_large', `file is larger than the limit of ${maxBytes} bytes`, { limit_bytes: maxBytes });
+      if (size > maxBytes)
+        throw new ApiError('payload_too_large', `file is larger than the limit of ${maxBytes} bytes`, {
+          limit_bytes: maxBytes,
+        });
       if (head.length < HEAD_BYTES) head = concatHead(head, chunk);
       let offset = 0;
       while (offset < chunk.length) {

@@ -17,36 +17,78 @@ export const DEFAULT_RESUMABLE_PART_BYTES = 16 * 1024 * 1024;
 export const MAX_PARTS = 10_000;
 
 /** Starts an R2 multipart upload for `tenant`; the session to store. */
-export async function beginUpload(bucket: R2Bucket, tenant: string, partBytes: number, maxBytes: number, now: number): Promise<UploadSession> {
+export async function beginUpload(
+  bucket: R2Bucket,
+  tenant: string,
+  partBytes: number,
+  maxBytes: number,
+  now: number,
+): Promise<UploadSession> {
   const uploadId = newUploadId();
   const key = r2Keys.resumable(tenant, uploadId);
   const upload = await bucket.createMultipartUpload(key);
-  return { upload_id: uploadId, r2_upload_id: upload.uploadId, key, part_bytes: Math.max(MIN_PART_BYTES, partBytes), max_bytes: maxBytes, parts: {}, created_at: now, touched_at: now, completed: null };
+  return {
+    upload_id: uploadId,
+    r2_upload_id: upload.uploadId,
+    key,
+    part_bytes: Math.max(MIN_PART_BYTES, partBytes),
+    max_bytes: maxBytes,
+    parts: {},
+    created_at: now,
+    touched_at: now,
+    completed: null,
+  };
 }
 
 /** Pure: part `raw` of `session`, checked (number, place within the limit, declared length). */
-export function checkPart(session: UploadSession, raw: string, contentLength: string | undefined): { n: number; length: number } {
+export function checkPart(
+  session: UploadSession,
+  raw: string,
+  contentLength: string | undefined,
+): { n: number; length: number } {
   if (session.completed) throw new ApiError('upload_conflict', 'the upload is already completed');
   const n = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= 1 && n <= MAX_PARTS)) throw new ApiError('invalid_request', `part number must be 1–${MAX_PARTS}`, { field: 'n' });
+  if (!(n >= 1 && n <= MAX_PARTS))
+    throw new ApiError('invalid_request', `part number must be 1–${MAX_PARTS}`, { field: 'n' });
   if ((n - 1) * session.part_bytes >= session.max_bytes) {
-    throw new ApiError('payload_too_large', `part ${n} starts beyond the limit of ${session.max_bytes} bytes`, { limit_bytes: session.max_bytes });
+    throw new ApiError(
+      'payload_too_large',
+      `part ${n} starts beyond the limit of ${session.max_bytes} bytes`,
+      { limit_bytes: session.max_bytes },
+    );
   }
   const length = Number(contentLength ?? NaN);
-  if (!Number.isInteger(length) || length <= 0) throw new ApiError('invalid_request', 'a part needs a Content-Length header and a non-empty body');
-  if (length > session.part_bytes) throw new ApiError('payload_too_large', `a part is at most ${session.part_bytes} bytes`, { limit_bytes: session.part_bytes });
+  if (!Number.isInteger(length) || length <= 0)
+    throw new ApiError('invalid_request', 'a part needs a Content-Length header and a non-empty body');
+  if (length > session.part_bytes)
+    throw new ApiError('payload_too_large', `a part is at most ${session.part_bytes} bytes`, {
+      limit_bytes: session.part_bytes,
+    });
   return { n, length };
 }
 
 /** Streams one part into R2: FixedLengthStream gives R2 the length and fails a short or long body. */
-export async function storePart(bucket: R2Bucket, session: UploadSession, n: number, body: ReadableStream, length: number): Promise<{ etag: string; size: number }> {
+export async function storePart(
+  bucket: R2Bucket,
+  session: UploadSession,
+  n: number,
+  body: ReadableStream,
+  length: number,
+): Promise<{ etag: string; size: number }> {
   const fixed = new FixedLengthStream(length);
   const piping = body.pipeTo(fixed.writable).catch(() => {});
   try {
-    const part = await bucket.resumeMultipartUpload(session.key, session.r2_upload_id).uploadPart(n, fixed.readable);
+    const part = await bucket
+      .resumeMultipartUpload(session.key, session.r2_upload_id)
+      .uploadPart(n, fixed.readable);
     return { etag: part.etag, size: length };
   } catch (err) {
-    throw new ApiError('invalid_request', 'the part could not be stored (body shorter than Content-Length?)', {}, { cause: err });
+    throw new ApiError(
+      'invalid_request',
+      'the part could not be stored (body shorter than Content-Length?)',
+      {},
+      { cause: err },
+    );
   } finally {
     await piping;
   }
@@ -61,7 +103,11 @@ export function assembledParts(session: UploadSession): { numbers: number[]; siz
   const missing = numbers.findIndex((n, i) => n !== i + 1);
   if (missing !== -1) throw new ApiError('upload_conflict', `part ${missing + 1} is missing`);
   const short = numbers.slice(0, -1).find((n) => session.parts[n].size !== session.part_bytes);
-  if (short !== undefined) throw new ApiError('upload_conflict', `part ${short} is not ${session.part_bytes} bytes (only the last may be shorter)`);
+  if (short !== undefined)
+    throw new ApiError(
+      'upload_conflict',
+      `part ${short} is not ${session.part_bytes} bytes (only the last may be shorter)`,
+    );
   return { numbers, size: numbers.reduce((sum, n) => sum + session.parts[n].size, 0) };
 }
 
@@ -77,7 +123,11 @@ export async function completeUpload(bucket: R2Bucket, session: UploadSession): 
   const upload = bucket.resumeMultipartUpload(session.key, session.r2_upload_id);
   if (size > session.max_bytes) {
     await upload.abort().catch(() => {});
-    throw new UploadRefused('payload_too_large', `the file is larger than the limit of ${session.max_bytes} bytes`, { limit_bytes: session.max_bytes });
+    throw new UploadRefused(
+      'payload_too_large',
+      `the file is larger than the limit of ${session.max_bytes} bytes`,
+      { limit_bytes: session.max_bytes },
+    );
   }
   await upload.complete(numbers.map((n) => ({ partNumber: n, etag: session.parts[n].etag })));
   const head = await bucket.get(session.key, { range: { offset: 0, length: 512 } });

@@ -8,7 +8,10 @@ import { base64url } from '../shared/ids.js';
 const encoder = new TextEncoder();
 
 async function hmacKey(secret: string): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  return crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+    'verify',
+  ]);
 }
 
 async function sign(secret: string, key: string, expires: number): Promise<string> {
@@ -48,7 +51,12 @@ export async function verifyDownload(
   } catch {
     return 'invalid';
   }
-  const valid = await crypto.subtle.verify('HMAC', await hmacKey(secret), mac, encoder.encode(`${key}\n${expires}`));
+  const valid = await crypto.subtle.verify(
+    'HMAC',
+    await hmacKey(secret),
+    mac,
+    encoder.encode(`${key}\n${expires}`),
+  );
   if (!valid) return 'invalid';
   return expires * 1000 < now ? 'expired' : 'ok';
 }

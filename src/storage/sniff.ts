@@ -24,7 +24,9 @@ function looksLikeUtf8(head: Uint8Array): boolean {
   for (const b of head) if (b === 0 || isControl(b)) return false;
   try {
     // The head may end inside a multi-byte character: leave its last bytes out.
-    new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(head.subarray(0, Math.max(1, head.length - 4)));
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(
+      head.subarray(0, Math.max(1, head.length - 4)),
+    );
     return true;
   } catch {
     return false;
@@ -32,12 +34,20 @@ function looksLikeUtf8(head: Uint8Array): boolean {
 }
 
 function looksLikeUtf16(head: Uint8Array): boolean {
-  const bom = head[0] === 0xff && head[1] === 0xfe ? 'utf-16le' : head[0] === 0xfe && head[1] === 0xff ? 'utf-16be' : null;
+  const bom =
+    head[0] === 0xff && head[1] === 0xfe
+      ? 'utf-16le'
+      : head[0] === 0xfe && head[1] === 0xff
+        ? 'utf-16be'
+        : null;
   // Without a mark: ASCII-range text, zero in every high byte (media headers never look like this for 16 bytes).
   const bare = bom === null && head.length >= 16 ? bareUtf16(head) : null;
   const encoding = bom ?? bare;
   if (!encoding) return false;
-  const body = head.subarray(bom ? 2 : 0, (bom ? 2 : 0) + Math.floor((head.length - (bom ? 2 : 0)) / 2) * 2 - 2);
+  const body = head.subarray(
+    bom ? 2 : 0,
+    (bom ? 2 : 0) + Math.floor((head.length - (bom ? 2 : 0)) / 2) * 2 - 2,
+  );
   if (body.length < 2) return bom !== null;
   try {
     const text = new TextDecoder(encoding, { fatal: true, ignoreBOM: false }).decode(body);

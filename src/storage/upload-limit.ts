@@ -13,4 +13,5 @@ export const DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
  * @example
  * maxUploadBytes({ MAX_UPLOAD_BYTES: '' }) // 2147483648
  */
-export const maxUploadBytes = (env: { MAX_UPLOAD_BYTES?: string } | undefined) => numberVar(env?.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES);
+export const maxUploadBytes = (env: { MAX_UPLOAD_BYTES?: string } | undefined) =>
+  numberVar(env?.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES);

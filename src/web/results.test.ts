@@ -38,7 +38,8 @@ describe('renderResults', () => {
     const html = renderResults(full);
     expect(html).toContain('<svg id="timeline"');
     expect(html).toContain('data-duration="20"');
-    for (const lane of ['Pace (WPM)', 'Pauses · fillers', 'Sentiment', 'Gaze', 'Gestures']) expect(html).toContain(`>${lane}</text>`);
+    for (const lane of ['Pace (WPM)', 'Pauses · fillers', 'Sentiment', 'Gaze', 'Gestures'])
+      expect(html).toContain(`>${lane}</text>`);
     expect(html).toContain('<polyline class="pace"');
     expect(html).toContain('class="seek gaze-away"');
     expect(html).toContain('id="playhead"');
@@ -55,7 +56,17 @@ describe('renderResults', () => {
   });
 
   it('should not praise fillers or pauses when nothing was said, nor draw an empty timeline', () => {
-    const silent = { transcript: '', summary: { duration_sec: 3, words_per_minute: 0, speaking_style: { style: 'insufficient_speech', readability_grade: 0, lexical_diversity: 0 } }, filler_words: { count: 0, instances: [] }, pauses: { total: 0, long_pauses: 0, time_series: [] }, sentiment_words: [] };
+    const silent = {
+      transcript: '',
+      summary: {
+        duration_sec: 3,
+        words_per_minute: 0,
+        speaking_style: { style: 'insufficient_speech', readability_grade: 0, lexical_diversity: 0 },
+      },
+      filler_words: { count: 0, instances: [] },
+      pauses: { total: 0, long_pauses: 0, time_series: [] },
+      sentiment_words: [],
+    };
     const html = renderResults(silent);
     expect(html).toContain('class="card info" id="card-fillers"');
     expect(html).toContain('class="card info" id="card-pauses"');
@@ -65,7 +76,11 @@ describe('renderResults', () => {
   });
 
   it('should escape text from the result', () => {
-    const html = renderResults({ transcript: '<img src=x onerror=alert(1)>', summary: { duration_sec: 1, emotion: '<b>' }, warnings: ['<script>'] });
+    const html = renderResults({
+      transcript: '<img src=x onerror=alert(1)>',
+      summary: { duration_sec: 1, emotion: '<b>' },
+      warnings: ['<script>'],
+    });
     expect(html).not.toMatch(/<img|<script>|<b>/);
   });
 
@@ -73,14 +88,36 @@ describe('renderResults', () => {
     const source = `var __name = function (f) { return f; }; return (${createResultsRenderer.toString()})();`;
     const embedded = new Function(source)() as ReturnType<typeof createResultsRenderer>;
     expect(embedded.renderResults(full)).toBe(renderResults(full));
-    const report = { options_applied: ['lip_sync_correction'], output: { width: 640, height: 360, duration_sec: 3.2, fit: 'trim' }, lip_sync: null, captions: 'alignment', voice: { engine: 'piper', voice_id: 'en_US-joe-medium' }, notes: ['n'] };
-    expect(embedded.processingReportItems(report)).toEqual(createResultsRenderer().processingReportItems(report));
+    const report = {
+      options_applied: ['lip_sync_correction'],
+      output: { width: 640, height: 360, duration_sec: 3.2, fit: 'trim' },
+      lip_sync: null,
+      captions: 'alignment',
+      voice: { engine: 'piper', voice_id: 'en_US-joe-medium' },
+      notes: ['n'],
+    };
+    expect(embedded.processingReportItems(report)).toEqual(
+      createResultsRenderer().processingReportItems(report),
+    );
   });
 
   it('should list the processing report with the voice that spoke', () => {
     const { processingReportItems } = createResultsRenderer();
-    const report = { options_applied: [], output: { width: 640, height: 360, duration_sec: 3.2, fit: 'trim' }, lip_sync: null, captions: 'alignment', voice: { engine: 'espeak-ng', voice_id: 'en-us+m3' }, notes: ['the neural voice is not installed'] };
-    expect(processingReportItems(report)).toEqual(['Applied: none', 'Output: 640×360, 3.20 s (trim)', 'Captions timed by alignment', 'Voice: en-us+m3 (espeak-ng)', 'the neural voice is not installed']);
+    const report = {
+      options_applied: [],
+      output: { width: 640, height: 360, duration_sec: 3.2, fit: 'trim' },
+      lip_sync: null,
+      captions: 'alignment',
+      voice: { engine: 'espeak-ng', voice_id: 'en-us+m3' },
+      notes: ['the neural voice is not installed'],
+    };
+    expect(processingReportItems(report)).toEqual([
+      'Applied: none',
+      'Output: 640×360, 3.20 s (trim)',
+      'Captions timed by alignment',
+      'Voice: en-us+m3 (espeak-ng)',
+      'the neural voice is not installed',
+    ]);
     expect(processingReportItems({ ...report, voice: undefined }).join(' ')).not.toContain('Voice');
   });
 });
@@ -108,15 +145,27 @@ describe('web page', () => {
 
   it('should label every form control', async () => {
     const html = await (await webRoutes.request('/')).text();
-    for (const id of ['api-key', 'file', 'visual', 'description', 'voice-generator', 'upload-progress', 'job-progress']) {
-      expect(html, id).toMatch(new RegExp(`(for="${id}"|<label[^>]*>\\s*<input[^>]*id="${id}"|<label[^>]*for="${id}")`));
+    for (const id of [
+      'api-key',
+      'file',
+      'visual',
+      'description',
+      'voice-generator',
+      'upload-progress',
+      'job-progress',
+    ]) {
+      expect(html, id).toMatch(
+        new RegExp(`(for="${id}"|<label[^>]*>\\s*<input[^>]*id="${id}"|<label[^>]*for="${id}")`),
+      );
     }
     expect(html).toContain('aria-live="polite"');
     expect(html).toContain('role="alert"');
   });
 
   it('should allow the storage origin for media when download links live elsewhere', () => {
-    expect(contentSecurityPolicy('n', 'https://files.example.com/base')).toContain("media-src 'self' blob: https://files.example.com");
+    expect(contentSecurityPolicy('n', 'https://files.example.com/base')).toContain(
+      "media-src 'self' blob: https://files.example.com",
+    );
     expect(contentSecurityPolicy('n', 'not a url')).toContain("media-src 'self' blob:;");
   });
 });

@@ -32,25 +32,49 @@ export function createResultsRenderer() {
   const RIGHT_PAD = 24;
 
   const esc = (s: unknown) =>
-    String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+    String(s ?? '').replace(
+      /[&<>"']/g,
+      (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+    );
   const num = (v: unknown): number | null => (typeof v === 'number' && isFinite(v) ? v : null);
   const fmt = (v: unknown, d = 1) => (num(v) === null ? '–' : (v as number).toFixed(d));
   const clock = (sec: number) => `${Math.floor(sec / 60)}:${String(Math.floor(sec % 60)).padStart(2, '0')}`;
-  const norm = (w: string) => w.toLowerCase().replace(/’/g, "'").replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, '');
+  const norm = (w: string) =>
+    w
+      .toLowerCase()
+      .replace(/’/g, "'")
+      .replace(/^[^a-z0-9']+|[^a-z0-9']+$/g, '');
 
-  interface Token { text: string; start: number | null; end: number | null; filler: boolean; sentiment: number | null }
-  interface Timed { word: string; start: number; end: number; filler: boolean }
+  interface Token {
+    text: string;
+    start: number | null;
+    end: number | null;
+    filler: boolean;
+    sentiment: number | null;
+  }
+  interface Timed {
+    word: string;
+    start: number;
+    end: number;
+    filler: boolean;
+  }
 
   /** Every timed word the result carries: POS entries and filler instances (multi-word split). */
   function timedWords(r: any): Timed[] {
     const out: Timed[] = [];
     for (const tag of Object.keys(r.pos ?? {})) {
-      for (const e of r.pos[tag] ?? []) for (const t of e.timestamps ?? []) out.push({ word: norm(e.word ?? ''), start: t.start, end: t.end, filler: false });
+      for (const e of r.pos[tag] ?? [])
+        for (const t of e.timestamps ?? [])
+          out.push({ word: norm(e.word ?? ''), start: t.start, end: t.end, filler: false });
     }
     for (const f of r.filler_words?.instances ?? []) {
-      const parts = String(f.word ?? '').split(/\s+/).filter(Boolean);
+      const parts = String(f.word ?? '')
+        .split(/\s+/)
+        .filter(Boolean);
       const step = (f.end - f.start) / Math.max(1, parts.length);
-      parts.forEach((p, i) => out.push({ word: norm(p), start: f.start + i * step, end: f.start + (i + 1) * step, filler: true }));
+      parts.forEach((p, i) =>
+        out.push({ word: norm(p), start: f.start + i * step, end: f.start + (i + 1) * step, filler: true }),
+      );
     }
     out.sort((a, b) => a.start - b.start || (a.filler ? -1 : 1));
     // POS and fillers can both list an interjection at the same time: keep one, as filler.
@@ -61,8 +85,11 @@ export function createResultsRenderer() {
   function alignTranscript(r: any): Token[] {
     const timed = timedWords(r);
     const sentiment = new Map<string, number>();
-    for (const s of r.sentiment_words ?? []) sentiment.set(`${norm(s.word)}@${Number(s.time).toFixed(2)}`, s.compound);
-    const words = String(r.transcript ?? '').split(/\s+/).filter(Boolean);
+    for (const s of r.sentiment_words ?? [])
+      sentiment.set(`${norm(s.word)}@${Number(s.time).toFixed(2)}`, s.compound);
+    const words = String(r.transcript ?? '')
+      .split(/\s+/)
+      .filter(Boolean);
     const source = words.length ? words : timed.map((t) => t.word);
     const tokens: Token[] = [];
     let j = 0;
@@ -79,7 +106,13 @@ export function createResultsRenderer() {
         const t = timed[match];
         j = match + 1;
         const s = sentiment.get(`${key}@${t.start.toFixed(2)}`);
-        tokens.push({ text, start: t.start, end: t.end, filler: t.filler, sentiment: s === undefined ? null : s });
+        tokens.push({
+          text,
+          start: t.start,
+          end: t.end,
+          filler: t.filler,
+          sentiment: s === undefined ? null : s,
+        });
       } else {
         tokens.push({ text, start: null, end: null, filler: false, sentiment: null });
       }
@@ -123,29 +156,95 @@ export function createResultsRenderer() {
     const out: string[] = [];
     const s = r.summary ?? {};
     const minutes = duration / 60;
-    out.push(card('duration', 'Duration', duration ? clock(duration) : '–', duration ? `${fmt(duration)} s of media` : 'unknown', 'info'));
+    out.push(
+      card(
+        'duration',
+        'Duration',
+        duration ? clock(duration) : '–',
+        duration ? `${fmt(duration)} s of media` : 'unknown',
+        'info',
+      ),
+    );
     const wpm = num(s.words_per_minute);
     if (wpm !== null) {
       const ok = wpm >= TARGET_WPM_LOW && wpm <= TARGET_WPM_HIGH;
-      out.push(card('pace', 'Pace', `${fmt(wpm, 0)} <small>WPM</small>`, `target ${TARGET_WPM_LOW}–${TARGET_WPM_HIGH}`, wpm === 0 ? 'info' : ok ? 'good' : 'warn', wpm === 0 ? 'no speech recognised' : wpm < TARGET_WPM_LOW ? 'a little slow' : wpm > TARGET_WPM_HIGH ? 'a little fast' : 'comfortable'));
+      out.push(
+        card(
+          'pace',
+          'Pace',
+          `${fmt(wpm, 0)} <small>WPM</small>`,
+          `target ${TARGET_WPM_LOW}–${TARGET_WPM_HIGH}`,
+          wpm === 0 ? 'info' : ok ? 'good' : 'warn',
+          wpm === 0
+            ? 'no speech recognised'
+            : wpm < TARGET_WPM_LOW
+              ? 'a little slow'
+              : wpm > TARGET_WPM_HIGH
+                ? 'a little fast'
+                : 'comfortable',
+        ),
+      );
     }
     const spoke = tokens.length > 0 || (wpm ?? 0) > 0;
     if (r.filler_words) {
       const count = r.filler_words.count ?? 0;
       const perMin = minutes > 0 ? count / minutes : 0;
-      out.push(card('fillers', 'Filler words', `${count} <small>· ${fmt(perMin)}/min</small>`, `target < ${MAX_FILLERS_PER_MIN}/min`, !spoke ? 'info' : perMin < MAX_FILLERS_PER_MIN ? 'good' : 'warn'));
+      out.push(
+        card(
+          'fillers',
+          'Filler words',
+          `${count} <small>· ${fmt(perMin)}/min</small>`,
+          `target < ${MAX_FILLERS_PER_MIN}/min`,
+          !spoke ? 'info' : perMin < MAX_FILLERS_PER_MIN ? 'good' : 'warn',
+        ),
+      );
     }
     if (r.pauses) {
       const longPerMin = minutes > 0 ? (r.pauses.long_pauses ?? 0) / minutes : 0;
-      out.push(card('pauses', 'Pauses', `${r.pauses.total ?? 0} <small>· ${r.pauses.long_pauses ?? 0} long</small>`, `long pauses ≤ ${MAX_LONG_PAUSES_PER_MIN}/min`, !spoke ? 'info' : longPerMin <= MAX_LONG_PAUSES_PER_MIN ? 'good' : 'warn', `speech:pause ${fmt(s.speech_to_pause_ratio, 2)}`));
+      out.push(
+        card(
+          'pauses',
+          'Pauses',
+          `${r.pauses.total ?? 0} <small>· ${r.pauses.long_pauses ?? 0} long</small>`,
+          `long pauses ≤ ${MAX_LONG_PAUSES_PER_MIN}/min`,
+          !spoke ? 'info' : longPerMin <= MAX_LONG_PAUSES_PER_MIN ? 'good' : 'warn',
+          `speech:pause ${fmt(s.speech_to_pause_ratio, 2)}`,
+        ),
+      );
     }
-    if (s.speaking_style) out.push(card('style', 'Style', `<span class="word-value">${esc(String(s.speaking_style.style).replace(/_/g, ' '))}</span>`, `grade ${fmt(s.speaking_style.readability_grade)} · diversity ${fmt(s.speaking_style.lexical_diversity, 2)}`, 'info'));
-    if (s.emotion) out.push(card('emotion', 'Voice & words', `<span class="word-value">${esc(s.emotion)}</span>`, `${(r.sentiment_words ?? []).length} sentiment words`, 'info'));
+    if (s.speaking_style)
+      out.push(
+        card(
+          'style',
+          'Style',
+          `<span class="word-value">${esc(String(s.speaking_style.style).replace(/_/g, ' '))}</span>`,
+          `grade ${fmt(s.speaking_style.readability_grade)} · diversity ${fmt(s.speaking_style.lexical_diversity, 2)}`,
+          'info',
+        ),
+      );
+    if (s.emotion)
+      out.push(
+        card(
+          'emotion',
+          'Voice & words',
+          `<span class="word-value">${esc(s.emotion)}</span>`,
+          `${(r.sentiment_words ?? []).length} sentiment words`,
+          'info',
+        ),
+      );
     const samples: any[] = r.merged_visual_time_series ?? [];
     const faces = samples.filter((f) => f.gaze_direction !== null && f.gaze_direction !== undefined);
     if (faces.length) {
       const at = faces.filter((f) => f.gaze_direction === 'center').length / faces.length;
-      out.push(card('gaze', 'Eye contact', `${Math.round(at * 100)}<small>%</small>`, `target ≥ ${Math.round(MIN_GAZE_AT_CAMERA * 100)}% at camera`, at >= MIN_GAZE_AT_CAMERA ? 'good' : 'warn'));
+      out.push(
+        card(
+          'gaze',
+          'Eye contact',
+          `${Math.round(at * 100)}<small>%</small>`,
+          `target ≥ ${Math.round(MIN_GAZE_AT_CAMERA * 100)}% at camera`,
+          at >= MIN_GAZE_AT_CAMERA ? 'good' : 'warn',
+        ),
+      );
     } else if (samples.length) {
       out.push(card('gaze', 'Eye contact', '–', 'no face seen', 'info'));
     }
@@ -153,7 +252,16 @@ export function createResultsRenderer() {
       const g = r.gesture_summary;
       const total = (g.open_hand ?? 0) + (g.pinch_or_point ?? 0) + (g.none ?? 0);
       const active = total ? ((g.open_hand ?? 0) + (g.pinch_or_point ?? 0)) / total : 0;
-      out.push(card('gestures', 'Gestures', `${Math.round(active * 100)}<small>%</small>`, 'of hand-frames show a gesture', 'info', `open hand ${g.open_hand ?? 0} · point ${g.pinch_or_point ?? 0}`));
+      out.push(
+        card(
+          'gestures',
+          'Gestures',
+          `${Math.round(active * 100)}<small>%</small>`,
+          'of hand-frames show a gesture',
+          'info',
+          `open hand ${g.open_hand ?? 0} · point ${g.pinch_or_point ?? 0}`,
+        ),
+      );
     }
     return `<ul class="cards" aria-label="Summary">${out.join('')}</ul>`;
   }
@@ -179,7 +287,8 @@ export function createResultsRenderer() {
     if (duration <= 0) return '';
     const plotW = W - LABEL_W - RIGHT_PAD;
     const x = (t: number) => (LABEL_W + (Math.max(0, Math.min(duration, t)) / duration) * plotW).toFixed(1);
-    const wid = (a: number, b: number) => Math.max(1.5, ((Math.min(b, duration) - Math.max(0, a)) / duration) * plotW).toFixed(1);
+    const wid = (a: number, b: number) =>
+      Math.max(1.5, ((Math.min(b, duration) - Math.max(0, a)) / duration) * plotW).toFixed(1);
     const lanes: Array<{ label: string; body: (y: number) => string }> = [];
     const pace = paceSeries(tokens, duration);
     if (pace.length) {
@@ -196,8 +305,18 @@ export function createResultsRenderer() {
       lanes.push({
         label: 'Pauses · fillers',
         body: (y0) =>
-          (r.pauses?.time_series ?? []).map((p: any) => `<rect class="seek pause${p.is_long ? ' long' : ''}" data-t="${p.start}" x="${x(p.start)}" y="${y0 + 6}" width="${wid(p.start, p.end)}" height="${LANE_H - 12}" tabindex="-1"><title>${p.is_long ? 'long ' : ''}pause ${fmt(p.duration)} s at ${clock(p.start)}</title></rect>`).join('') +
-          (r.filler_words?.instances ?? []).map((f: any) => `<rect class="seek filler" data-t="${f.start}" x="${x(f.start)}" y="${y0 + 2}" width="${wid(f.start, f.end)}" height="${LANE_H - 4}"><title>filler “${esc(f.word)}” at ${clock(f.start)}</title></rect>`).join(''),
+          (r.pauses?.time_series ?? [])
+            .map(
+              (p: any) =>
+                `<rect class="seek pause${p.is_long ? ' long' : ''}" data-t="${p.start}" x="${x(p.start)}" y="${y0 + 6}" width="${wid(p.start, p.end)}" height="${LANE_H - 12}" tabindex="-1"><title>${p.is_long ? 'long ' : ''}pause ${fmt(p.duration)} s at ${clock(p.start)}</title></rect>`,
+            )
+            .join('') +
+          (r.filler_words?.instances ?? [])
+            .map(
+              (f: any) =>
+                `<rect class="seek filler" data-t="${f.start}" x="${x(f.start)}" y="${y0 + 2}" width="${wid(f.start, f.end)}" height="${LANE_H - 4}"><title>filler “${esc(f.word)}” at ${clock(f.start)}</title></rect>`,
+            )
+            .join(''),
       });
     }
     if (r.sentiment_words?.length) {
@@ -205,23 +324,41 @@ export function createResultsRenderer() {
         label: 'Sentiment',
         body: (y0) =>
           `<line class="axis" x1="${LABEL_W}" x2="${W - RIGHT_PAD}" y1="${y0 + LANE_H / 2}" y2="${y0 + LANE_H / 2}"/>` +
-          r.sentiment_words.map((s: any) => `<circle class="seek ${s.compound >= 0 ? 'positive' : 'negative'}" data-t="${s.time}" cx="${x(s.time)}" cy="${(y0 + LANE_H / 2 - s.compound * (LANE_H / 2 - 4)).toFixed(1)}" r="4"><title>“${esc(s.word)}” ${fmt(s.compound, 2)} at ${clock(s.time)}</title></circle>`).join(''),
+          r.sentiment_words
+            .map(
+              (s: any) =>
+                `<circle class="seek ${s.compound >= 0 ? 'positive' : 'negative'}" data-t="${s.time}" cx="${x(s.time)}" cy="${(y0 + LANE_H / 2 - s.compound * (LANE_H / 2 - 4)).toFixed(1)}" r="4"><title>“${esc(s.word)}” ${fmt(s.compound, 2)} at ${clock(s.time)}</title></circle>`,
+            )
+            .join(''),
       });
     }
     const samples: any[] = r.merged_visual_time_series ?? [];
     if (samples.length) {
-      const segments = (pick: (f: any) => string | null, cls: (v: string) => string, title: (v: string) => string) => (y0: number) => {
-        let out = '';
-        for (let i = 0; i < samples.length; i++) {
-          const v = pick(samples[i]);
-          if (!v) continue;
-          const t0 = samples[i].time;
-          const t1 = i + 1 < samples.length ? samples[i + 1].time : Math.min(duration, t0 + (i > 0 ? t0 - samples[i - 1].time : 0.5));
-          out += `<rect class="seek ${cls(v)}" data-t="${t0}" x="${x(t0)}" y="${y0 + 6}" width="${wid(t0, t1)}" height="${LANE_H - 12}"><title>${esc(title(v))} at ${clock(t0)}</title></rect>`;
-        }
-        return out;
-      };
-      lanes.push({ label: 'Gaze', body: segments((f) => (f.gaze_direction === null || f.gaze_direction === undefined ? null : String(f.gaze_direction)), (v) => (v === 'center' ? 'gaze-center' : 'gaze-away'), (v) => `gaze ${v}`) });
+      const segments =
+        (pick: (f: any) => string | null, cls: (v: string) => string, title: (v: string) => string) =>
+        (y0: number) => {
+          let out = '';
+          for (let i = 0; i < samples.length; i++) {
+            const v = pick(samples[i]);
+            if (!v) continue;
+            const t0 = samples[i].time;
+            const t1 =
+              i + 1 < samples.length
+                ? samples[i + 1].time
+                : Math.min(duration, t0 + (i > 0 ? t0 - samples[i - 1].time : 0.5));
+            out += `<rect class="seek ${cls(v)}" data-t="${t0}" x="${x(t0)}" y="${y0 + 6}" width="${wid(t0, t1)}" height="${LANE_H - 12}"><title>${esc(title(v))} at ${clock(t0)}</title></rect>`;
+          }
+          return out;
+        };
+      lanes.push({
+        label: 'Gaze',
+        body: segments(
+          (f) =>
+            f.gaze_direction === null || f.gaze_direction === undefined ? null : String(f.gaze_direction),
+          (v) => (v === 'center' ? 'gaze-center' : 'gaze-away'),
+          (v) => `gaze ${v}`,
+        ),
+      });
       lanes.push({
         label: 'Gestures',
         body: segments(
@@ -235,15 +372,28 @@ export function createResultsRenderer() {
     const key = (cls: string, text: string) => `<span><span class="key ${cls}"></span>${text}</span>`;
     const legend: string[] = [];
     if (pace.length) legend.push(key('k-pace', 'pace'), key('k-band', 'target pace'));
-    if ((r.pauses?.time_series ?? []).length) legend.push(key('k-pause', 'pause'), key('k-long', 'long pause'));
+    if ((r.pauses?.time_series ?? []).length)
+      legend.push(key('k-pause', 'pause'), key('k-long', 'long pause'));
     if ((r.filler_words?.instances ?? []).length) legend.push(key('k-filler', 'filler'));
     if (r.sentiment_words?.length) legend.push(key('k-pos', 'positive'), key('k-neg', 'negative'));
-    if (samples.length) legend.push(key('k-center', 'looking at camera'), key('k-away', 'looking away'), key('k-open', 'open hand'), key('k-point', 'point/pinch'));
+    if (samples.length)
+      legend.push(
+        key('k-center', 'looking at camera'),
+        key('k-away', 'looking away'),
+        key('k-open', 'open hand'),
+        key('k-point', 'point/pinch'),
+      );
     const height = lanes.length * LANE_H + 22;
     let ticks = '';
     const step = [1, 2, 5, 10, 15, 30, 60, 120, 300].find((s) => duration / s <= 10) ?? 600;
-    for (let t = 0; t <= duration + 1e-9; t += step) ticks += `<line class="tick" x1="${x(t)}" x2="${x(t)}" y1="0" y2="${height - 18}"/><text class="tick-label" x="${x(t)}" y="${height - 5}">${clock(t)}</text>`;
-    const body = lanes.map((lane, i) => `<g class="lane"><text class="lane-label" x="4" y="${i * LANE_H + LANE_H / 2 + 4}">${esc(lane.label)}</text>${lane.body(i * LANE_H)}</g>`).join('');
+    for (let t = 0; t <= duration + 1e-9; t += step)
+      ticks += `<line class="tick" x1="${x(t)}" x2="${x(t)}" y1="0" y2="${height - 18}"/><text class="tick-label" x="${x(t)}" y="${height - 5}">${clock(t)}</text>`;
+    const body = lanes
+      .map(
+        (lane, i) =>
+          `<g class="lane"><text class="lane-label" x="4" y="${i * LANE_H + LANE_H / 2 + 4}">${esc(lane.label)}</text>${lane.body(i * LANE_H)}</g>`,
+      )
+      .join('');
     return `<figure class="timeline-figure"><figcaption>Timeline — click to seek the video</figcaption>
 <svg id="timeline" class="timeline" viewBox="0 0 ${W} ${height}" role="img" aria-label="Timeline of pace, pauses, fillers, sentiment, gaze and gestures over ${clock(duration)}" data-duration="${duration}" data-x0="${LABEL_W}" data-x1="${W - RIGHT_PAD}" preserveAspectRatio="none">
 ${ticks}${body}<line id="playhead" class="playhead" x1="${LABEL_W}" x2="${LABEL_W}" y1="0" y2="${height - 18}"/></svg>
@@ -252,25 +402,32 @@ ${ticks}${body}<line id="playhead" class="playhead" x1="${LABEL_W}" x2="${LABEL_
 
   function transcript(r: any, tokens: Token[]): string {
     if (r.transcript === undefined && !tokens.length) return '';
-    if (!tokens.length) return `<section class="transcript-section" aria-labelledby="h-transcript"><h3 id="h-transcript">Transcript</h3><p class="muted">No speech was recognised.</p></section>`;
+    if (!tokens.length)
+      return `<section class="transcript-section" aria-labelledby="h-transcript"><h3 id="h-transcript">Transcript</h3><p class="muted">No speech was recognised.</p></section>`;
     const pauses: any[] = [...(r.pauses?.time_series ?? [])].sort((a, b) => a.start - b.start);
     let p = 0;
     const parts: string[] = [];
     for (const t of tokens) {
       while (p < pauses.length && pauses[p].start <= (t.start as number)) {
         const q = pauses[p++];
-        parts.push(`<button type="button" class="seek pause-mark${q.is_long ? ' long' : ''}" data-t="${q.start}" aria-label="${q.is_long ? 'long ' : ''}pause ${fmt(q.duration)} seconds at ${clock(q.start)}">‖ ${fmt(q.duration)} s</button>`);
+        parts.push(
+          `<button type="button" class="seek pause-mark${q.is_long ? ' long' : ''}" data-t="${q.start}" aria-label="${q.is_long ? 'long ' : ''}pause ${fmt(q.duration)} seconds at ${clock(q.start)}">‖ ${fmt(q.duration)} s</button>`,
+        );
       }
       const cls = ['w', 'seek'];
       if (t.filler) cls.push('filler');
       if (t.sentiment !== null) cls.push(t.sentiment >= 0 ? 'positive' : 'negative');
       const title = t.filler ? 'filler word' : t.sentiment !== null ? `sentiment ${fmt(t.sentiment, 2)}` : '';
       const inner = esc(t.text);
-      parts.push(`<span class="${cls.join(' ')}" data-t="${(t.start as number).toFixed(3)}" data-end="${(t.end as number).toFixed(3)}"${title ? ` title="${title}"` : ''}>${t.filler ? `<mark>${inner}</mark>` : inner}</span>`);
+      parts.push(
+        `<span class="${cls.join(' ')}" data-t="${(t.start as number).toFixed(3)}" data-end="${(t.end as number).toFixed(3)}"${title ? ` title="${title}"` : ''}>${t.filler ? `<mark>${inner}</mark>` : inner}</span>`,
+      );
     }
     while (p < pauses.length) {
       const q = pauses[p++];
-      parts.push(`<button type="button" class="seek pause-mark${q.is_long ? ' long' : ''}" data-t="${q.start}" aria-label="pause ${fmt(q.duration)} seconds">‖ ${fmt(q.duration)} s</button>`);
+      parts.push(
+        `<button type="button" class="seek pause-mark${q.is_long ? ' long' : ''}" data-t="${q.start}" aria-label="pause ${fmt(q.duration)} seconds">‖ ${fmt(q.duration)} s</button>`,
+      );
     }
     return `<section class="transcript-section" aria-labelledby="h-transcript"><h3 id="h-transcript">Transcript</h3>
 <p class="legend"><mark>filler</mark> <span class="positive">positive</span> <span class="negative">negative</span> <span class="pause-mark">‖ pause</span> <span class="pause-mark long">‖ long pause</span> — click a word to jump there</p>
@@ -286,7 +443,10 @@ ${ticks}${body}<line id="playhead" class="playhead" x1="${LABEL_W}" x2="${LABEL_
     };
     const sync = r.gesture_summary_word_sync ?? {};
     const syncRows = Object.entries(sync)
-      .map(([k, v]: [string, any]) => `<tr><th scope="row">${esc(k.replace(/_summary$/, '').replace(/_/g, ' '))}</th>${v && v.frame_times ? `<td>${esc(v.gesture_left)} / ${esc(v.gesture_right)}</td><td>${esc(v.left_hand_level_label)} / ${esc(v.right_hand_level_label)}</td><td>${esc(v.emotion)}</td><td class="num">${v.frame_times.length}</td>` : '<td colspan="4" class="muted">no frames</td>'}</tr>`)
+      .map(
+        ([k, v]: [string, any]) =>
+          `<tr><th scope="row">${esc(k.replace(/_summary$/, '').replace(/_/g, ' '))}</th>${v && v.frame_times ? `<td>${esc(v.gesture_left)} / ${esc(v.gesture_right)}</td><td>${esc(v.left_hand_level_label)} / ${esc(v.right_hand_level_label)}</td><td>${esc(v.emotion)}</td><td class="num">${v.frame_times.length}</td>` : '<td colspan="4" class="muted">no frames</td>'}</tr>`,
+      )
       .join('');
     return `<section aria-labelledby="h-visual"><h3 id="h-visual">Body language</h3><div class="grid2">
 ${r.gesture_summary ? `<div><h4>Gestures <small>(hand-frames)</small></h4>${bars(r.gesture_summary, '')}</div>` : ''}
@@ -325,8 +485,14 @@ ${visual(r)}
     notes: string[];
   }): string[] {
     const o = report.output;
-    const items = [`Applied: ${report.options_applied.length ? report.options_applied.join(', ') : 'none'}`, `Output: ${o.width}×${o.height}, ${o.duration_sec.toFixed(2)} s (${o.fit})`];
-    if (report.lip_sync) items.push(`Lip sync: ${report.lip_sync.mode}${report.lip_sync.audio_shift_ms !== null ? ` (${report.lip_sync.audio_shift_ms} ms)` : ''}`);
+    const items = [
+      `Applied: ${report.options_applied.length ? report.options_applied.join(', ') : 'none'}`,
+      `Output: ${o.width}×${o.height}, ${o.duration_sec.toFixed(2)} s (${o.fit})`,
+    ];
+    if (report.lip_sync)
+      items.push(
+        `Lip sync: ${report.lip_sync.mode}${report.lip_sync.audio_shift_ms !== null ? ` (${report.lip_sync.audio_shift_ms} ms)` : ''}`,
+      );
     if (report.captions) items.push(`Captions timed by ${report.captions}`);
     if (report.voice) items.push(`Voice: ${report.voice.voice_id} (${report.voice.engine})`);
     return items.concat(report.notes);

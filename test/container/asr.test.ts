@@ -20,9 +20,18 @@ import {
 const MEDIA_DIR = resolve(process.env.MEDIA_DIR ?? join(import.meta.dirname, '../../../shared/media'));
 const HAVE_MEDIA = existsSync(join(MEDIA_DIR, 'speech/goforward.wav'));
 const GOFORWARD_TEXT = 'go forward ten meters';
-const JFK_TEXT = 'And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
+const JFK_TEXT =
+  'And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
 /** Word starts (s) in jfk.wav as native pocketsphinx_continuous (Debian model) reports them. */
-const JFK_ANCHORS: Record<string, number> = { my: 0.98, fellow: 1.24, americans: 1.63, not: 3.99, what: 5.35, your: 5.61, country: 5.86 };
+const JFK_ANCHORS: Record<string, number> = {
+  my: 0.98,
+  fellow: 1.24,
+  americans: 1.63,
+  not: 3.99,
+  what: 5.35,
+  your: 5.61,
+  country: 5.86,
+};
 
 let tmp: string;
 let goforward: Int16Array;
@@ -63,7 +72,9 @@ function expectPlausibleTimes(words: TimedWord[], durationSec: number): void {
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'asr-test-'));
-  goforward = await toPcm(HAVE_MEDIA ? join(MEDIA_DIR, 'speech/goforward.wav') : speak(GOFORWARD_TEXT, join(tmp, 'gf.wav')));
+  goforward = await toPcm(
+    HAVE_MEDIA ? join(MEDIA_DIR, 'speech/goforward.wav') : speak(GOFORWARD_TEXT, join(tmp, 'gf.wav')),
+  );
   jfk = await toPcm(HAVE_MEDIA ? join(MEDIA_DIR, 'speech/jfk.wav') : speak(JFK_TEXT, join(tmp, 'jfk.wav')));
 });
 
@@ -103,7 +114,12 @@ describe('pocketsphinx engine', () => {
     twice.set(goforward, goforward.length);
     const d = durationOf(goforward);
     using engine = new PocketsphinxEngine({ workers: 2, minAudioPerWorkerSec: 0 });
-    const out = await engine.transcribe(twice, { speechSegments: [{ start: 0.4, end: 2.2 }, { start: d + 0.4, end: d + 2.2 }] });
+    const out = await engine.transcribe(twice, {
+      speechSegments: [
+        { start: 0.4, end: 2.2 },
+        { start: d + 0.4, end: d + 2.2 },
+      ],
+    });
     expect(engine.lastRun).toMatchObject({ utterances: 2, processes: 2 });
     const firstHalf = out.words.filter((w) => w.start < d).map((w) => w.word);
     const secondHalf = out.words.filter((w) => w.start >= d).map((w) => w.word);
@@ -139,7 +155,9 @@ describe('forced alignment (soundswallower)', () => {
     if (HAVE_MEDIA) {
       for (const [word, start] of Object.entries(JFK_ANCHORS)) {
         const w = words.find((x) => x.word === word)!;
-        expect(Math.abs(w.start - start), `${word} starts at ${w.start}, expected ~${start}`).toBeLessThan(0.2);
+        expect(Math.abs(w.start - start), `${word} starts at ${w.start}, expected ~${start}`).toBeLessThan(
+          0.2,
+        );
       }
     }
   });
@@ -181,9 +199,14 @@ describe('routes', () => {
   });
 
   it('should align with ?text= and with multipart, and require text', async () => {
-    const q = await app.request(`/align?text=${encodeURIComponent(GOFORWARD_TEXT)}`, { method: 'POST', body: bytesOf(goforward) });
+    const q = await app.request(`/align?text=${encodeURIComponent(GOFORWARD_TEXT)}`, {
+      method: 'POST',
+      body: bytesOf(goforward),
+    });
     expect(q.status).toBe(200);
-    expect(((await q.json()) as { words: TimedWord[] }).words.map((w) => w.word)).toEqual(GOFORWARD_TEXT.split(' '));
+    expect(((await q.json()) as { words: TimedWord[] }).words.map((w) => w.word)).toEqual(
+      GOFORWARD_TEXT.split(' '),
+    );
     const form = new FormData();
     form.set('text', GOFORWARD_TEXT);
     form.set('audio', new File([bytesOf(goforward).slice()], 'a.raw'));
@@ -195,7 +218,9 @@ describe('routes', () => {
   });
 
   it('should answer 500 with a precise message when the engine fails', async () => {
-    const broken = createAsrRoutes({ engine: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper', WHISPER_MODEL_DIR: join(tmp, 'gone') }) });
+    const broken = createAsrRoutes({
+      engine: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper', WHISPER_MODEL_DIR: join(tmp, 'gone') }),
+    });
     const res = await broken.request('/asr', { method: 'POST', body: bytesOf(goforward) });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: { code: 'model_not_found', message: /gone/ } });

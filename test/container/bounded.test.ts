@@ -26,7 +26,9 @@ const alive = (pid: number) => {
 /** A shell that starts a grandchild (`sleep`), prints its pid, and waits. */
 const family = () => spawnMedia('sh', ['-c', 'sleep 30 & echo $!; wait']);
 const firstLine = (proc: ReturnType<typeof family>) =>
-  new Promise<number>((resolve) => proc.child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+  new Promise<number>((resolve) =>
+    proc.child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))),
+  );
 const waitGone = async (pid: number, ms = 2_000) => {
   const t0 = Date.now();
   while (alive(pid) && Date.now() - t0 < ms) await new Promise((r) => setTimeout(r, 20));
@@ -59,7 +61,21 @@ describe('work scope and process wrapper', () => {
 
   it('should leave every byte of stdout to its consumer (the /audio route waits for the first bytes, then streams)', async () => {
     // 30 s of 16 kHz s16 PCM = 960,000 bytes, far more than a pipe holds: the process cannot end before it is read.
-    const proc = spawnMedia('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=30', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1']);
+    const proc = spawnMedia('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=d=30',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-f',
+      's16le',
+      'pipe:1',
+    ]);
     proc.child.stdin.end();
     await new Promise((resolve) => proc.child.stdout.once('readable', resolve));
     await new Promise((r) => setTimeout(r, 50));
@@ -77,21 +93,65 @@ describe('work scope and process wrapper', () => {
   });
 
   it('should answer 422 with the plain reason when a limit stopped an engine’s process (never retried)', async () => {
-    const pcm = execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=d=20', '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1']);
+    const pcm = execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=d=20',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-f',
+      's16le',
+      'pipe:1',
+    ]);
     const res = await createMediaApp().request('/asr', {
       method: 'POST',
       body: pcm,
-      headers: { 'content-type': 'audio/L16; rate=16000; channels=1', 'x-speech-segments': JSON.stringify([{ start: 0, end: 20 }]), 'x-work-budget-ms': '300', 'x-job-id': 'vid_budgetbudgetbudget0' },
+      headers: {
+        'content-type': 'audio/L16; rate=16000; channels=1',
+        'x-speech-segments': JSON.stringify([{ start: 0, end: 20 }]),
+        'x-work-budget-ms': '300',
+        'x-job-id': 'vid_budgetbudgetbudget0',
+      },
     });
     expect(res.status).toBe(422);
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({ code: 'work_limit', message: 'the work took longer than its budget of 0 s' });
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: 'work_limit',
+      message: 'the work took longer than its budget of 0 s',
+    });
   });
 
   it('should measure and render the content’s duration when the header is forged (finding 1)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bounded-'));
     const clip = join(dir, 'clip.mp4');
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=s=160x120:r=25:d=3', '-f', 'lavfi', '-i', 'sine=d=3',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', clip]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=s=160x120:r=25:d=3',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=d=3',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      clip,
+    ]);
     const forged = join(dir, 'forged.mp4');
     writeFileSync(forged, forgeMp4Durations(readFileSync(clip)).bytes);
     const probe = await probeFile(forged);
@@ -100,7 +160,13 @@ describe('work scope and process wrapper', () => {
     const t0 = Date.now();
     const { report } = await renderVideo({
       sourcePath: forged,
-      options: { blur_background: false, eye_contact_correction: false, lip_sync_correction: false, lip_sync_correction_model: 'lipsync2', captions: null } as never,
+      options: {
+        blur_background: false,
+        eye_contact_correction: false,
+        lip_sync_correction: false,
+        lip_sync_correction_model: 'lipsync2',
+        captions: null,
+      } as never,
       workDir: dir,
     });
     expect(report.output.duration_sec).toBeLessThan(3.2);

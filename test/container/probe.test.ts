@@ -8,7 +8,11 @@ import { SHARED_MEDIA } from '../support/services.js';
 
 const app = createMediaApp();
 const probe = (bytes: Uint8Array, filename: string) =>
-  app.request('/probe', { method: 'POST', body: bytes, headers: { 'x-source-filename': encodeURIComponent(filename) } });
+  app.request('/probe', {
+    method: 'POST',
+    body: bytes,
+    headers: { 'x-source-filename': encodeURIComponent(filename) },
+  });
 
 const sharedClips = ['containers', 'talking_head']
   .filter((d) => existsSync(join(SHARED_MEDIA, d)))
@@ -30,7 +34,9 @@ describe('probe on real media', () => {
     expect(ok).toMatchObject({ audio: null, video: { codec: 'vp8', width: 160, height: 120 } });
     const bad = await probe(readFileSync(join(dir, 'binary-junk.mp4')), 'junk.mp4');
     expect(bad.status).toBe(422);
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/not a readable audio or video file/);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(
+      /not a readable audio or video file/,
+    );
     const empty = await probe(new Uint8Array(0), 'x.mp4');
     expect(empty.status).toBe(400);
   });

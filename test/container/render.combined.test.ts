@@ -24,49 +24,68 @@ function sharpness(path: string, sec: number, box: number[]): number {
 }
 
 describe('POST /render with every option at once', () => {
-  it('should blur, correct the gaze, drive the mouth and caption in one render', { timeout: 900_000 }, async () => {
-    const speech = join(tmp, 'speech.wav');
-    execFileSync('espeak-ng', ['-v', 'en-us+m3', '-s', '160', '-w', speech, TEXT]);
-    const speechSec = duration(speech);
+  it(
+    'should blur, correct the gaze, drive the mouth and caption in one render',
+    { timeout: 900_000 },
+    async () => {
+      const speech = join(tmp, 'speech.wav');
+      execFileSync('espeak-ng', ['-v', 'en-us+m3', '-s', '160', '-w', speech, TEXT]);
+      const speechSec = duration(speech);
 
-    const fd = new FormData();
-    fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
-    fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
-    fd.set('options', JSON.stringify({ blur_background: true, eye_contact_correction: true, lip_sync_correction: true, captions: TEXT }));
-    const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
-    expect(res.status).toBe(200);
-    const report = JSON.parse(res.headers.get('x-render-report')!);
-    const out = join(tmp, 'out.mp4');
-    writeFileSync(out, Buffer.from(await res.arrayBuffer()));
+      const fd = new FormData();
+      fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
+      fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
+      fd.set(
+        'options',
+        JSON.stringify({
+          blur_background: true,
+          eye_contact_correction: true,
+          lip_sync_correction: true,
+          captions: TEXT,
+        }),
+      );
+      const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+      expect(res.status).toBe(200);
+      const report = JSON.parse(res.headers.get('x-render-report')!);
+      const out = join(tmp, 'out.mp4');
+      writeFileSync(out, Buffer.from(await res.arrayBuffer()));
 
-    // One pass through the frame editors, each of them applied.
-    expect(report.path).toBe('frames');
-    expect(report.options_applied).toEqual(expect.arrayContaining(['blur_background', 'eye_contact_correction', 'lip_sync_correction']));
-    expect(report.lip_sync.mode).toBe('embedded');
-    expect(report.editors.eye_contact.eyes_warped).toBeGreaterThan(0);
-    expect(report.captions.words).toBeGreaterThan(8);
+      // One pass through the frame editors, each of them applied.
+      expect(report.path).toBe('frames');
+      expect(report.options_applied).toEqual(
+        expect.arrayContaining(['blur_background', 'eye_contact_correction', 'lip_sync_correction']),
+      );
+      expect(report.lip_sync.mode).toBe('embedded');
+      expect(report.editors.eye_contact.eyes_warped).toBeGreaterThan(0);
+      expect(report.captions.words).toBeGreaterThan(8);
 
-    // The container: H.264 + AAC + mov_text, source size and rate, speech length ± 1 frame, faststart.
-    const info = probe(out);
-    const video = info.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
-    const audio = info.streams.find((s: { codec_type: string }) => s.codec_type === 'audio');
-    expect([video.codec_name, audio.codec_name]).toEqual(['h264', 'aac']);
-    expect(info.streams.some((s: { codec_name: string }) => s.codec_name === 'mov_text')).toBe(true);
-    expect([video.width, video.height, video.r_frame_rate]).toEqual([844, 844, '25/1']);
-    expect(Math.abs(Number(video.duration) - speechSec)).toBeLessThanOrEqual(1 / FPS + 1e-3);
-    const head = readFileSync(out).subarray(0, 64 * 1024).toString('latin1');
-    expect(head.indexOf('moov')).toBeLessThan(head.indexOf('mdat'));
+      // The container: H.264 + AAC + mov_text, source size and rate, speech length ± 1 frame, faststart.
+      const info = probe(out);
+      const video = info.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
+      const audio = info.streams.find((s: { codec_type: string }) => s.codec_type === 'audio');
+      expect([video.codec_name, audio.codec_name]).toEqual(['h264', 'aac']);
+      expect(info.streams.some((s: { codec_name: string }) => s.codec_name === 'mov_text')).toBe(true);
+      expect([video.width, video.height, video.r_frame_rate]).toEqual([844, 844, '25/1']);
+      expect(Math.abs(Number(video.duration) - speechSec)).toBeLessThanOrEqual(1 / FPS + 1e-3);
+      const head = readFileSync(out)
+        .subarray(0, 64 * 1024)
+        .toString('latin1');
+      expect(head.indexOf('moov')).toBeLessThan(head.indexOf('mdat'));
 
-    // Blur: the wall loses its detail, the face keeps it.
-    const BG = [0.0, 0.0, 0.2, 0.25];
-    const FACE = [0.38, 0.35, 0.62, 0.6];
-    expect(sharpness(out, 2, BG) / sharpness(CLIP, 2, BG)).toBeLessThan(0.3);
-    expect(sharpness(out, 2, FACE) / sharpness(CLIP, 2, FACE)).toBeGreaterThan(0.6);
+      // Blur: the wall loses its detail, the face keeps it.
+      const BG = [0.0, 0.0, 0.2, 0.25];
+      const FACE = [0.38, 0.35, 0.62, 0.6];
+      expect(sharpness(out, 2, BG) / sharpness(CLIP, 2, BG)).toBeLessThan(0.3);
+      expect(sharpness(out, 2, FACE) / sharpness(CLIP, 2, FACE)).toBeGreaterThan(0.6);
 
-    // Gaze moved toward the camera, the mouth follows the new speech.
-    const [gazeBefore, gazeAfter] = [await measureGaze(CLIP, { sampleFps: 4 }), await measureGaze(out, { sampleFps: 4 })];
-    expect(gazeAfter.meanAbsDirectDeg).toBeLessThan(gazeBefore.meanAbsDirectDeg * 0.85);
-    const mouth = await mouthSpeechCorrelation(out, speech);
-    expect(mouth.r).toBeGreaterThan(0.4);
-  });
+      // Gaze moved toward the camera, the mouth follows the new speech.
+      const [gazeBefore, gazeAfter] = [
+        await measureGaze(CLIP, { sampleFps: 4 }),
+        await measureGaze(out, { sampleFps: 4 }),
+      ];
+      expect(gazeAfter.meanAbsDirectDeg).toBeLessThan(gazeBefore.meanAbsDirectDeg * 0.85);
+      const mouth = await mouthSpeechCorrelation(out, speech);
+      expect(mouth.r).toBeGreaterThan(0.4);
+    },
+  );
 });

@@ -29,47 +29,74 @@ async function render(options: object, speech: string) {
 
 /** Mean absolute gray difference of a region over a few frames of two videos. */
 function regionMad(a: string, b: string, crop: string): number {
-  const gray = (p: string) => execFileSync('ffmpeg', ['-v', 'error', '-i', p, '-vf', `select='not(mod(n\\,20))',crop=${crop},format=gray`, '-vsync', '0', '-f', 'rawvideo', 'pipe:1'], { maxBuffer: 1 << 26 });
+  const gray = (p: string) =>
+    execFileSync(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-i',
+        p,
+        '-vf',
+        `select='not(mod(n\\,20))',crop=${crop},format=gray`,
+        '-vsync',
+        '0',
+        '-f',
+        'rawvideo',
+        'pipe:1',
+      ],
+      { maxBuffer: 1 << 26 },
+    );
   const [x, y] = [gray(a), gray(b)];
   expect(x.length).toBe(y.length);
   return x.reduce((s, v, i) => s + Math.abs(v - y[i]), 0) / x.length;
 }
 
 describe('POST /render lip_sync_correction with new speech (embedded mouth driving)', () => {
-  it('should make the mouth follow the speech and leave the rest of the face alone', { timeout: 900_000 }, async () => {
-    const speech = join(tmp, 'speech.wav');
-    // Longer than the clip: the source loops, so the editor must also find its frames across the restart.
-    execFileSync('espeak-ng', ['-v', 'en-us+m3', '-w', speech, 'Hello there. Today we talk about the weather, and the way it changes every single day in the spring.']);
-    const speechSec = duration(speech);
+  it(
+    'should make the mouth follow the speech and leave the rest of the face alone',
+    { timeout: 900_000 },
+    async () => {
+      const speech = join(tmp, 'speech.wav');
+      // Longer than the clip: the source loops, so the editor must also find its frames across the restart.
+      execFileSync('espeak-ng', [
+        '-v',
+        'en-us+m3',
+        '-w',
+        speech,
+        'Hello there. Today we talk about the weather, and the way it changes every single day in the spring.',
+      ]);
+      const speechSec = duration(speech);
 
-    const plain = await render({}, speech);
-    const driven = await render({ lip_sync_correction: true }, speech);
-    const r = driven.report;
-    expect(r.path).toBe('frames');
-    expect(r.options_applied).toContain('lip_sync_correction');
-    expect(r.lip_sync).toMatchObject({ mode: 'embedded', engine: 'patch-bank' });
-    expect(r.lip_sync.frames_edited).toBeGreaterThan(0.9 * r.frames);
-    expect(r.editors.mouth.bank_patches).toBeLessThanOrEqual(96);
-    expect(r.editors.mouth.loop_resyncs).toBeLessThan(5);
+      const plain = await render({}, speech);
+      const driven = await render({ lip_sync_correction: true }, speech);
+      const r = driven.report;
+      expect(r.path).toBe('frames');
+      expect(r.options_applied).toContain('lip_sync_correction');
+      expect(r.lip_sync).toMatchObject({ mode: 'embedded', engine: 'patch-bank' });
+      expect(r.lip_sync.frames_edited).toBeGreaterThan(0.9 * r.frames);
+      expect(r.editors.mouth.bank_patches).toBeLessThanOrEqual(96);
+      expect(r.editors.mouth.loop_resyncs).toBeLessThan(5);
 
-    // Output lasts as long as the speech, to a frame.
-    expect(Math.abs(duration(driven.out, 'v:0') - speechSec)).toBeLessThanOrEqual(1 / 25 + 1e-3);
-    expect(Math.abs(duration(driven.out) - speechSec)).toBeLessThanOrEqual(1 / 25 + 1e-3);
+      // Output lasts as long as the speech, to a frame.
+      expect(Math.abs(duration(driven.out, 'v:0') - speechSec)).toBeLessThanOrEqual(1 / 25 + 1e-3);
+      expect(Math.abs(duration(driven.out) - speechSec)).toBeLessThanOrEqual(1 / 25 + 1e-3);
 
-    // The measured mouth follows the speech envelope clearly better than the fitted video's.
-    const before = await mouthSpeechCorrelation(plain.out, speech);
-    const after = await mouthSpeechCorrelation(driven.out, speech);
-    console.log('mouth–speech correlation: plain', before, 'driven', after);
-    expect(after.faces).toBeGreaterThan(0.95 * after.frames);
-    expect(after.r).toBeGreaterThan(0.45);
-    expect(after.r).toBeGreaterThan(before.r + 0.25);
+      // The measured mouth follows the speech envelope clearly better than the fitted video's.
+      const before = await mouthSpeechCorrelation(plain.out, speech);
+      const after = await mouthSpeechCorrelation(driven.out, speech);
+      console.log('mouth–speech correlation: plain', before, 'driven', after);
+      expect(after.faces).toBeGreaterThan(0.95 * after.frames);
+      expect(after.r).toBeGreaterThan(0.45);
+      expect(after.r).toBeGreaterThan(before.r + 0.25);
 
-    // Same source frames in both renders: the eyes match to the noise of the frame path's
-    // RGBA round trip + re-encode (~2 gray levels, as in the gaze test), the mouth does not.
-    const eyes = regionMad(plain.out, driven.out, EYES);
-    const mouth = regionMad(plain.out, driven.out, MOUTH);
-    console.log('mean |Δgray|: eyes', eyes.toFixed(2), 'mouth', mouth.toFixed(2));
-    expect(eyes).toBeLessThan(3);
-    expect(mouth).toBeGreaterThan(3 * eyes);
-  });
+      // Same source frames in both renders: the eyes match to the noise of the frame path's
+      // RGBA round trip + re-encode (~2 gray levels, as in the gaze test), the mouth does not.
+      const eyes = regionMad(plain.out, driven.out, EYES);
+      const mouth = regionMad(plain.out, driven.out, MOUTH);
+      console.log('mean |Δgray|: eyes', eyes.toFixed(2), 'mouth', mouth.toFixed(2));
+      expect(eyes).toBeLessThan(3);
+      expect(mouth).toBeGreaterThan(3 * eyes);
+    },
+  );
 });

@@ -41,7 +41,13 @@ describe('POST /render normalize path', () => {
     const p = probe(out);
     const v = p.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
     const a = p.streams.find((s: { codec_type: string }) => s.codec_type === 'audio');
-    expect(v).toMatchObject({ codec_name: 'h264', width: 590, height: 590, r_frame_rate: '25/1', pix_fmt: 'yuv420p' });
+    expect(v).toMatchObject({
+      codec_name: 'h264',
+      width: 590,
+      height: 590,
+      r_frame_rate: '25/1',
+      pix_fmt: 'yuv420p',
+    });
     expect(a.codec_name).toBe('aac');
     expect(Math.abs(Number(p.format.duration) - 5.0)).toBeLessThan(0.1);
     // faststart: the moov box comes before mdat.
@@ -68,12 +74,19 @@ describe('POST /render normalize path', () => {
 
 describe('POST /render with new speech', () => {
   it('should loop the video to a longer speech, duration = speech ± 1 frame, with captions', async () => {
-    const speech = espeakWav('This synthesized sentence is deliberately long so that it runs past the five seconds of the source clip.', 'long.wav');
+    const speech = espeakWav(
+      'This synthesized sentence is deliberately long so that it runs past the five seconds of the source clip.',
+      'long.wav',
+    );
     const mp3 = join(tmp, 'long.mp3');
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', speech, '-c:a', 'libmp3lame', mp3]);
     const speechDur = Number(probe(mp3).format.duration);
     expect(speechDur).toBeGreaterThan(5.5);
-    const { res, out, report } = await render(CLIP, { ...NO_BLUR, captions: 'This synthesized sentence is deliberately long' }, mp3);
+    const { res, out, report } = await render(
+      CLIP,
+      { ...NO_BLUR, captions: 'This synthesized sentence is deliberately long' },
+      mp3,
+    );
     expect(res.status).toBe(200);
     const p = probe(out);
     const v = p.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
@@ -117,12 +130,17 @@ describe('POST /render lip_sync_correction with new speech (sync.so-compatible f
     const { startFakeSync } = await import('../fakes/sync.js');
     const { defaultRenderEngines } = await import('../../containers/media/engines/render/index.js');
     await using fake = await startFakeSync();
-    const remoteApp = createRenderRoutes({ engines: defaultRenderEngines({ SYNC_API_URL: fake.url, SYNC_API_KEY: 'k' }) });
+    const remoteApp = createRenderRoutes({
+      engines: defaultRenderEngines({ SYNC_API_URL: fake.url, SYNC_API_KEY: 'k' }),
+    });
     const speech = espeakWav('Lip sync from the remote provider.', 'sync.wav');
     const fd = new FormData();
     fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
     fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
-    fd.set('options', JSON.stringify({ ...NO_BLUR, lip_sync_correction: true, lip_sync_correction_model: 'lipsync2' }));
+    fd.set(
+      'options',
+      JSON.stringify({ ...NO_BLUR, lip_sync_correction: true, lip_sync_correction_model: 'lipsync2' }),
+    );
     const res = await remoteApp.request('/render', { method: 'POST', body: fd });
     expect(res.status).toBe(200);
     const report = JSON.parse(res.headers.get('x-render-report')!);
@@ -131,6 +149,8 @@ describe('POST /render lip_sync_correction with new speech (sync.so-compatible f
     const out = join(tmp, 'sync.mp4');
     writeFileSync(out, Buffer.from(await res.arrayBuffer()));
     const v = probe(out).streams.find((s: { codec_type: string }) => s.codec_type === 'video');
-    expect(Math.abs(Number(v.duration) - Number(probe(speech).format.duration))).toBeLessThanOrEqual(1 / 25 + 0.001);
+    expect(Math.abs(Number(v.duration) - Number(probe(speech).format.duration))).toBeLessThanOrEqual(
+      1 / 25 + 0.001,
+    );
   });
 });

@@ -12,7 +12,23 @@ const CLIP = '/work/shared/media/talking_head/retalking_face2.mp4'; // 844², pe
 
 /** One frame of CLIP at `sec`, RGB at 256². */
 const frame = (sec: number) =>
-  new Uint8Array(execFileSync('ffmpeg', ['-v', 'error', '-ss', String(sec), '-i', CLIP, '-frames:v', '1', '-vf', 'scale=256:256,format=rgb24', '-f', 'rawvideo', 'pipe:1']));
+  new Uint8Array(
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-ss',
+      String(sec),
+      '-i',
+      CLIP,
+      '-frames:v',
+      '1',
+      '-vf',
+      'scale=256:256,format=rgb24',
+      '-f',
+      'rawvideo',
+      'pipe:1',
+    ]),
+  );
 
 /** Pids of running segmenter processes started by this test process. */
 const segmenterPids = () =>
@@ -23,7 +39,11 @@ const segmenterPids = () =>
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
         const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-        return ppid === process.pid && state !== 'Z' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('segmenter-process');
+        return (
+          ppid === process.pid &&
+          state !== 'Z' &&
+          readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('segmenter-process')
+        );
       } catch {
         return false;
       }

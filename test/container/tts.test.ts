@@ -9,11 +9,18 @@ type ErrorBody = { error: { code: string; message: string } };
 const err = async (res: Response) => ((await res.json()) as ErrorBody).error;
 
 const post = (app: ReturnType<typeof createTtsRoutes>, body: unknown) =>
-  app.request('/tts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  app.request('/tts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('POST /tts generator 0 (embedded: Piper voice, else espeak-ng)', () => {
   it('should return a 22.05 kHz 16-bit mono WAV of plausible length', async () => {
-    const res = await post(createTtsRoutes(), { generator: 0, text: 'Hello, this is a short test of the speech engine.' });
+    const res = await post(createTtsRoutes(), {
+      generator: 0,
+      text: 'Hello, this is a short test of the speech engine.',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('audio/wav');
     const wav = Buffer.from(await res.arrayBuffer());
@@ -23,7 +30,8 @@ describe('POST /tts generator 0 (embedded: Piper voice, else espeak-ng)', () => 
     expect(seconds).toBeGreaterThan(1.5);
     expect(seconds).toBeLessThan(6);
     // A whole result states its duration; the Piper voice streams, its length unknown up front.
-    if (res.headers.get('x-audio-duration')) expect(Number(res.headers.get('x-audio-duration'))).toBeCloseTo(seconds, 2);
+    if (res.headers.get('x-audio-duration'))
+      expect(Number(res.headers.get('x-audio-duration'))).toBeCloseTo(seconds, 2);
     else expect(res.headers.get('content-length')).toBeNull();
   });
 
@@ -40,10 +48,16 @@ describe('POST /tts generator 0 (embedded: Piper voice, else espeak-ng)', () => 
   it('should refuse what the contract refuses, with a code per field', async () => {
     const app = createTtsRoutes();
     expect((await err(await post(app, { generator: 2, text: 'hi' }))).code).toBe('tts_generator_invalid');
-    expect((await err(await post(app, { generator: 0, text: 'a'.repeat(MAX_TTS_TEXT_CHARS + 1) }))).code).toBe('tts_text_too_long');
+    expect(
+      (await err(await post(app, { generator: 0, text: 'a'.repeat(MAX_TTS_TEXT_CHARS + 1) }))).code,
+    ).toBe('tts_text_too_long');
     expect((await err(await post(app, { generator: 0 }))).code).toBe('tts_text_missing');
     expect((await err(await post(app, [1]))).code).toBe('tts_request_invalid');
-    const bad = await app.request('/tts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const bad = await app.request('/tts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(bad.status).toBe(400);
     expect((await err(bad)).code).toBe('tts_request_invalid');
   });
@@ -57,21 +71,37 @@ describe('POST /tts generator 1 (ElevenLabs adapter against the fake)', () => {
   afterAll(() => fake.close());
 
   const app = (opts: { apiKey?: string; outputFormat?: string } = {}) =>
-    createTtsRoutes({ engines: { 1: () => createElevenLabsEngine({ baseUrl: fake.url, modelId: 'eleven_multilingual_v2', ...opts }) } });
+    createTtsRoutes({
+      engines: {
+        1: () => createElevenLabsEngine({ baseUrl: fake.url, modelId: 'eleven_multilingual_v2', ...opts }),
+      },
+    });
 
   it('should decode the MP3 answer to a 24 kHz WAV and send the wire format', async () => {
-    const res = await post(app({ apiKey: 'server-key' }), { generator: 1, text: 'Hello from the provider', voice_id: 'test-voice' });
+    const res = await post(app({ apiKey: 'server-key' }), {
+      generator: 1,
+      text: 'Hello from the provider',
+      voice_id: 'test-voice',
+    });
     expect(res.status).toBe(200);
     const info = parseWav(Buffer.from(await res.arrayBuffer()));
     expect(info.sampleRateHz).toBe(24_000);
     expect(info.dataBytes / 2 / 24_000).toBeGreaterThan(1.2);
     const call = fake.calls.at(-1)!;
-    expect(call).toMatchObject({ voiceId: 'test-voice', outputFormat: 'mp3_44100_128', apiKey: 'server-key' });
+    expect(call).toMatchObject({
+      voiceId: 'test-voice',
+      outputFormat: 'mp3_44100_128',
+      apiKey: 'server-key',
+    });
     expect(call.body).toEqual({ text: 'Hello from the provider', model_id: 'eleven_multilingual_v2' });
   });
 
   it('should prefer the request credential and wrap pcm_24000 output', async () => {
-    const res = await post(app({ apiKey: 'server-key', outputFormat: 'pcm_24000' }), { generator: 1, text: 'Hi there', credential: 'user-key' });
+    const res = await post(app({ apiKey: 'server-key', outputFormat: 'pcm_24000' }), {
+      generator: 1,
+      text: 'Hi there',
+      credential: 'user-key',
+    });
     expect(res.status).toBe(200);
     expect(fake.calls.at(-1)!.apiKey).toBe('user-key');
     expect(parseWav(Buffer.from(await res.arrayBuffer())).sampleRateHz).toBe(24_000);

@@ -56,7 +56,9 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
     const { frames } = await runVision(mediaPath(labels, S13)!, { fps: 2 });
     const frame = frameAt(frames, 1.5);
     const hands = frameHands(frame);
-    expect([hands.left?.gesture, hands.right?.gesture], 'accepted hands at 1.5 s').toContain('pinch_or_point');
+    expect([hands.left?.gesture, hands.right?.gesture], 'accepted hands at 1.5 s').toContain(
+      'pinch_or_point',
+    );
     const sources = frame.hands.map((h) => (h as { source?: string }).source ?? 'frame');
     expect(sources, 'where the hands came from').toContain('wrist-crop');
     // At most one extra hand per wrist.
@@ -93,7 +95,19 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
     const dir = mkdtempSync(join(tmpdir(), 'headless-'));
     try {
       const clip = join(dir, 'headless.mp4');
-      execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', mediaPath(labels, S13)!, '-vf', 'crop=iw:ih*0.7:0:ih*0.3', '-t', '3', '-an', clip]);
+      execFileSync('ffmpeg', [
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        mediaPath(labels, S13)!,
+        '-vf',
+        'crop=iw:ih*0.7:0:ih*0.3',
+        '-t',
+        '3',
+        '-an',
+        clip,
+      ]);
       const { frames } = await runVision(clip, { fps: 2 });
       const series = analyzeVisual(frames, NO_SPEECH).merged_visual_time_series;
       expect(series.filter((s) => s.pose_detected).length).toBeGreaterThanOrEqual(series.length / 2);
@@ -114,10 +128,15 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
       const hands = frameHands(f);
       return hands.left !== null || hands.right !== null;
     });
-    expect(accepted.map((f) => f.time), 'frames with an accepted hand').toEqual([]);
+    expect(
+      accepted.map((f) => f.time),
+      'frames with an accepted hand',
+    ).toEqual([]);
     const visual = analyzeVisual(frames, NO_SPEECH);
     expect(visual.gesture_summary).toEqual({ open_hand: 0, pinch_or_point: 0, none: 2 * frames.length });
-    expect(visual.merged_visual_time_series.every((s) => s.left_hand_depth === 0 && s.right_hand_depth === 0)).toBe(true);
+    expect(
+      visual.merged_visual_time_series.every((s) => s.left_hand_depth === 0 && s.right_hand_depth === 0),
+    ).toBe(true);
   });
 
   it('should derive the same video section from compact frames as from the full observations', async () => {

@@ -35,9 +35,23 @@ describe.skipIf(!FACE || !S13)('face tracking and the hand skip', () => {
     // 3 s of the face on the left of a 640×360 picture, then 3 s of it on the right: the track
     // of the left face is lost at the cut and the detector must take over on that frame.
     const clip = path.join(work, 'jump.mp4');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', FACE!, '-filter_complex',
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      FACE!,
+      '-filter_complex',
       '[0:v]scale=-2:300,split[a][b];[a]trim=0:3,setpts=PTS-STARTPTS,pad=640:360:0:30[l];[b]trim=3:6,setpts=PTS-STARTPTS,pad=640:360:330:30[r];[l][r]concat=n=2:v=1[v]',
-      '-map', '[v]', '-an', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', clip]);
+      '-map',
+      '[v]',
+      '-an',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      clip,
+    ]);
     const every = await observeAll(clip, { faceTracking: false });
     const tracked = await observeAll(clip, { faceTracking: true });
     expect(tracked.map((f) => f.face !== null)).toEqual(every.map((f) => f.face !== null));
@@ -54,10 +68,11 @@ describe.skipIf(!FACE || !S13)('face tracking and the hand skip', () => {
   it('should accept the same hands with the hand model skipped where no wrist is seen', async () => {
     const always = await observeAll(S13!, { handsWhen: 'always', faceTracking: false });
     const skipped = await observeAll(S13!, { handsWhen: 'visible-wrist', faceTracking: false });
-    const accepted = (frames: FrameObservation[]) => frames.map((f) => {
-      const h = frameHands(f);
-      return [h.left?.gesture ?? null, h.right?.gesture ?? null];
-    });
+    const accepted = (frames: FrameObservation[]) =>
+      frames.map((f) => {
+        const h = frameHands(f);
+        return [h.left?.gesture ?? null, h.right?.gesture ?? null];
+      });
     expect(accepted(skipped)).toEqual(accepted(always));
   });
 });

@@ -20,7 +20,18 @@ let work: string;
 /** Generates a clip with ffmpeg lavfi (no person in it). */
 async function lavfi(name: string, source: string, seconds: number): Promise<string> {
   const out = path.join(work, name);
-  using proc = spawnFfmpeg(['-f', 'lavfi', '-i', `${source}:d=${seconds}`, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', out]);
+  using proc = spawnFfmpeg([
+    '-f',
+    'lavfi',
+    '-i',
+    `${source}:d=${seconds}`,
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-y',
+    out,
+  ]);
   proc.child.stdin.end();
   await proc.done;
   return out;
@@ -63,7 +74,9 @@ describe.skipIf(!media('talking_head/retalking_face1.mp4'))('fast decode', () =>
     };
     const [full, fast] = [await decode(false), await decode(true)];
     expect(fast.length).toBe(full.length);
-    const meanAbsDiff = full.map((a, i) => a.reduce((sum, v, j) => sum + Math.abs(v - fast[i][j]), 0) / a.length);
+    const meanAbsDiff = full.map(
+      (a, i) => a.reduce((sum, v, j) => sum + Math.abs(v - fast[i][j]), 0) / a.length,
+    );
     expect(Math.max(...meanAbsDiff)).toBeGreaterThan(0); // the filter really was skipped
     expect(Math.max(...meanAbsDiff)).toBeLessThan(2);
   });
@@ -71,8 +84,16 @@ describe.skipIf(!media('talking_head/retalking_face1.mp4'))('fast decode', () =>
 
 describe('hand sides', () => {
   it('should name a hand after the nearest pose wrist and leave far hands unknown', () => {
-    const hand = (x: number, y: number) => ({ score: 0.9, box: [x - 20, y - 40, 40, 40] as [number, number, number, number], label: 'hand', keypoints: Array.from({ length: 21 }, () => [x, y, 0] as [number, number, number]) });
-    const pose = { score: 0.9, keypoints: { left_wrist: { x: 400, y: 300, score: 0.8 }, right_wrist: { x: 100, y: 300, score: 0.8 } } };
+    const hand = (x: number, y: number) => ({
+      score: 0.9,
+      box: [x - 20, y - 40, 40, 40] as [number, number, number, number],
+      label: 'hand',
+      keypoints: Array.from({ length: 21 }, () => [x, y, 0] as [number, number, number]),
+    });
+    const pose = {
+      score: 0.9,
+      keypoints: { left_wrist: { x: 400, y: 300, score: 0.8 }, right_wrist: { x: 100, y: 300, score: 0.8 } },
+    };
     const sides = mapHands([hand(405, 310), hand(95, 290), hand(250, 50)], pose).map((h) => h.side);
     expect(sides).toEqual(['left', 'right', 'unknown']);
   });
@@ -113,7 +134,7 @@ describe.skipIf(!media(S13))('vision on real media', () => {
     }
   });
 
-  it('should find a hand with 21 landmarks on the open-palm image, on the person\'s left', async () => {
+  it("should find a hand with 21 landmarks on the open-palm image, on the person's left", async () => {
     const { frames } = await runVision(media(PALM)!, { fps: 1 });
     expect(frames).toHaveLength(1);
     const hands = frames[0].hands;
@@ -148,17 +169,30 @@ describe('POST /vision', () => {
     const res = await visionRoutes.request('/vision?fps=2', { method: 'POST', body: await readFile(file) });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/x-ndjson');
-    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const last = lines.at(-1);
     expect(last).toMatchObject({ done: true, frames: lines.length - 1 });
     expect(last.ms_per_frame).toHaveProperty('face');
     // Compact frames by default: the analytics' numbers, no mesh or landmarks.
-    expect(lines[0]).toMatchObject({ compact: 1, time: 0, width: 640, height: 480, pose: null, hands: [], face: null });
+    expect(lines[0]).toMatchObject({
+      compact: 1,
+      time: 0,
+      width: 640,
+      height: 480,
+      pose: null,
+      hands: [],
+      face: null,
+    });
   });
 
   it('should stream full observations with detail=full, compact ones ~10× smaller by default', async () => {
     const { readFile } = await import('node:fs/promises');
-    const body = await readFile(media(PALM) ?? (await lavfi('detail.mp4', 'testsrc=size=320x240:rate=25', 1)));
+    const body = await readFile(
+      media(PALM) ?? (await lavfi('detail.mp4', 'testsrc=size=320x240:rate=25', 1)),
+    );
     const read = async (query: string) => {
       const res = await visionRoutes.request(`/vision?fps=1${query}`, { method: 'POST', body });
       expect(res.status).toBe(200);

@@ -22,9 +22,18 @@ import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.j
 import type { TimedWord } from '../../src/contract/media.js';
 
 const MEDIA_DIR = resolve(process.env.MEDIA_DIR ?? join(import.meta.dirname, '../../../shared/media'));
-const JFK_WORDS = 'and so my fellow americans ask not what your country can do for you ask what you can do for your country';
+const JFK_WORDS =
+  'and so my fellow americans ask not what your country can do for you ask what you can do for your country';
 /** Word starts (s) in jfk.wav as native pocketsphinx_continuous (Debian model) reports them. */
-const JFK_ANCHORS: Record<string, number> = { my: 0.98, fellow: 1.24, americans: 1.63, not: 3.99, what: 5.35, your: 5.61, country: 5.86 };
+const JFK_ANCHORS: Record<string, number> = {
+  my: 0.98,
+  fellow: 1.24,
+  americans: 1.63,
+  not: 3.99,
+  what: 5.35,
+  your: 5.61,
+  country: 5.86,
+};
 /** mfa_crossword.flac: "but um montreal but um but montreal forced aligner"; the ums as aligned. */
 const CROSSWORD_UMS = [1.97, 5.77];
 
@@ -32,7 +41,11 @@ let tmp: string;
 let engine: FasterWhisperEngine;
 
 function pcmOf(args: string[]): Int16Array {
-  const b = execFileSync('ffmpeg', ['-v', 'error', ...args, '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'], { maxBuffer: 1 << 28 });
+  const b = execFileSync(
+    'ffmpeg',
+    ['-v', 'error', ...args, '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'],
+    { maxBuffer: 1 << 28 },
+  );
   return new Int16Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 }
 const media = (rel: string) => pcmOf(['-i', join(MEDIA_DIR, rel)]);
@@ -40,7 +53,9 @@ const plain = (words: TimedWord[]) => words.map((w) => normalizeWord(w.word)).jo
 
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'whisper-test-'));
-  expect(existsSync(join(MEDIA_DIR, 'speech/jfk.wav')), `${MEDIA_DIR} (../shared/media) is needed`).toBe(true);
+  expect(existsSync(join(MEDIA_DIR, 'speech/jfk.wav')), `${MEDIA_DIR} (../shared/media) is needed`).toBe(
+    true,
+  );
   engine = new FasterWhisperEngine();
   await engine.load();
 });
@@ -52,7 +67,12 @@ afterAll(() => {
 
 describe('faster-whisper engine', () => {
   it('should be installed by setup and be the default engine', async () => {
-    expect(missingWhisperFile(join(resolve(import.meta.dirname, '../../.venv'), 'bin', 'python'), resolve(import.meta.dirname, '../../.venv/models/faster-whisper-base'))).toBeUndefined();
+    expect(
+      missingWhisperFile(
+        join(resolve(import.meta.dirname, '../../.venv'), 'bin', 'python'),
+        resolve(import.meta.dirname, '../../.venv/models/faster-whisper-base'),
+      ),
+    ).toBeUndefined();
     using auto = await createAsrEngine({});
     expect(auto.name).toBe('faster-whisper');
   });
@@ -76,14 +96,27 @@ describe('faster-whisper engine', () => {
   it('should keep the hesitations of a real disfluent speaker, at their times', async () => {
     const out = await engine.transcribe(media('disfluent/mfa_crossword.flac'));
     const fillers = out.words.filter((w) => isHesitation(normalizeWord(w.word)));
-    for (const at of CROSSWORD_UMS) expect(fillers.some((f) => Math.abs(f.start - at) <= 0.15), `an um near ${at} s in ${plain(out.words)}`).toBe(true);
+    for (const at of CROSSWORD_UMS)
+      expect(
+        fillers.some((f) => Math.abs(f.start - at) <= 0.15),
+        `an um near ${at} s in ${plain(out.words)}`,
+      ).toBe(true);
     expect(fillers.length).toBeLessThanOrEqual(CROSSWORD_UMS.length + 1);
-    expect(plain(out.words.filter((w) => !isHesitation(normalizeWord(w.word))))).toMatch(/^but montreal but but montreal/);
+    expect(plain(out.words.filter((w) => !isHesitation(normalizeWord(w.word))))).toMatch(
+      /^but montreal but but montreal/,
+    );
   });
 
   it('should write no words in 20 s of silence and 20 s of room noise between speech', async () => {
     const jfk = media('speech/jfk.wav');
-    const noise = pcmOf(['-f', 'lavfi', '-i', 'anoisesrc=color=pink:amplitude=0.05:duration=20:seed=7,volume=1[a];sine=f=50:d=20,volume=0.02[b];[a][b]amix', '-t', '20']);
+    const noise = pcmOf([
+      '-f',
+      'lavfi',
+      '-i',
+      'anoisesrc=color=pink:amplitude=0.05:duration=20:seed=7,volume=1[a];sine=f=50:d=20,volume=0.02[b];[a][b]amix',
+      '-t',
+      '20',
+    ]);
     const parts = [jfk, new Int16Array(20 * 16_000), jfk, noise, jfk];
     const pcm = new Int16Array(parts.reduce((s, p) => s + p.length, 0));
     let at = 0;
@@ -110,13 +143,16 @@ describe('faster-whisper engine', () => {
     expect(plain(again.words)).toBe(JFK_WORDS);
   });
 
-  it('should take turns between concurrent jobs, and one job\'s abort leaves the other whole', async () => {
+  it("should take turns between concurrent jobs, and one job's abort leaves the other whole", async () => {
     // A long job (8 × JFK, as 8 utterances) starts first; a short one (JFK) arrives just after.
     const jfk = media('speech/jfk.wav');
     const long = new Int16Array(jfk.length * 8);
     for (let k = 0; k < 8; k++) long.set(jfk, k * jfk.length);
     const seconds = jfk.length / 16_000;
-    const segments = Array.from({ length: 8 }, (_, k) => ({ start: k * seconds + 0.2, end: (k + 1) * seconds - 0.2 }));
+    const segments = Array.from({ length: 8 }, (_, k) => ({
+      start: k * seconds + 0.2,
+      end: (k + 1) * seconds - 0.2,
+    }));
     const ctrl = new AbortController();
     const finished: string[] = [];
     const longRun = engine.transcribe(long, { speechSegments: segments, signal: ctrl.signal }).then(
@@ -157,7 +193,15 @@ describe('hallucination guards (pure)', () => {
   });
 
   it('should share a segment by letters when Whisper gave no word times', () => {
-    const words = segmentWords({ text: ' Go forward, um, ten.', start: 1, end: 3, avg_logprob: -0.1, no_speech_prob: 0, compression_ratio: 1, words: [] });
+    const words = segmentWords({
+      text: ' Go forward, um, ten.',
+      start: 1,
+      end: 3,
+      avg_logprob: -0.1,
+      no_speech_prob: 0,
+      compression_ratio: 1,
+      words: [],
+    });
     expect(words.map((w) => w.word)).toEqual(['Go', 'forward,', 'um,', 'ten.']);
     expect(words[0].start).toBe(1);
     expect(words.at(-1)!.end).toBeCloseTo(3, 3);
@@ -171,7 +215,9 @@ describe('hallucination guards (pure)', () => {
     expect(isHallucinatedSegment({ ...seg, no_speech_prob: 0.8, avg_logprob: -1.2 })).toBe(true);
     expect(isHallucinatedSegment({ ...seg, avg_logprob: -1.8 })).toBe(true);
     expect(isHallucinatedSegment({ ...seg, text: ' I know. '.repeat(20), compression_ratio: 5 })).toBe(true);
-    expect(isHallucinatedSegment({ ...seg, text: ' Montreal,' + ' uh,'.repeat(20), compression_ratio: 5 })).toBe(false);
+    expect(
+      isHallucinatedSegment({ ...seg, text: ' Montreal,' + ' uh,'.repeat(20), compression_ratio: 5 }),
+    ).toBe(false);
   });
 });
 
@@ -195,7 +241,16 @@ describe('filler grammar (pure)', () => {
 
   it('should read the fillers heard back onto the items, or refuse a result off the grammar', () => {
     const seg = (t: string, b: number) => ({ t, b, d: 0.3, p: 1 });
-    const ok = readAlignment(items, [seg('<sil>', 0), seg('so', 0.3), seg('uh', 0.7), seg('(NULL)', 1), seg('um', 1.1), seg('well', 1.5), seg('um', 1.8), seg('known(2)', 2.2)]);
+    const ok = readAlignment(items, [
+      seg('<sil>', 0),
+      seg('so', 0.3),
+      seg('uh', 0.7),
+      seg('(NULL)', 1),
+      seg('um', 1.1),
+      seg('well', 1.5),
+      seg('um', 1.8),
+      seg('known(2)', 2.2),
+    ]);
     expect(ok?.map((r) => [r.item.kind, r.segs.map((s) => s.t).join(' ')])).toEqual([
       ['token', 'so'],
       ['fillers', 'uh um'],

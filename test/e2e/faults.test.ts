@@ -24,7 +24,11 @@ const CLIP = (name: string) => join(SHARED_MEDIA, 'talking_head', name);
  * over ~10–22 s). A short stall timeout: wrangler dev reloads the Worker when a source file
  * changes and its local queue then loses the message in flight; the watchdog re-dispatches it.
  */
-const RETRY_ENV = { JOB_RETRY_BASE_DELAY_SEC: '2', JOB_RETRY_MAX_DELAY_SEC: '8', JOB_STALL_TIMEOUT_MS: '20000' };
+const RETRY_ENV = {
+  JOB_RETRY_BASE_DELAY_SEC: '2',
+  JOB_RETRY_MAX_DELAY_SEC: '8',
+  JOB_STALL_TIMEOUT_MS: '20000',
+};
 
 let wrangler: ChildProcess | null = null;
 let media: ChildProcess | null = null;
@@ -91,18 +95,25 @@ async function until(id: string, done: (s: Status) => boolean, timeout: number):
   let last: Status | undefined;
   const reached = async () => ((last = await status(id)), done(last) ? last : false);
   return vi.waitUntil(reached, { timeout, interval: 250 }).catch(() => {
-    throw new Error(`job ${id} still ${last?.status} (${last?.progress}%) after ${timeout} ms\n${log.join('').slice(-4000)}`);
+    throw new Error(
+      `job ${id} still ${last?.status} (${last?.progress}%) after ${timeout} ms\n${log.join('').slice(-4000)}`,
+    );
   });
 }
 
 const finished = (s: Status) => s.status === 'completed' || s.status === 'failed';
 
 /** Submits an analysis and a processing job and waits until both are being processed. */
-async function submitPair(analysisClip: string, processClip: string): Promise<{ analysis: string; processing: string }> {
+async function submitPair(
+  analysisClip: string,
+  processClip: string,
+): Promise<{ analysis: string; processing: string }> {
   const analysis = await submit('/api/analyze-video', CLIP(analysisClip), { visual_analytics: 'true' });
   const processing = await submit('/api/process-video', CLIP(processClip), { blur_background: 'true' });
   // One batch may hold both, or they run one after the other: the first one running is enough.
-  await Promise.race([analysis, processing].map((id) => until(id, (s) => s.status === 'processing' || finished(s), 60_000)));
+  await Promise.race(
+    [analysis, processing].map((id) => until(id, (s) => s.status === 'processing' || finished(s), 60_000)),
+  );
   return { analysis, processing };
 }
 
@@ -113,8 +124,23 @@ beforeAll(async () => {
   // As scripts/start.mjs runs it, minus the media service (started above, so it can be killed alone).
   wrangler = start(
     'wrangler',
-    ['dev', '-c', 'wrangler.toml', '-c', 'wasm/edge-audio/wrangler.toml', '--ip', '127.0.0.1', '--port', String(PORT), '--persist-to', persist,
-      '--inspector-port', String(PORT + 2), '--show-interactive-dev-session=false', ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])],
+    [
+      'dev',
+      '-c',
+      'wrangler.toml',
+      '-c',
+      'wasm/edge-audio/wrangler.toml',
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(PORT),
+      '--persist-to',
+      persist,
+      '--inspector-port',
+      String(PORT + 2),
+      '--show-interactive-dev-session=false',
+      ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+    ],
     { WRANGLER_SEND_METRICS: 'false' },
   );
   try {
@@ -136,10 +162,18 @@ describe('media container killed mid-job', () => {
     await killMedia();
     await new Promise((r) => setTimeout(r, 1_000));
     await startMedia();
-    const after = await Promise.all([until(analysis, finished, 150_000), until(processing, finished, 150_000)]);
-    console.log(`kill + restart: ${before.map((s) => `${s.status} ${s.progress}%`).join(', ')} → ${after.map((s) => `${s.status} ${s.error_message ?? ''}`).join(', ')}`);
-    for (const s of after) expect(s).toMatchObject({ status: 'completed', progress: 100, error_message: null });
-    const result = (await (await fetch(`${BASE}/api/status/${analysis}`, { headers: { 'X-API-Key': KEY } })).json()) as { result: { merged_visual_time_series?: unknown[] } };
+    const after = await Promise.all([
+      until(analysis, finished, 150_000),
+      until(processing, finished, 150_000),
+    ]);
+    console.log(
+      `kill + restart: ${before.map((s) => `${s.status} ${s.progress}%`).join(', ')} → ${after.map((s) => `${s.status} ${s.error_message ?? ''}`).join(', ')}`,
+    );
+    for (const s of after)
+      expect(s).toMatchObject({ status: 'completed', progress: 100, error_message: null });
+    const result = (await (
+      await fetch(`${BASE}/api/status/${analysis}`, { headers: { 'X-API-Key': KEY } })
+    ).json()) as { result: { merged_visual_time_series?: unknown[] } };
     expect(result.result.merged_visual_time_series?.length).toBeGreaterThan(0);
   });
 
@@ -149,12 +183,19 @@ describe('media container killed mid-job', () => {
     await until(analysis, (s) => s.progress >= 19 || finished(s), 90_000);
     await killMedia();
     const started = Date.now();
-    const after = await Promise.all([until(analysis, finished, 150_000), until(processing, finished, 150_000)]);
-    console.log(`kill, no restart: failed after ${Math.round((Date.now() - started) / 1000)} s: ${after.map((s) => s.error_message).join(' | ')}`);
+    const after = await Promise.all([
+      until(analysis, finished, 150_000),
+      until(processing, finished, 150_000),
+    ]);
+    console.log(
+      `kill, no restart: failed after ${Math.round((Date.now() - started) / 1000)} s: ${after.map((s) => s.error_message).join(' | ')}`,
+    );
     for (const s of after) {
       expect(s.status).toBe('failed');
       // From the dead-letter queue; or from the watchdog, if a reload lost the message in flight.
-      expect(s.error_message).toMatch(/^(processing failed after repeated attempts|the worker processing the job stopped responding \(\d restarts tried\)): the media service could not be reached for [a-z ]+: .+/);
+      expect(s.error_message).toMatch(
+        /^(processing failed after repeated attempts|the worker processing the job stopped responding \(\d restarts tried\)): the media service could not be reached for [a-z ]+: .+/,
+      );
     }
   });
 });

@@ -19,7 +19,15 @@ let stack: ChildProcess | null = null;
 async function startStack() {
   stack = spawn('node', ['scripts/start.mjs'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), CONTAINER_PORT: String(PORT + 1), PERSIST_DIR: persist, DEV_API_KEY: `${KEY},e2e-key-two`, JOB_STALL_TIMEOUT_MS: '8000', JOB_PENDING_REDISPATCH_MS: '8000' },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      CONTAINER_PORT: String(PORT + 1),
+      PERSIST_DIR: persist,
+      DEV_API_KEY: `${KEY},e2e-key-two`,
+      JOB_STALL_TIMEOUT_MS: '8000',
+      JOB_PENDING_REDISPATCH_MS: '8000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -52,7 +60,12 @@ async function status(id: string) {
 }
 
 async function poll(id: string, timeout = 120_000) {
-  type Final = { status: string; download_url: string | null; error_message: string | null; progress: number };
+  type Final = {
+    status: string;
+    download_url: string | null;
+    error_message: string | null;
+    progress: number;
+  };
   return vi.waitUntil(
     async () => {
       const body = (await (await fetch(`${BASE}/status/${id}?api_key=${KEY}`)).json()) as Final;
@@ -75,7 +88,17 @@ describe('npm start, end to end', () => {
     expect(file.status).toBe(200);
     const out = join(persist, 'out.mp4');
     writeFileSync(out, new Uint8Array(await file.arrayBuffer()));
-    const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', '-show_format', out]).toString());
+    const probe = JSON.parse(
+      execFileSync('ffprobe', [
+        '-v',
+        'error',
+        '-print_format',
+        'json',
+        '-show_streams',
+        '-show_format',
+        out,
+      ]).toString(),
+    );
     expect(probe.streams.map((s: { codec_name: string }) => s.codec_name).sort()).toEqual(['aac', 'h264']);
     expect(Number(probe.format.duration)).toBeGreaterThan(2.8);
   });
@@ -86,9 +109,21 @@ describe('npm start, end to end', () => {
     const { video_id } = await upload('/api/analyze-video', jfk);
     const done = await poll(video_id);
     expect(done).toMatchObject({ status: 'completed', error_message: null });
-    const { result } = done as unknown as { result: { transcript: string; speech_engine: unknown; warnings?: string[] } };
-    const words = (t: string) => t.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).filter(Boolean).join(' ');
-    expect(words(result.transcript)).toBe(words('And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.'));
+    const { result } = done as unknown as {
+      result: { transcript: string; speech_engine: unknown; warnings?: string[] };
+    };
+    const words = (t: string) =>
+      t
+        .toLowerCase()
+        .replace(/[^a-z' ]+/g, ' ')
+        .split(/\s+/)
+        .filter(Boolean)
+        .join(' ');
+    expect(words(result.transcript)).toBe(
+      words(
+        'And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.',
+      ),
+    );
     expect(result.speech_engine).toEqual({ engine: 'faster-whisper', model: 'faster-whisper-base' });
     expect(result.warnings ?? []).toEqual([]);
   });
@@ -98,13 +133,18 @@ describe('npm start, end to end', () => {
     const shared = join(ROOT, '../shared/media/talking_head/sadtalker_wda_katiehill.mp4');
     const clip = existsSync(shared) ? shared : join(generateFixtures(), 'tone-3s.mp4');
     const { video_id } = await upload('/api/process-video', clip, { blur_background: 'true' });
-    await vi.waitUntil(async () => (await status(video_id)).status === 'processing', { timeout: 30_000, interval: 200 });
+    await vi.waitUntil(async () => (await status(video_id)).status === 'processing', {
+      timeout: 30_000,
+      interval: 200,
+    });
     const before = await status(video_id);
     await stopStack(); // kills the consumer mid-job; the local queue loses the in-flight message
     await startStack();
     // The job's alarm finds the stalled run and dispatches it again: the job completes, nothing is lost.
     const done = await poll(video_id, 120_000);
-    console.log(`restart test: ${before.status} at ${before.progress}% before the kill → ${done.status} ${done.error_message ?? ''}`);
+    console.log(
+      `restart test: ${before.status} at ${before.progress}% before the kill → ${done.status} ${done.error_message ?? ''}`,
+    );
     expect(before.status).toBe('processing');
     expect(done).toMatchObject({ status: 'completed', progress: 100, error_message: null });
     expect((await fetch(done.download_url!)).status).toBe(200);

@@ -30,19 +30,34 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error('Chromium is missing: apt-get install -y chromium');
   generateFixtures();
   stack = await startStack({ port: 19087, containerPort: 19088, keys: KEY });
-  const home = await fetch(`${stack.base}/`).then((r) => r.text()).catch(() => '');
+  const home = await fetch(`${stack.base}/`)
+    .then((r) => r.text())
+    .catch(() => '');
   if (home.includes('id="job-form"')) origin = stack.base;
   else {
     // createApp does not mount the page yet: serve it (and the docs) from a same-origin front.
     const pages = new Hono().route('/', webRoutes).route('/', docsRoutes);
-    front = await startPageFront(19089, stack.base, (req) => Promise.resolve(pages.request(req)), ['/', '/docs', '/openapi.json']);
+    front = await startPageFront(19089, stack.base, (req) => Promise.resolve(pages.request(req)), [
+      '/',
+      '/docs',
+      '/openapi.json',
+    ]);
     origin = front.origin;
   }
   context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chromium-profile-')), {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1200, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, 240_000);
 
@@ -74,7 +89,14 @@ describe('web page', () => {
   it('should upload a clip for analysis, show progress and the results view', async () => {
     const page = await openPage();
     const statusTexts = new Set<string>();
-    const watcher = setInterval(() => page.textContent('#status-text').then((t) => t && statusTexts.add(t)).catch(() => {}), 100);
+    const watcher = setInterval(
+      () =>
+        page
+          .textContent('#status-text')
+          .then((t) => t && statusTexts.add(t))
+          .catch(() => {}),
+      100,
+    );
     await submitAnalysis(page);
     await page.waitForSelector('#results-panel:not([hidden])', { timeout: 120_000 });
     clearInterval(watcher);
@@ -97,11 +119,21 @@ describe('web page', () => {
     const page = await openPage();
     const full = sampleResult();
     await page.route('**/api/status/**', (route) =>
-      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ status: 'completed', progress: 100, download_url: null, result: full, error_message: null }) }),
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          status: 'completed',
+          progress: 100,
+          download_url: null,
+          result: full,
+          error_message: null,
+        }),
+      }),
     );
     await submitAnalysis(page);
     await page.waitForSelector('#timeline', { timeout: 60_000 });
-    for (const id of ['card-pace', 'card-fillers', 'card-pauses', 'card-gaze', 'card-gestures']) expect(await page.isVisible(`#${id}`), id).toBe(true);
+    for (const id of ['card-pace', 'card-fillers', 'card-pauses', 'card-gaze', 'card-gestures'])
+      expect(await page.isVisible(`#${id}`), id).toBe(true);
     expect(await page.locator('#transcript mark').count()).toBe(full.filler_words.count);
     expect(await page.locator('#transcript .pause-mark.long').count()).toBe(1);
     await page.waitForFunction('document.getElementById("player").readyState >= 1');
@@ -128,7 +160,9 @@ describe('web page', () => {
     await page.setInputFiles('#file', join(generateFixtures(), 'tone-3s.mp4'));
     await page.getByRole('button', { name: 'Start' }).click();
     await page.waitForSelector('#processing-report', { timeout: 120_000 });
-    expect(await page.getAttribute('#download a', 'href')).toMatch(/\/files\/outputs\/vid_[\w-]+\/video\.mp4\?expires=\d+&token=/);
+    expect(await page.getAttribute('#download a', 'href')).toMatch(
+      /\/files\/outputs\/vid_[\w-]+\/video\.mp4\?expires=\d+&token=/,
+    );
     const report = await page.textContent('#processing-report');
     expect(report).toContain('Applied: none');
     expect(report).toMatch(/Output: \d+×\d+, 3\.\d\d s \(source\)/);

@@ -20,7 +20,9 @@ export interface FakeElevenLabs extends AsyncDisposable {
 export const FAKE_VOICES = ['21m00Tcm4TlvDq8ikWAM', 'test-voice'];
 const SECONDS_PER_CHAR = 0.06;
 
-export async function startFakeElevenLabs({ validKeys = ['test-key'] }: { validKeys?: string[] } = {}): Promise<FakeElevenLabs> {
+export async function startFakeElevenLabs({
+  validKeys = ['test-key'],
+}: { validKeys?: string[] } = {}): Promise<FakeElevenLabs> {
   const calls: FakeElevenLabs['calls'] = [];
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
@@ -42,13 +44,19 @@ export async function startFakeElevenLabs({ validKeys = ['test-key'] }: { validK
     }
     const outputFormat = url.searchParams.get('output_format');
     calls.push({ voiceId, outputFormat, apiKey, body });
-    if (apiKey === 'rate-limited') return send(429, 'too_many_concurrent_requests', 'Too many concurrent requests for this subscription.');
+    if (apiKey === 'rate-limited')
+      return send(429, 'too_many_concurrent_requests', 'Too many concurrent requests for this subscription.');
     if (apiKey === 'server-error') return send(500, 'internal_error', 'An internal error occurred.');
     if (!apiKey || !validKeys.includes(apiKey)) return send(401, 'invalid_api_key', 'Invalid API key');
-    if (!FAKE_VOICES.includes(voiceId)) return send(404, 'voice_not_found', `A voice with voice_id ${voiceId} does not exist.`);
+    if (!FAKE_VOICES.includes(voiceId))
+      return send(404, 'voice_not_found', `A voice with voice_id ${voiceId} does not exist.`);
     if (typeof body.text !== 'string' || body.text.trim() === '') {
       res.writeHead(422, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ detail: [{ loc: ['body', 'text'], msg: 'field required', type: 'value_error.missing' }] }));
+      return res.end(
+        JSON.stringify({
+          detail: [{ loc: ['body', 'text'], msg: 'field required', type: 'value_error.missing' }],
+        }),
+      );
     }
     const seconds = Math.max(0.3, body.text.length * SECONDS_PER_CHAR);
     const pcm = /^pcm_(\d+)$/.exec(outputFormat ?? '');
@@ -77,11 +85,31 @@ function tone(seconds: number, rate: number): Buffer {
 /** The same tone as MP3 at 44.1 kHz (like mp3_44100_128), encoded by ffmpeg. */
 function mp3(seconds: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const p = spawn('ffmpeg', ['-v', 'error', '-f', 's16le', '-ar', '44100', '-ac', '1', '-i', 'pipe:0', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', 'pipe:1']);
+    const p = spawn('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      's16le',
+      '-ar',
+      '44100',
+      '-ac',
+      '1',
+      '-i',
+      'pipe:0',
+      '-c:a',
+      'libmp3lame',
+      '-b:a',
+      '128k',
+      '-f',
+      'mp3',
+      'pipe:1',
+    ]);
     const out: Buffer[] = [];
     p.stdout.on('data', (c: Buffer) => out.push(c));
     p.on('error', reject);
-    p.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg mp3 exited ${code}`))));
+    p.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`ffmpeg mp3 exited ${code}`)),
+    );
     p.stdin.end(tone(seconds, 44_100));
   });
 }

@@ -29,7 +29,11 @@ export async function startFakeSync(): Promise<FakeSync> {
     if (req.method === 'POST' && path === '/v2/generate') {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      const form = await new Request('http://x', { method: 'POST', headers: { 'content-type': req.headers['content-type']! }, body: Buffer.concat(chunks) }).formData();
+      const form = await new Request('http://x', {
+        method: 'POST',
+        headers: { 'content-type': req.headers['content-type']! },
+        body: Buffer.concat(chunks),
+      }).formData();
       const model = String(form.get('model'));
       if (model !== 'lipsync-2') return json(400, { message: `Unknown model ${model}` });
       const video = form.get('video') as Blob | null;
@@ -46,7 +50,13 @@ export async function startFakeSync(): Promise<FakeSync> {
       if (!job) return json(404, { message: 'Generation not found' });
       job.polls++;
       const status = job.polls === 1 ? 'PENDING' : job.polls === 2 ? 'PROCESSING' : 'COMPLETED';
-      return json(200, { id: poll[1], status, model: 'lipsync-2', outputUrl: status === 'COMPLETED' ? `${url}/files/${poll[1]}.mp4` : null, error: null });
+      return json(200, {
+        id: poll[1],
+        status,
+        model: 'lipsync-2',
+        outputUrl: status === 'COMPLETED' ? `${url}/files/${poll[1]}.mp4` : null,
+        error: null,
+      });
     }
     const file = /^\/files\/([^/]+)\.mp4$/.exec(path);
     if (req.method === 'GET' && file && jobs.has(file[1])) {

@@ -19,7 +19,10 @@ function once(name: string, make: (path: string) => void): void {
   const path = join(GENERATED, name);
   if (existsSync(path)) return;
   const ext = extname(name);
-  const tmp = join(GENERATED, `${name.slice(0, -ext.length)}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.partial${ext}`);
+  const tmp = join(
+    GENERATED,
+    `${name.slice(0, -ext.length)}.${process.pid}-${Math.random().toString(36).slice(2, 8)}.partial${ext}`,
+  );
   make(tmp);
   renameSync(tmp, path);
 }
@@ -29,24 +32,77 @@ export function generateFixtures(): string {
   mkdirSync(GENERATED, { recursive: true });
   const out = (name: string) => join(GENERATED, name);
   once('tone-3s.mp4', (path) => {
-    ff(['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=3', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', path]);
+    ff([
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240:rate=25:duration=3',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:duration=3',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-shortest',
+      path,
+    ]);
   });
   once('silent-2s.webm', (path) => {
-    ff(['-f', 'lavfi', '-i', 'color=c=blue:size=160x120:rate=10:duration=2', '-c:v', 'libvpx', '-b:v', '100k', path]);
+    ff([
+      '-f',
+      'lavfi',
+      '-i',
+      'color=c=blue:size=160x120:rate=10:duration=2',
+      '-c:v',
+      'libvpx',
+      '-b:v',
+      '100k',
+      path,
+    ]);
   });
   once('speech.wav', (path) => {
-    execFileSync('espeak-ng', ['-v', 'en-us', '-w', path, 'Hello there. This is a short test of the analysis service.']);
+    execFileSync('espeak-ng', [
+      '-v',
+      'en-us',
+      '-w',
+      path,
+      'Hello there. This is a short test of the analysis service.',
+    ]);
   });
   once('speech.ogg', (path) => {
     ff(['-i', out('speech.wav'), '-c:a', 'libvorbis', '-q:a', '4', path]);
   });
   once('speech-silence-noise.wav', (path) => {
     // Speech, 20 s of digital silence, speech, 20 s of room-like noise (pink noise + mains hum), speech.
-    ff(['-i', out('speech.wav'), '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono:d=20',
-      '-f', 'lavfi', '-i', 'anoisesrc=color=pink:amplitude=0.05:duration=20:seed=7:sample_rate=16000', '-f', 'lavfi', '-i', 'sine=f=50:d=20:sample_rate=16000',
-      '-filter_complex', '[0]aresample=16000,asplit=3[s1][s2][s3];[3]volume=0.02[hum];[2][hum]amix=inputs=2:duration=first[noise];[s1][1][s2][noise][s3]concat=n=5:v=0:a=1',
-      '-ac', '1', '-ar', '16000', path]);
+    ff([
+      '-i',
+      out('speech.wav'),
+      '-f',
+      'lavfi',
+      '-i',
+      'anullsrc=r=16000:cl=mono:d=20',
+      '-f',
+      'lavfi',
+      '-i',
+      'anoisesrc=color=pink:amplitude=0.05:duration=20:seed=7:sample_rate=16000',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=f=50:d=20:sample_rate=16000',
+      '-filter_complex',
+      '[0]aresample=16000,asplit=3[s1][s2][s3];[3]volume=0.02[hum];[2][hum]amix=inputs=2:duration=first[noise];[s1][1][s2][noise][s3]concat=n=5:v=0:a=1',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      path,
+    ]);
   });
   once('not-media.mp4', (path) => {
     writeFileSync(path, 'This is a plain text file pretending to be a video.\n'.repeat(20));

@@ -3,7 +3,27 @@ import { execFileSync } from 'node:child_process';
 
 /** One gray frame at `sec` of `path`, scaled to `size`² pixels. */
 export function grayFrame(path: string, sec: number, size: number): Uint8Array {
-  return execFileSync('ffmpeg', ['-v', 'error', '-ss', String(sec), '-i', path, '-frames:v', '1', '-vf', `scale=${size}:${size}`, '-pix_fmt', 'gray', '-f', 'rawvideo', 'pipe:1'], { maxBuffer: 1 << 26 });
+  return execFileSync(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-ss',
+      String(sec),
+      '-i',
+      path,
+      '-frames:v',
+      '1',
+      '-vf',
+      `scale=${size}:${size}`,
+      '-pix_fmt',
+      'gray',
+      '-f',
+      'rawvideo',
+      'pipe:1',
+    ],
+    { maxBuffer: 1 << 26 },
+  );
 }
 
 /** Variance of the 4-neighbour Laplacian inside a box given in fractions of the frame: a sharpness measure. */
@@ -20,11 +40,30 @@ export function laplacianVariance(g: Uint8Array, size: number, [x0, y0, x1, y1]:
 
 /** ffprobe's JSON of a file's format and streams. */
 export function probe(path: string) {
-  return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { encoding: 'utf8' }));
+  return JSON.parse(
+    execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], {
+      encoding: 'utf8',
+    }),
+  );
 }
 
 /** Duration in seconds of the file, or of one stream of it (`stream` like `v:0`). */
 export function duration(path: string, stream?: string): number {
   const entry = stream ? 'stream=duration' : 'format=duration';
-  return Number(execFileSync('ffprobe', ['-v', 'error', ...(stream ? ['-select_streams', stream] : []), '-show_entries', entry, '-of', 'csv=p=0', path], { encoding: 'utf8' }).trim());
+  return Number(
+    execFileSync(
+      'ffprobe',
+      [
+        '-v',
+        'error',
+        ...(stream ? ['-select_streams', stream] : []),
+        '-show_entries',
+        entry,
+        '-of',
+        'csv=p=0',
+        path,
+      ],
+      { encoding: 'utf8' },
+    ).trim(),
+  );
 }

@@ -25,7 +25,10 @@ export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   }
 }
 
-export async function startMediaService(port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
+export async function startMediaService(
+  port: number,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['containers/media/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },

@@ -26,7 +26,8 @@ describe('speech analytics through the pipeline', () => {
     expect(result['Video Section']).toBeUndefined();
     // The recogniser is named; the pocketsphinx fallback would also say why in warnings.
     expect(result.speech_engine?.engine).toMatch(/^(faster-whisper|pocketsphinx)$/);
-    if (result.speech_engine?.engine === 'pocketsphinx') expect(result.warnings?.join(' ')).toMatch(/fallback engine pocketsphinx/);
+    if (result.speech_engine?.engine === 'pocketsphinx')
+      expect(result.warnings?.join(' ')).toMatch(/fallback engine pocketsphinx/);
   });
 
   it('should recognise no words in 20 s of silence and 20 s of room noise inside speech', async () => {
@@ -34,9 +35,14 @@ describe('speech analytics through the pipeline', () => {
     // silence, the clip, 20 s of pink noise with mains hum, the clip.
     const result = await analyze('generated/speech-silence-noise.wav', 'speech-silence-noise.wav');
     const clip = 3.605;
-    const spans = [[clip + 0.3, clip + 20 - 0.3], [2 * clip + 20 + 0.3, 2 * clip + 40 - 0.3]];
+    const spans = [
+      [clip + 0.3, clip + 20 - 0.3],
+      [2 * clip + 20 + 0.3, 2 * clip + 40 - 0.3],
+    ];
     const times = [
-      ...Object.values(result.pos).flatMap((entries) => entries.flatMap((e) => e.timestamps.map((t) => t.start))),
+      ...Object.values(result.pos).flatMap((entries) =>
+        entries.flatMap((e) => e.timestamps.map((t) => t.start)),
+      ),
       ...result.filler_words.instances.map((f) => f.start),
     ];
     expect(times.length).toBeGreaterThan(10);

@@ -14,7 +14,13 @@ describe('authentication', () => {
   });
 
   it('should answer 401 with the structured error when the key is missing', async () => {
-    for (const path of ['/api/status/x', '/status/x', '/api/analyze-video', '/api/process-video', '/api/register-avatar']) {
+    for (const path of [
+      '/api/status/x',
+      '/status/x',
+      '/api/analyze-video',
+      '/api/process-video',
+      '/api/register-avatar',
+    ]) {
       const res = await call(path, { key: null, method: path.includes('status') ? 'GET' : 'POST' });
       await expectError(res, 401, 'unauthorized');
     }
@@ -27,18 +33,27 @@ describe('authentication', () => {
   it('should issue, use and revoke a production key through the admin API', async () => {
     const admin = { authorization: 'Bearer test-admin-token', 'content-type': 'application/json' };
     await expectError(await call('/admin/keys', { key: null }), 401, 'unauthorized');
-    const created = await call('/admin/keys', { key: null, method: 'POST', headers: admin, body: JSON.stringify({ name: 'ci' }) });
+    const created = await call('/admin/keys', {
+      key: null,
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ name: 'ci' }),
+    });
     expect(created.status).toBe(201);
     const { key, key_id } = await created.json<{ key: string; key_id: string }>();
     expect(key).toMatch(/^vk_/);
     expect((await call('/api/status/x', { key })).status).toBe(200);
 
-    const list = await (await call('/admin/keys', { key: null, headers: admin })).json<{ keys: Array<Record<string, unknown>> }>();
+    const list = await (
+      await call('/admin/keys', { key: null, headers: admin })
+    ).json<{ keys: Array<Record<string, unknown>> }>();
     const listed = list.keys.find((k) => k.key_id === key_id);
     expect(listed).toMatchObject({ name: 'ci', revoked_at: null });
     expect(JSON.stringify(list)).not.toContain(key); // only hashes are stored
 
-    expect((await call(`/admin/keys/${key_id}`, { key: null, method: 'DELETE', headers: admin })).status).toBe(200);
+    expect(
+      (await call(`/admin/keys/${key_id}`, { key: null, method: 'DELETE', headers: admin })).status,
+    ).toBe(200);
     await expectError(await call('/api/status/x', { key }), 401, 'unauthorized');
   });
 

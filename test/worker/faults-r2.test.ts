@@ -30,7 +30,9 @@ async function analyzeFile(fileId: string): Promise<string> {
 }
 
 async function deliver(queue: string, id: string, attempts: number) {
-  const batch = createMessageBatch(queue, [{ id: `m-${attempts}`, timestamp: new Date(), attempts, body: { video_id: id } }]);
+  const batch = createMessageBatch(queue, [
+    { id: `m-${attempts}`, timestamp: new Date(), attempts, body: { video_id: id } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue(batch as never, env as never);
   return getQueueResult(batch, ctx);
@@ -43,7 +45,9 @@ describe('R2 faults', () => {
     const id = await analyzeFile(fileId);
     const done = await waitForJob(id, undefined, 30_000);
     expect(done.status).toBe('failed');
-    expect(done.error_message).toBe('the uploaded video is no longer stored (it was deleted before the job ran)');
+    expect(done.error_message).toBe(
+      'the uploaded video is no longer stored (it was deleted before the job ran)',
+    );
     const job = (await stubOf(id).get()) as JobRecord;
     expect(job.last_error).toBeNull(); // unrecoverable: never retried
     expect(await keysUnder(`work/${id}/`)).toEqual([]);
@@ -55,10 +59,12 @@ describe('R2 faults', () => {
     await env.MEDIA.put(key, bytes.subarray(0, 4096));
     const done = await waitForJob(await analyzeFile(fileId), undefined, 30_000);
     expect(done.status).toBe('failed');
-    expect(done.error_message).toBe(`the uploaded video is incomplete in storage (4096 of ${bytes.length} bytes uploaded are stored)`);
+    expect(done.error_message).toBe(
+      `the uploaded video is incomplete in storage (4096 of ${bytes.length} bytes uploaded are stored)`,
+    );
   });
 
-  it('should fail with the media service\'s reason when the object was replaced by bytes that are not media', async () => {
+  it("should fail with the media service's reason when the object was replaced by bytes that are not media", async () => {
     const bytes = await fixture('generated/tone-3s.mp4');
     const { fileId, key } = await resumableUpload(bytes);
     // Same size, so only the media service can tell; binary, as an upload that passed the text sniffer.
@@ -86,8 +92,15 @@ describe('R2 faults', () => {
       audio: null,
       source: { key: source, size: bytes.length, filename: 'tone-3s.mp4', content_type: 'video/mp4' },
       options: {
-        blur_background: false, eye_contact_correction: false, lip_sync_correction: false, lip_sync_correction_model: 'lipsync2',
-        voice_generator: '0', description: null, voice_id: null, credential_voice_generator: null, speech: 'original',
+        blur_background: false,
+        eye_contact_correction: false,
+        lip_sync_correction: false,
+        lip_sync_correction_model: 'lipsync2',
+        voice_generator: '0',
+        description: null,
+        voice_id: null,
+        credential_voice_generator: null,
+        speech: 'original',
       },
     };
     const stub = stubOf(id);

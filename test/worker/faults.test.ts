@@ -10,7 +10,9 @@ describe('faults', () => {
   it('should keep no file and no job when the client goes away mid-upload', async () => {
     const before = { uploads: await listAll('uploads/'), avatars: await listAll('avatars/') };
     const boundary = 'xxBOUNDARYxx';
-    const head = new TextEncoder().encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+    );
     // 10 MiB of a file (more than one 8 MiB R2 part, so a multipart upload is under way), then the connection drops.
     const droppingBody = () => {
       let sent = 0;
@@ -51,11 +53,22 @@ describe('retry policy', () => {
   it('should read the backoff from [vars] and keep every delay under half the stall timeout', () => {
     expect(retryPolicy(env as unknown as RetryEnv)).toEqual({ baseDelaySec: 5, maxDelaySec: 120 });
     // The consumer's ceiling: a job waiting for its retry must not look stalled to the watchdog.
-    expect(retryPolicy(env as unknown as RetryEnv, watchdogLimits(env).stallMs / 2000)).toEqual({ baseDelaySec: 5, maxDelaySec: 90 });
-    expect(retryPolicy({ JOB_RETRY_BASE_DELAY_SEC: '2', JOB_RETRY_MAX_DELAY_SEC: '8' }, 15)).toEqual({ baseDelaySec: 2, maxDelaySec: 8 });
-    expect(retryPolicy({ JOB_RETRY_BASE_DELAY_SEC: '0', JOB_RETRY_MAX_DELAY_SEC: '' })).toEqual({ baseDelaySec: 1, maxDelaySec: 120 });
+    expect(retryPolicy(env as unknown as RetryEnv, watchdogLimits(env).stallMs / 2000)).toEqual({
+      baseDelaySec: 5,
+      maxDelaySec: 90,
+    });
+    expect(retryPolicy({ JOB_RETRY_BASE_DELAY_SEC: '2', JOB_RETRY_MAX_DELAY_SEC: '8' }, 15)).toEqual({
+      baseDelaySec: 2,
+      maxDelaySec: 8,
+    });
+    expect(retryPolicy({ JOB_RETRY_BASE_DELAY_SEC: '0', JOB_RETRY_MAX_DELAY_SEC: '' })).toEqual({
+      baseDelaySec: 1,
+      maxDelaySec: 120,
+    });
     const policy = retryPolicy({ JOB_RETRY_BASE_DELAY_SEC: '2', JOB_RETRY_MAX_DELAY_SEC: '8' });
-    const delays = [1, 2, 3, 4, 5].map((n) => (decideRetry(new Error('x'), n, () => 1, policy) as { delaySeconds: number }).delaySeconds);
+    const delays = [1, 2, 3, 4, 5].map(
+      (n) => (decideRetry(new Error('x'), n, () => 1, policy) as { delaySeconds: number }).delaySeconds,
+    );
     expect(delays).toEqual([2, 4, 8, 8, 8]);
   });
 });

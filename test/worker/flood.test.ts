@@ -4,7 +4,13 @@
  * before any key lookup. Each test uses its own addresses: the counter lives in the isolate.
  */
 import { describe, expect, it } from 'vitest';
-import { clientAddress, DEFAULT_UNAUTH_PER_MIN, FailureCounter, UNAUTH_WINDOW_MS, unauthLimit } from '../../src/auth/limits.js';
+import {
+  clientAddress,
+  DEFAULT_UNAUTH_PER_MIN,
+  FailureCounter,
+  UNAUTH_WINDOW_MS,
+  unauthLimit,
+} from '../../src/auth/limits.js';
 import { ALICE, call, expectError } from './helpers.js';
 
 let next = 1;
@@ -42,7 +48,11 @@ describe('unauthenticated flood limit', () => {
     expect(refused.headers.get('RateLimit-Reset')).toBe(String(retryAfter));
     // The same on the other guarded prefixes and methods.
     await expectError(await from(ip, null, '/status/vid_AAAAAAAAAAAAAAAAAAAAAA'), 429, 'rate_limited');
-    await expectError(await call('/api/analyze-video', { method: 'POST', key: null, headers: { 'cf-connecting-ip': ip } }), 429, 'rate_limited');
+    await expectError(
+      await call('/api/analyze-video', { method: 'POST', key: null, headers: { 'cf-connecting-ip': ip } }),
+      429,
+      'rate_limited',
+    );
   });
 
   it('should refuse even a valid key from a flooding address, and leave other addresses alone', async () => {
@@ -68,15 +78,24 @@ describe('unauthenticated flood limit', () => {
     await exhaust('2001:db8:7:1::1');
     await expectError(await from('2001:db8:7:1:ffff:ffff:ffff:ffff'), 429, 'rate_limited');
     await expectError(await from('2001:db8:7:2::1'), 401, 'unauthorized');
-    expect(clientAddress(new Headers({ 'cf-connecting-ip': '2001:0db8:0007:0001:0:0:0:1' }))).toBe('2001:db8:7:1::/64');
+    expect(clientAddress(new Headers({ 'cf-connecting-ip': '2001:0db8:0007:0001:0:0:0:1' }))).toBe(
+      '2001:db8:7:1::/64',
+    );
     expect(clientAddress(new Headers({ 'cf-connecting-ip': '::1' }))).toBe('0:0:0:0::/64');
     // Production: only Cloudflare's header; X-Forwarded-For is the client's to write.
     expect(clientAddress(new Headers({ 'x-forwarded-for': '198.51.100.7, 10.0.0.1' }))).toBe('local');
-    expect(clientAddress(new Headers({ 'cf-connecting-ip': '192.0.2.1', 'x-forwarded-for': '198.51.100.7' }))).toBe('192.0.2.1');
+    expect(
+      clientAddress(new Headers({ 'cf-connecting-ip': '192.0.2.1', 'x-forwarded-for': '198.51.100.7' })),
+    ).toBe('192.0.2.1');
     expect(clientAddress(new Headers())).toBe('local');
     // Development: the hop a local reverse proxy appended (the last), else the dev server's socket address.
     const dev = { CLIENT_ADDRESS_HEADER: 'X-Forwarded-For' };
-    expect(clientAddress(new Headers({ 'x-forwarded-for': '6.6.6.6, 198.51.100.7', 'cf-connecting-ip': '127.0.0.1' }), dev)).toBe('198.51.100.7');
+    expect(
+      clientAddress(
+        new Headers({ 'x-forwarded-for': '6.6.6.6, 198.51.100.7', 'cf-connecting-ip': '127.0.0.1' }),
+        dev,
+      ),
+    ).toBe('198.51.100.7');
     expect(clientAddress(new Headers({ 'cf-connecting-ip': '127.0.0.1' }), dev)).toBe('127.0.0.1');
   });
 
@@ -84,7 +103,12 @@ describe('unauthenticated flood limit', () => {
     const counter = new FailureCounter();
     const t0 = 1_000_000;
     for (let i = 0; i < 2; i++) counter.fail('a', 2, t0);
-    expect(counter.check('a', 2, t0 + 1_000)).toEqual({ allowed: false, limit: 2, remaining: 0, reset_sec: 59 });
+    expect(counter.check('a', 2, t0 + 1_000)).toEqual({
+      allowed: false,
+      limit: 2,
+      remaining: 0,
+      reset_sec: 59,
+    });
     expect(counter.check('a', 2, t0 + UNAUTH_WINDOW_MS)).toMatchObject({ allowed: true, remaining: 2 });
     // Two addresses fit; a third forgets the oldest.
     const small = new FailureCounter(2);
@@ -108,7 +132,11 @@ describe('unauthenticated flood limit', () => {
 describe('admin token guesses and HEAD polls (issue #12, finding 7)', () => {
   it('should count wrong admin tokens against the address like wrong API keys', async () => {
     const ip = freshIp();
-    const guess = (token: string) => call('/admin/keys', { key: null, headers: { 'cf-connecting-ip': ip, authorization: `Bearer ${token}` } });
+    const guess = (token: string) =>
+      call('/admin/keys', {
+        key: null,
+        headers: { 'cf-connecting-ip': ip, authorization: `Bearer ${token}` },
+      });
     for (let i = 0; i < DEFAULT_UNAUTH_PER_MIN; i++) {
       const res = await guess(`guess-${i}`);
       expect(res.status).toBe(401);
@@ -119,7 +147,10 @@ describe('admin token guesses and HEAD polls (issue #12, finding 7)', () => {
   });
 
   it('should charge HEAD of a status to the status bucket, not the general one', async () => {
-    const res = await call('/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA', { method: 'HEAD', headers: { 'cf-connecting-ip': freshIp() } });
+    const res = await call('/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA', {
+      method: 'HEAD',
+      headers: { 'cf-connecting-ip': freshIp() },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('ratelimit-limit')).toBe('600');
   });

@@ -12,7 +12,6 @@ import { BASE, call, fixture } from './helpers.js';
 const SEED = FUZZ_SEED;
 const ENDPOINTS = ['/api/analyze-video', '/api/process-video', '/api/register-avatar'] as const;
 
-
 const enc = new TextEncoder();
 let key = '';
 
@@ -24,7 +23,12 @@ async function stored(): Promise<string[]> {
   return keys.sort();
 }
 
-function send(path: string, body: BodyInit | null, contentType: string | null, method = 'POST'): Promise<Response> {
+function send(
+  path: string,
+  body: BodyInit | null,
+  contentType: string | null,
+  method = 'POST',
+): Promise<Response> {
   const headers = new Headers({ 'x-api-key': key });
   if (contentType !== null) headers.set('content-type', contentType);
   return SELF.fetch(`${BASE}${path}`, { method, body, headers });
@@ -35,7 +39,10 @@ async function expectClear4xx(res: Response, label: string): Promise<{ code: str
   const text = await res.text();
   expect(res.status, `${label}: ${text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
   expect(res.status, `${label}: ${text.slice(0, 200)}`).toBeLessThan(500);
-  const body = JSON.parse(text) as { error: { code: keyof typeof ERROR_CODES; message: string }; request_id: string };
+  const body = JSON.parse(text) as {
+    error: { code: keyof typeof ERROR_CODES; message: string };
+    request_id: string;
+  };
   expect(ERROR_CODES[body.error.code], label).toBe(res.status);
   expect(body.error.message.length, label).toBeGreaterThan(5);
   expect(body.request_id, label).toMatch(/\S{8,}/);
@@ -43,7 +50,11 @@ async function expectClear4xx(res: Response, label: string): Promise<{ code: str
 }
 
 /** A multipart body by hand, so it can be broken in ways FormData refuses to produce. */
-function multipart(boundary: string, parts: Array<{ headers: string; body: Uint8Array | string }>, close = true): Uint8Array {
+function multipart(
+  boundary: string,
+  parts: Array<{ headers: string; body: Uint8Array | string }>,
+  close = true,
+): Uint8Array {
   const chunks: Uint8Array[] = [];
   for (const p of parts) {
     chunks.push(enc.encode(`--${boundary}\r\n${p.headers}\r\n\r\n`));
@@ -59,7 +70,8 @@ function multipart(boundary: string, parts: Array<{ headers: string; body: Uint8
   }
   return out;
 }
-const fileHeaders = (name: string, filename = 'clip.mp4') => `Content-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: video/mp4`;
+const fileHeaders = (name: string, filename = 'clip.mp4') =>
+  `Content-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: video/mp4`;
 const fieldHeaders = (name: string) => `Content-Disposition: form-data; name="${name}"`;
 /** Binary, so the text sniffer never refuses it first. */
 const binary = (r: ReturnType<typeof prng>, n: number) => {
@@ -107,8 +119,11 @@ describe(`bad input fuzz (seed ${SEED})`, () => {
     for (let i = 0; i < 30; i++) {
       const path = r.pick(ENDPOINTS);
       const boundary = `fuzz${r.int(0, 1e6)}`;
-      const parts: Array<{ headers: string; body: Uint8Array | string }> = [{ headers: fileHeaders('file'), body: binary(r, r.int(1, 200_000)) }];
-      if (path === '/api/process-video') parts.push({ headers: fieldHeaders('blur_background'), body: 'false' });
+      const parts: Array<{ headers: string; body: Uint8Array | string }> = [
+        { headers: fileHeaders('file'), body: binary(r, r.int(1, 200_000)) },
+      ];
+      if (path === '/api/process-video')
+        parts.push({ headers: fieldHeaders('blur_background'), body: 'false' });
       const whole = multipart(boundary, parts);
       // Cut before the closing "--": the body can never be complete.
       const cut = r.int(0, whole.length - `--${boundary}--\r\n`.length - 1);
@@ -126,29 +141,141 @@ describe(`bad input fuzz (seed ${SEED})`, () => {
     const b = 'fuzzfields';
     const type = `multipart/form-data; boundary=${b}`;
     const cases: Array<[string, string, Array<{ headers: string; body: Uint8Array | string }>, string]> = [
-      ['huge text field', '/api/process-video', [{ headers: fileHeaders('file'), body: video }, { headers: fieldHeaders('description'), body: 'd'.repeat(64 * 1024 + 1) }], 'invalid_field'],
-      ['huge boolean', '/api/analyze-video', [{ headers: fieldHeaders('visual_analytics'), body: 't'.repeat(200_000) }, { headers: fileHeaders('file'), body: video }], 'invalid_field'],
-      ['repeated file', '/api/analyze-video', [{ headers: fileHeaders('file'), body: video }, { headers: fileHeaders('file'), body: video }], 'invalid_field'],
-      ['repeated field', '/api/analyze-video', [{ headers: fieldHeaders('visual_analytics'), body: 'true' }, { headers: fieldHeaders('visual_analytics'), body: 'false' }, { headers: fileHeaders('file'), body: video }], 'invalid_field'],
-      ['file as text', '/api/register-avatar', [{ headers: fieldHeaders('file'), body: 'not a file' }], 'invalid_field'],
-      ['part without name', '/api/analyze-video', [{ headers: 'Content-Disposition: form-data; filename="a.mp4"', body: video }], 'invalid_multipart'],
-      ['part without disposition', '/api/analyze-video', [{ headers: 'Content-Type: video/mp4', body: video }], 'invalid_multipart'],
-      ['header too large', '/api/analyze-video', [{ headers: `${fileHeaders('file')}\r\nX-Pad: ${'p'.repeat(17 * 1024)}`, body: video }], 'invalid_multipart'],
-      ['too many parts', '/api/analyze-video', Array.from({ length: 70 }, (_, i) => ({ headers: fieldHeaders(`f${i}`), body: 'x' })), 'invalid_field'],
-      ['malformed header line', '/api/analyze-video', [{ headers: 'garbage-without-colon', body: video }], 'invalid_multipart'],
-      ['empty file', '/api/analyze-video', [{ headers: fileHeaders('file'), body: new Uint8Array(0) }], 'empty_file'],
-      ['text as video', '/api/register-avatar', [{ headers: fileHeaders('file'), body: 'hello, this is plainly text and not a video file' }], 'unsupported_media_type'],
+      [
+        'huge text field',
+        '/api/process-video',
+        [
+          { headers: fileHeaders('file'), body: video },
+          { headers: fieldHeaders('description'), body: 'd'.repeat(64 * 1024 + 1) },
+        ],
+        'invalid_field',
+      ],
+      [
+        'huge boolean',
+        '/api/analyze-video',
+        [
+          { headers: fieldHeaders('visual_analytics'), body: 't'.repeat(200_000) },
+          { headers: fileHeaders('file'), body: video },
+        ],
+        'invalid_field',
+      ],
+      [
+        'repeated file',
+        '/api/analyze-video',
+        [
+          { headers: fileHeaders('file'), body: video },
+          { headers: fileHeaders('file'), body: video },
+        ],
+        'invalid_field',
+      ],
+      [
+        'repeated field',
+        '/api/analyze-video',
+        [
+          { headers: fieldHeaders('visual_analytics'), body: 'true' },
+          { headers: fieldHeaders('visual_analytics'), body: 'false' },
+          { headers: fileHeaders('file'), body: video },
+        ],
+        'invalid_field',
+      ],
+      [
+        'file as text',
+        '/api/register-avatar',
+        [{ headers: fieldHeaders('file'), body: 'not a file' }],
+        'invalid_field',
+      ],
+      [
+        'part without name',
+        '/api/analyze-video',
+        [{ headers: 'Content-Disposition: form-data; filename="a.mp4"', body: video }],
+        'invalid_multipart',
+      ],
+      [
+        'part without disposition',
+        '/api/analyze-video',
+        [{ headers: 'Content-Type: video/mp4', body: video }],
+        'invalid_multipart',
+      ],
+      [
+        'header too large',
+        '/api/analyze-video',
+        [{ headers: `${fileHeaders('file')}\r\nX-Pad: ${'p'.repeat(17 * 1024)}`, body: video }],
+        'invalid_multipart',
+      ],
+      [
+        'too many parts',
+        '/api/analyze-video',
+        Array.from({ length: 70 }, (_, i) => ({ headers: fieldHeaders(`f${i}`), body: 'x' })),
+        'invalid_field',
+      ],
+      [
+        'malformed header line',
+        '/api/analyze-video',
+        [{ headers: 'garbage-without-colon', body: video }],
+        'invalid_multipart',
+      ],
+      [
+        'empty file',
+        '/api/analyze-video',
+        [{ headers: fileHeaders('file'), body: new Uint8Array(0) }],
+        'empty_file',
+      ],
+      [
+        'text as video',
+        '/api/register-avatar',
+        [{ headers: fileHeaders('file'), body: 'hello, this is plainly text and not a video file' }],
+        'unsupported_media_type',
+      ],
     ];
-    const booleans = ['True', 'FALSE', '1', '0', 'yes', 'on', '', ' ', 'tru', 'true\u0000', 'trüe', '\u202etrue', 'null', '{}', '[]'];
+    const booleans = [
+      'True',
+      'FALSE',
+      '1',
+      '0',
+      'yes',
+      'on',
+      '',
+      ' ',
+      'tru',
+      'true\u0000',
+      'trüe',
+      '\u202etrue',
+      'null',
+      '{}',
+      '[]',
+    ];
     for (let i = 0; i < 12; i++) {
       const field = r.pick(['blur_background', 'lip_sync_correction', 'eye_contact_correction']);
-      const value = r.pick(booleans) + (r.next() < 0.3 ? String.fromCodePoint(r.int(0x80, 0x10ffff - 0x800)) : '');
+      const value =
+        r.pick(booleans) + (r.next() < 0.3 ? String.fromCodePoint(r.int(0x80, 0x10ffff - 0x800)) : '');
       if (value.trim() === '' || value.trim() === 'true' || value.trim() === 'false') continue;
-      cases.push([`boolean ${JSON.stringify(value)}`, '/api/process-video', [{ headers: fileHeaders('file'), body: video }, { headers: fieldHeaders(field), body: value }], 'invalid_field']);
+      cases.push([
+        `boolean ${JSON.stringify(value)}`,
+        '/api/process-video',
+        [
+          { headers: fileHeaders('file'), body: video },
+          { headers: fieldHeaders(field), body: value },
+        ],
+        'invalid_field',
+      ]);
     }
     for (let i = 0; i < 6; i++) {
-      const name = r.pick(['../file', 'file\u0000', 'fïle', 'FILE', '🎬', 'file[]', ' file', 'a'.repeat(500)]);
-      cases.push([`field name ${JSON.stringify(name.slice(0, 20))}`, '/api/analyze-video', [{ headers: fileHeaders(name), body: video }], 'invalid_field']);
+      const name = r.pick([
+        '../file',
+        'file\u0000',
+        'fïle',
+        'FILE',
+        '🎬',
+        'file[]',
+        ' file',
+        'a'.repeat(500),
+      ]);
+      cases.push([
+        `field name ${JSON.stringify(name.slice(0, 20))}`,
+        '/api/analyze-video',
+        [{ headers: fileHeaders(name), body: video }],
+        'invalid_field',
+      ]);
     }
     for (const [label, path, parts, expected] of cases) {
       const res = await send(path, multipart(b, parts), type);
@@ -161,7 +288,18 @@ describe(`bad input fuzz (seed ${SEED})`, () => {
   it('should never use a filename in a storage key, and refuse traversal in ids', async () => {
     const r = prng(SEED + 3);
     const video = await fixture('generated/tone-3s.mp4');
-    const names = ['../../keys/x.json', '..\\..\\keys\\x', '/etc/passwd', 'a/../../b', '\u202egnp.exe', '🎬 clip 視頻.mp4', 'x'.repeat(1000), 'nul\u0000byte.mp4', '%2e%2e%2fkeys', ''];
+    const names = [
+      '../../keys/x.json',
+      '..\\..\\keys\\x',
+      '/etc/passwd',
+      'a/../../b',
+      '\u202egnp.exe',
+      '🎬 clip 視頻.mp4',
+      'x'.repeat(1000),
+      'nul\u0000byte.mp4',
+      '%2e%2e%2fkeys',
+      '',
+    ];
     const before = await stored();
     for (let i = 0; i < 8; i++) {
       const name = r.pick(names);
@@ -170,18 +308,32 @@ describe(`bad input fuzz (seed ${SEED})`, () => {
       const disposition = extended
         ? `Content-Disposition: form-data; name="file"; filename="x"; filename*=UTF-8''${encodeURIComponent(name)}`
         : `Content-Disposition: form-data; name="file"; filename="${name.replace(/"/g, '\\"')}"`;
-      const res = await send('/api/register-avatar', multipart(b, [{ headers: `${disposition}\r\nContent-Type: video/mp4`, body: video }]), `multipart/form-data; boundary=${b}`);
+      const res = await send(
+        '/api/register-avatar',
+        multipart(b, [{ headers: `${disposition}\r\nContent-Type: video/mp4`, body: video }]),
+        `multipart/form-data; boundary=${b}`,
+      );
       expect(res.status, `filename ${JSON.stringify(name)}`).toBe(200);
       const { video_id } = await res.json<{ video_id: string }>();
       const added = (await stored()).filter((k) => !before.includes(k));
       expect(added).toHaveLength(2);
-      for (const k of added) expect(k).toMatch(/^avatars\/t_[0-9a-f]{16}\/avt_[A-Za-z0-9_-]{22}\/(source|meta\.json)$/);
+      for (const k of added)
+        expect(k).toMatch(/^avatars\/t_[0-9a-f]{16}\/avt_[A-Za-z0-9_-]{22}\/(source|meta\.json)$/);
       const del = await send(`/api/avatars/${video_id}`, null, null, 'DELETE');
       expect(del.status).toBe(204);
     }
     expect(await stored()).toEqual(before);
 
-    const ids = ['..%2F..%2Fkeys%2Fx', '..', '%2e%2e', 'vid_..%2F..%2F..%2Fkeysxxxxxxx', 'avt_' + 'A'.repeat(21) + '/', 'vid_%00AAAAAAAAAAAAAAAAAAAA', encodeURIComponent('vid_🎬AAAAAAAAAAAAAAAAAAAA'), 'upl_' + '.'.repeat(22)];
+    const ids = [
+      '..%2F..%2Fkeys%2Fx',
+      '..',
+      '%2e%2e',
+      'vid_..%2F..%2F..%2Fkeysxxxxxxx',
+      'avt_' + 'A'.repeat(21) + '/',
+      'vid_%00AAAAAAAAAAAAAAAAAAAA',
+      encodeURIComponent('vid_🎬AAAAAAAAAAAAAAAAAAAA'),
+      'upl_' + '.'.repeat(22),
+    ];
     for (const id of ids) {
       for (const path of [`/api/jobs/${id}`, `/api/avatars/${id}`, `/api/uploads/${id}`]) {
         const res = await send(path, null, null, 'DELETE');
@@ -192,9 +344,22 @@ describe(`bad input fuzz (seed ${SEED})`, () => {
       expect([200, 404], id).toContain(st.status);
       if (st.status === 200) expect((await st.json<{ status: string }>()).status).toBe('not_found');
       else await expectClear4xx(st, id);
-      for (const [field, code] of [['video_id', 'avatar_not_found'], ['file_id', 'not_found']] as const) {
+      for (const [field, code] of [
+        ['video_id', 'avatar_not_found'],
+        ['file_id', 'not_found'],
+      ] as const) {
         const b = 'ids';
-        const res = await send('/api/process-video', multipart(b, [{ headers: fieldHeaders(field), body: decodeURIComponent(id.replace(/%(?![0-9a-f]{2})/gi, '%25')) }, { headers: fieldHeaders('blur_background'), body: 'false' }]), `multipart/form-data; boundary=${b}`);
+        const res = await send(
+          '/api/process-video',
+          multipart(b, [
+            {
+              headers: fieldHeaders(field),
+              body: decodeURIComponent(id.replace(/%(?![0-9a-f]{2})/gi, '%25')),
+            },
+            { headers: fieldHeaders('blur_background'), body: 'false' },
+          ]),
+          `multipart/form-data; boundary=${b}`,
+        );
         expect((await expectClear4xx(res, `${field}=${id}`)).code).toBe(code);
       }
     }

@@ -2,7 +2,14 @@
  * Hardening: rate limits and job quotas per key, Idempotency-Key, retention and DELETE,
  * security headers and logs, isolation between keys, resumable uploads.
  */
-import { createExecutionContext, env, runDurableObjectAlarm, runInDurableObject, SELF, waitOnExecutionContext } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  env,
+  runDurableObjectAlarm,
+  runInDurableObject,
+  SELF,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index.js';
 import type { JobObject } from '../../src/jobs/job-object.js';
@@ -10,13 +17,30 @@ import type { JobRecord } from '../../src/jobs/state.js';
 import type { TenantObject } from '../../src/jobs/tenant-object.js';
 import { requestFingerprint } from '../../src/api/admission.js';
 import { hex } from '../../src/shared/digest.js';
-import { ALICE, BASE, BOB, call, expectError, fixture, form, post, status, waitForJob, type Field } from './helpers.js';
+import {
+  ALICE,
+  BASE,
+  BOB,
+  call,
+  expectError,
+  fixture,
+  form,
+  post,
+  status,
+  waitForJob,
+  type Field,
+} from './helpers.js';
 
 const admin = { authorization: 'Bearer test-admin-token', 'content-type': 'application/json' };
 
 /** A production key with its own limits, through the admin API. */
 async function keyWith(limits: Record<string, number>): Promise<{ key: string; tenant: string }> {
-  const res = await call('/admin/keys', { key: null, method: 'POST', headers: admin, body: JSON.stringify({ name: 'hardening', limits }) });
+  const res = await call('/admin/keys', {
+    key: null,
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ name: 'hardening', limits }),
+  });
   expect(res.status).toBe(201);
   const body = await res.json<{ key: string; tenant: string; limits: Record<string, number> }>();
   expect(body.limits).toEqual(limits);
@@ -25,15 +49,26 @@ async function keyWith(limits: Record<string, number>): Promise<{ key: string; t
 
 const tenantStub = (tenant: string) => env.TENANT.get(env.TENANT.idFromName(tenant));
 const jobStub = (id: string) => env.JOB.get(env.JOB.idFromName(id));
-const tone = async (): Promise<Field> => ({ bytes: await fixture('generated/tone-3s.mp4'), filename: 'tone.mp4', type: 'video/mp4' });
+const tone = async (): Promise<Field> => ({
+  bytes: await fixture('generated/tone-3s.mp4'),
+  filename: 'tone.mp4',
+  type: 'video/mp4',
+});
 const keysUnder = async (prefix: string) => (await env.MEDIA.list({ prefix })).objects.map((o) => o.key);
 /** The tenant id of a development key, as `auth/keys.ts` derives it. */
 async function devTenant(key: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
-  return `dev_${[...digest].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, 16)}`;
+  return `dev_${[...digest]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .slice(0, 16)}`;
 }
-const postWith = (path: string, fields: Record<string, Field>, key: string, headers: Record<string, string> = {}) =>
-  call(path, { method: 'POST', body: form(fields), key, headers });
+const postWith = (
+  path: string,
+  fields: Record<string, Field>,
+  key: string,
+  headers: Record<string, string> = {},
+) => call(path, { method: 'POST', body: form(fields), key, headers });
 
 /** Pins `tenant`'s clock a second into a one-minute window, so a counting test cannot straddle two. */
 async function pinClock(tenant: string) {
@@ -54,7 +89,11 @@ describe('rate limits per key', () => {
       expect(res.headers.get('ratelimit-remaining')).toBe(String(remaining));
       expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
     }
-    const limited = await call('/api/register-avatar', { key: fresh, method: 'POST', body: form({ file: await tone() }) });
+    const limited = await call('/api/register-avatar', {
+      key: fresh,
+      method: 'POST',
+      body: form({ file: await tone() }),
+    });
     const body = await expectError(limited, 429, 'rate_limited');
     expect(body.error).toMatchObject({ reason: 'requests_per_minute', limit: 3 });
     const retry = Number(limited.headers.get('retry-after'));
@@ -62,20 +101,33 @@ describe('rate limits per key', () => {
     expect(retry).toBeLessThanOrEqual(60);
     expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     // The refused upload stored nothing, and other keys are not affected.
-    expect((await call('/api/jobs/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: BOB, method: 'DELETE' })).status).toBe(404);
+    expect((await call('/api/jobs/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: BOB, method: 'DELETE' })).status).toBe(
+      404,
+    );
   });
 
   it('should count status polls in their own, higher bucket', async () => {
     const { key: fresh, tenant } = await keyWith({ requests_per_minute: 1, status_per_minute: 4 });
     await pinClock(tenant);
     await call('/api/jobs/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: fresh, method: 'DELETE' });
-    await expectError(await call('/api/jobs/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: fresh, method: 'DELETE' }), 429, 'rate_limited');
+    await expectError(
+      await call('/api/jobs/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: fresh, method: 'DELETE' }),
+      429,
+      'rate_limited',
+    );
     for (let i = 0; i < 4; i++) {
-      const res = await call(i % 2 ? '/status/vid_AAAAAAAAAAAAAAAAAAAAAA' : '/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: fresh });
+      const res = await call(
+        i % 2 ? '/status/vid_AAAAAAAAAAAAAAAAAAAAAA' : '/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA',
+        { key: fresh },
+      );
       expect(res.status).toBe(200);
       expect(res.headers.get('ratelimit-limit')).toBe('4');
     }
-    const body = await expectError(await call('/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: fresh }), 429, 'rate_limited');
+    const body = await expectError(
+      await call('/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA', { key: fresh }),
+      429,
+      'rate_limited',
+    );
     expect((body.error as Record<string, unknown>).reason).toBe('status_per_minute');
   });
 
@@ -94,7 +146,11 @@ describe('rate limits per key', () => {
     expect(await tenantStub(tenant).activeJobs()).toEqual([video_id]);
 
     const uploadsBefore = (await keysUnder('uploads/')).length;
-    const second = await postWith('/api/process-video', { file: await tone(), blur_background: 'false' }, key);
+    const second = await postWith(
+      '/api/process-video',
+      { file: await tone(), blur_background: 'false' },
+      key,
+    );
     const body = await expectError(second, 429, 'rate_limited');
     expect(body.error).toMatchObject({ reason: 'concurrent_jobs', limit: 1 });
     expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -115,7 +171,11 @@ describe('rate limits per key', () => {
     const { key } = await keyWith({ concurrent_jobs: 1 });
     const first = await postWith('/api/analyze-video', { file: await tone() }, key);
     expect(first.status).toBe(200);
-    await expectError(await postWith('/api/process-video', { file: await tone(), blur_background: 'maybe' }, key), 400, 'invalid_field');
+    await expectError(
+      await postWith('/api/process-video', { file: await tone(), blur_background: 'maybe' }, key),
+      400,
+      'invalid_field',
+    );
     await expectError(await postWith('/api/analyze-video', { file: await tone() }, key), 429, 'rate_limited');
     await waitForJob((await first.json<{ video_id: string }>()).video_id, key);
   });
@@ -123,7 +183,11 @@ describe('rate limits per key', () => {
   it('should admit exactly the limit from a burst of parallel submissions', async () => {
     const { key, tenant } = await keyWith({ concurrent_jobs: 2 });
     const file = await tone();
-    const answers = await Promise.all(Array.from({ length: 5 }, () => postWith('/api/process-video', { file, blur_background: 'false' }, key)));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        postWith('/api/process-video', { file, blur_background: 'false' }, key),
+      ),
+    );
     const accepted = answers.filter((r) => r.status === 200);
     expect(accepted.length).toBe(2);
     expect(answers.filter((r) => r.status === 429).length).toBe(3);
@@ -153,7 +217,11 @@ describe('rate limits per key', () => {
 
   it('should free the slot of a request that failed validation', async () => {
     const { key, tenant } = await keyWith({ concurrent_jobs: 1 });
-    await expectError(await postWith('/api/analyze-video', { file: await tone(), visual_analytics: 'yes' }, key), 400, 'invalid_field');
+    await expectError(
+      await postWith('/api/analyze-video', { file: await tone(), visual_analytics: 'yes' }, key),
+      400,
+      'invalid_field',
+    );
     await expectError(await postWith('/api/process-video', { description: 'x' }, key), 400, 'missing_file');
     expect(await tenantStub(tenant).activeJobs()).toEqual([]);
   });
@@ -184,7 +252,10 @@ describe('Idempotency-Key', () => {
     const headers = { 'idempotency-key': 'order-2' };
     expect((await postWith('/api/analyze-video', { file }, ALICE, headers)).status).toBe(200);
     const uploads = await keysUnder('uploads/');
-    const flipped = { ...(file as { bytes: Uint8Array }), bytes: (file as { bytes: Uint8Array }).bytes.slice() };
+    const flipped = {
+      ...(file as { bytes: Uint8Array }),
+      bytes: (file as { bytes: Uint8Array }).bytes.slice(),
+    };
     flipped.bytes[flipped.bytes.length - 1] ^= 1; // same size, one bit differs
     for (const [path, fields] of [
       ['/api/analyze-video', { file: flipped }],
@@ -201,11 +272,17 @@ describe('Idempotency-Key', () => {
     const { key } = await keyWith({ concurrent_jobs: 1 });
     const file = await tone();
     const headers = { 'idempotency-key': 'slot-1' };
-    const first = await (await postWith('/api/analyze-video', { file }, key, headers)).json<{ video_id: string }>();
+    const first = await (
+      await postWith('/api/analyze-video', { file }, key, headers)
+    ).json<{ video_id: string }>();
     const again = await postWith('/api/analyze-video', { file }, key, headers);
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual(first);
-    await expectError(await postWith('/api/analyze-video', { file }, key, { 'idempotency-key': 'slot-2' }), 429, 'rate_limited');
+    await expectError(
+      await postWith('/api/analyze-video', { file }, key, { 'idempotency-key': 'slot-2' }),
+      429,
+      'rate_limited',
+    );
     await waitForJob(first.video_id, key);
   });
 
@@ -232,12 +309,20 @@ describe('Idempotency-Key', () => {
     const a = await (await postWith('/api/register-avatar', { file }, ALICE, headers)).json();
     const b = await (await postWith('/api/register-avatar', { file }, ALICE, headers)).json();
     expect(b).toEqual(a);
-    await expectError(await postWith('/api/register-avatar', { file }, ALICE, { 'idempotency-key': 'x'.repeat(256) }), 400, 'invalid_request');
+    await expectError(
+      await postWith('/api/register-avatar', { file }, ALICE, { 'idempotency-key': 'x'.repeat(256) }),
+      400,
+      'invalid_request',
+    );
   });
 
   it('should not store failed requests, and forget keys after 24 h', async () => {
     const headers = { 'idempotency-key': 'order-3' };
-    await expectError(await postWith('/api/analyze-video', { file: await tone(), visual_analytics: 'maybe' }, ALICE, headers), 400, 'invalid_field');
+    await expectError(
+      await postWith('/api/analyze-video', { file: await tone(), visual_analytics: 'maybe' }, ALICE, headers),
+      400,
+      'invalid_field',
+    );
     const ok = await postWith('/api/analyze-video', { file: await tone() }, ALICE, headers);
     expect(ok.status).toBe(200);
     const first = await ok.json<{ video_id: string }>();
@@ -249,7 +334,11 @@ describe('Idempotency-Key', () => {
     });
     // The tenant's sweep alarm deletes expired keys.
     expect(await runDurableObjectAlarm(tenantStub(await devTenant(ALICE)))).toBe(true);
-    expect(await runInDurableObject(tenantStub(await devTenant(ALICE)), (_o: TenantObject, state) => state.storage.get('idem:order-3'))).toBeUndefined();
+    expect(
+      await runInDurableObject(tenantStub(await devTenant(ALICE)), (_o: TenantObject, state) =>
+        state.storage.get('idem:order-3'),
+      ),
+    ).toBeUndefined();
     const later = await postWith('/api/analyze-video', { file: await tone() }, ALICE, headers);
     expect((await later.json<{ video_id: string }>()).video_id).not.toBe(first.video_id);
     await waitForJob(first.video_id);
@@ -257,7 +346,7 @@ describe('Idempotency-Key', () => {
 });
 
 describe('retention and deletion', () => {
-  it('should delete a finished job\'s R2 objects and record when its retention expires', async () => {
+  it("should delete a finished job's R2 objects and record when its retention expires", async () => {
     const res = await post('/api/analyze-video', { file: await tone() });
     const { video_id } = await res.json<{ video_id: string }>();
     expect((await waitForJob(video_id)).status).toBe('completed');
@@ -280,7 +369,12 @@ describe('retention and deletion', () => {
       await state.storage.setAlarm(Date.now() + 60_000);
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    for (const prefix of [`uploads/${video_id}/`, `work/${video_id}/`, `outputs/${video_id}/`, `results/${video_id}`]) {
+    for (const prefix of [
+      `uploads/${video_id}/`,
+      `work/${video_id}/`,
+      `outputs/${video_id}/`,
+      `results/${video_id}`,
+    ]) {
       expect(await keysUnder(prefix)).toEqual([]);
     }
     expect((await status(video_id)).status).toBe('not_found');
@@ -299,7 +393,12 @@ describe('retention and deletion', () => {
     const del = await call(`/api/jobs/${video_id}`, { method: 'DELETE' });
     expect(del.status).toBe(204);
     expect(await del.text()).toBe('');
-    for (const prefix of [`uploads/${video_id}/`, `work/${video_id}/`, `outputs/${video_id}/`, `results/${video_id}`]) {
+    for (const prefix of [
+      `uploads/${video_id}/`,
+      `work/${video_id}/`,
+      `outputs/${video_id}/`,
+      `results/${video_id}`,
+    ]) {
       expect(await keysUnder(prefix)).toEqual([]);
     }
     expect((await status(video_id)).status).toBe('not_found');
@@ -327,7 +426,12 @@ describe('retention and deletion', () => {
       await state.storage.put('tombstone', { ...t, purge_at: Date.now() - 1 });
     });
     await runDurableObjectAlarm(stub);
-    for (const prefix of [`uploads/${video_id}/`, `work/${video_id}/`, `outputs/${video_id}/`, `results/${video_id}`]) {
+    for (const prefix of [
+      `uploads/${video_id}/`,
+      `work/${video_id}/`,
+      `outputs/${video_id}/`,
+      `results/${video_id}`,
+    ]) {
       expect(await keysUnder(prefix)).toEqual([]);
     }
     expect((await postWith('/api/register-avatar', { file: await tone() }, key)).status).toBe(200);
@@ -342,7 +446,12 @@ describe('retention and deletion', () => {
     expect(await keysUnder(`avatars/${tenant}/${avatar}/`)).toHaveLength(2);
     expect((await call(`/api/avatars/${avatar}`, { method: 'DELETE' })).status).toBe(204);
     expect(await keysUnder(`avatars/${tenant}/${avatar}/`)).toEqual([]);
-    await expectError(await post('/api/process-video', { video_id: avatar, blur_background: 'false' }), 404, 'avatar_not_found', 'video_id');
+    await expectError(
+      await post('/api/process-video', { video_id: avatar, blur_background: 'false' }),
+      404,
+      'avatar_not_found',
+      'video_id',
+    );
     await expectError(await call(`/api/avatars/${avatar}`, { method: 'DELETE' }), 404, 'not_found');
     await expectError(await call('/api/avatars/..%2F..%2Fkeys', { method: 'DELETE' }), 404, 'not_found');
   });
@@ -354,7 +463,9 @@ describe('security', () => {
   it('should never log a key or a token', async () => {
     const lines: string[] = [];
     for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
+      vi.spyOn(console, level).mockImplementation(
+        (...args: unknown[]) => void lines.push(args.map(String).join(' ')),
+      );
     }
     await call(`/status/vid_AAAAAAAAAAAAAAAAAAAAAA?api_key=${BOB}&token=secret-token-123`, { key: null });
     await call('/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA?api_key=test-key-wrong');
@@ -364,7 +475,15 @@ describe('security', () => {
     await postWith('/api/analyze-video', { file: await tone(), api_key: ALICE }, ALICE);
     const joined = lines.join('\n');
     expect(lines.length).toBeGreaterThan(3);
-    for (const secret of [ALICE, BOB, 'test-key-wrong', 'test-key-invalid-one', 'test-admin-token', 'secret-token-123', 'secret-token-456']) {
+    for (const secret of [
+      ALICE,
+      BOB,
+      'test-key-wrong',
+      'test-key-invalid-one',
+      'test-admin-token',
+      'secret-token-123',
+      'secret-token-456',
+    ]) {
       expect(joined).not.toContain(secret);
     }
   });
@@ -393,30 +512,72 @@ describe('security', () => {
 
   it('should keep jobs, results, avatars, uploads and files apart between keys', async () => {
     // Jobs and results.
-    const analysis = (await (await post('/api/analyze-video', { file: await tone() })).json<{ video_id: string }>()).video_id;
+    const analysis = (
+      await (await post('/api/analyze-video', { file: await tone() })).json<{ video_id: string }>()
+    ).video_id;
     const done = await waitForJob(analysis);
     expect(done.result).not.toBeNull();
-    expect(await status(analysis, BOB)).toEqual({ status: 'not_found', progress: 0, download_url: null, result: null, error_message: null });
+    expect(await status(analysis, BOB)).toEqual({
+      status: 'not_found',
+      progress: 0,
+      download_url: null,
+      result: null,
+      error_message: null,
+    });
     await expectError(await call(`/api/jobs/${analysis}`, { method: 'DELETE', key: BOB }), 404, 'not_found');
     // Avatars.
-    const avatar = (await (await post('/api/register-avatar', { file: await tone() })).json<{ video_id: string }>()).video_id;
-    await expectError(await post('/api/process-video', { video_id: avatar, blur_background: 'false' }, BOB), 404, 'avatar_not_found', 'video_id');
+    const avatar = (
+      await (await post('/api/register-avatar', { file: await tone() })).json<{ video_id: string }>()
+    ).video_id;
+    await expectError(
+      await post('/api/process-video', { video_id: avatar, blur_background: 'false' }, BOB),
+      404,
+      'avatar_not_found',
+      'video_id',
+    );
     await expectError(await call(`/api/avatars/${avatar}`, { method: 'DELETE', key: BOB }), 404, 'not_found');
     // Resumable uploads.
     const upload = await (await call('/api/uploads', { method: 'POST' })).json<{ upload_id: string }>();
-    const bytes = (await tone() as { bytes: Uint8Array }).bytes;
-    await expectError(await call(`/api/uploads/${upload.upload_id}/parts/1`, { method: 'PUT', body: bytes, key: BOB }), 404, 'not_found');
-    expect((await call(`/api/uploads/${upload.upload_id}/parts/1`, { method: 'PUT', body: bytes })).status).toBe(200);
-    await expectError(await call(`/api/uploads/${upload.upload_id}/complete`, { method: 'POST', key: BOB }), 404, 'not_found');
+    const bytes = ((await tone()) as { bytes: Uint8Array }).bytes;
+    await expectError(
+      await call(`/api/uploads/${upload.upload_id}/parts/1`, { method: 'PUT', body: bytes, key: BOB }),
+      404,
+      'not_found',
+    );
+    expect(
+      (await call(`/api/uploads/${upload.upload_id}/parts/1`, { method: 'PUT', body: bytes })).status,
+    ).toBe(200);
+    await expectError(
+      await call(`/api/uploads/${upload.upload_id}/complete`, { method: 'POST', key: BOB }),
+      404,
+      'not_found',
+    );
     expect((await call(`/api/uploads/${upload.upload_id}/complete`, { method: 'POST' })).status).toBe(200);
     await expectError(await call(`/api/uploads/${upload.upload_id}`, { key: BOB }), 404, 'not_found');
-    await expectError(await post('/api/analyze-video', { file_id: upload.upload_id }, BOB), 404, 'not_found', 'file_id');
-    await expectError(await call(`/api/uploads/${upload.upload_id}`, { method: 'DELETE', key: BOB }), 404, 'not_found');
+    await expectError(
+      await post('/api/analyze-video', { file_id: upload.upload_id }, BOB),
+      404,
+      'not_found',
+      'file_id',
+    );
+    await expectError(
+      await call(`/api/uploads/${upload.upload_id}`, { method: 'DELETE', key: BOB }),
+      404,
+      'not_found',
+    );
     expect((await call(`/api/uploads/${upload.upload_id}`, { method: 'DELETE' })).status).toBe(204);
     // Files: a link signs one object; it opens no other (another job's result, a key record).
-    const proc = (await (await post('/api/process-video', { file: await tone(), blur_background: 'false' })).json<{ video_id: string }>()).video_id;
+    const proc = (
+      await (
+        await post('/api/process-video', { file: await tone(), blur_background: 'false' })
+      ).json<{ video_id: string }>()
+    ).video_id;
     const url = new URL((await waitForJob(proc)).download_url!);
-    for (const path of [`/files/results/${analysis}.json`, '/files/keys/', `/files/outputs/${proc}/../../results/${analysis}.json`]) {
+    for (const path of [
+      `/files/results/${analysis}.json`,
+      '/files/keys/',
+      `/files/outputs/${proc}/../../results/${analysis}.json`,
+    ]) {
       const other = new URL(url);
       other.pathname = path;
       await expectError(await SELF.fetch(other), 403, 'invalid_signature');
@@ -426,13 +587,21 @@ describe('security', () => {
 
 describe('resumable uploads', () => {
   /** The worker with other settings than the test config (part size, size limit). */
-  async function direct(path: string, init: RequestInit & { key?: string } = {}, vars: Record<string, string> = {}) {
+  async function direct(
+    path: string,
+    init: RequestInit & { key?: string } = {},
+    vars: Record<string, string> = {},
+  ) {
     const headers = new Headers(init.headers);
     headers.set('x-api-key', init.key ?? ALICE);
     // A Request built here has no Content-Length until sent; a real client sends one.
     if (init.body instanceof Uint8Array) headers.set('content-length', String(init.body.byteLength));
     const ctx = createExecutionContext();
-    const res = await worker.fetch(new Request(`${BASE}${path}`, { ...init, headers }) as never, { ...env, ...vars } as never, ctx);
+    const res = await worker.fetch(
+      new Request(`${BASE}${path}`, { ...init, headers }) as never,
+      { ...env, ...vars } as never,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     return res;
   }
@@ -443,27 +612,63 @@ describe('resumable uploads', () => {
     expect(created.status).toBe(201);
     const { upload_id, part_size } = await created.json<{ upload_id: string; part_size: number }>();
     expect(part_size).toBe(5 * 1024 * 1024);
-    const video = (await tone() as { bytes: Uint8Array }).bytes;
+    const video = ((await tone()) as { bytes: Uint8Array }).bytes;
     const whole = new Uint8Array(part_size + video.length);
     whole.set(video); // a real MP4 header, then padding the probe ignores
     const part1 = whole.slice(0, part_size);
     const part2 = whole.slice(part_size);
     // Out of order, and a part re-sent (a retry) replaces the first attempt.
-    expect((await direct(`/api/uploads/${upload_id}/parts/2`, { method: 'PUT', body: part2 }, vars)).status).toBe(200);
-    await expectError(await direct(`/api/uploads/${upload_id}/complete`, { method: 'POST' }, vars), 409, 'upload_conflict');
-    expect((await direct(`/api/uploads/${upload_id}/parts/1`, { method: 'PUT', body: part1.slice(0, 1000) }, vars)).status).toBe(200);
-    await expectError(await direct(`/api/uploads/${upload_id}/complete`, { method: 'POST' }, vars), 409, 'upload_conflict');
-    expect((await direct(`/api/uploads/${upload_id}/parts/1`, { method: 'PUT', body: part1 }, vars)).status).toBe(200);
-    await expectError(await direct(`/api/uploads/${upload_id}/parts/4`, { method: 'PUT', body: part1 }, vars), 413, 'payload_too_large');
-    await expectError(await direct(`/api/uploads/${upload_id}/parts/0`, { method: 'PUT', body: part2 }, vars), 400, 'invalid_request');
-    const progress = await (await direct(`/api/uploads/${upload_id}`, {}, vars)).json<{ parts: unknown[]; size: number }>();
-    expect(progress).toMatchObject({ parts: [{ part: 1, size: part_size }, { part: 2, size: video.length }], size: whole.length });
+    expect(
+      (await direct(`/api/uploads/${upload_id}/parts/2`, { method: 'PUT', body: part2 }, vars)).status,
+    ).toBe(200);
+    await expectError(
+      await direct(`/api/uploads/${upload_id}/complete`, { method: 'POST' }, vars),
+      409,
+      'upload_conflict',
+    );
+    expect(
+      (await direct(`/api/uploads/${upload_id}/parts/1`, { method: 'PUT', body: part1.slice(0, 1000) }, vars))
+        .status,
+    ).toBe(200);
+    await expectError(
+      await direct(`/api/uploads/${upload_id}/complete`, { method: 'POST' }, vars),
+      409,
+      'upload_conflict',
+    );
+    expect(
+      (await direct(`/api/uploads/${upload_id}/parts/1`, { method: 'PUT', body: part1 }, vars)).status,
+    ).toBe(200);
+    await expectError(
+      await direct(`/api/uploads/${upload_id}/parts/4`, { method: 'PUT', body: part1 }, vars),
+      413,
+      'payload_too_large',
+    );
+    await expectError(
+      await direct(`/api/uploads/${upload_id}/parts/0`, { method: 'PUT', body: part2 }, vars),
+      400,
+      'invalid_request',
+    );
+    const progress = await (
+      await direct(`/api/uploads/${upload_id}`, {}, vars)
+    ).json<{ parts: unknown[]; size: number }>();
+    expect(progress).toMatchObject({
+      parts: [
+        { part: 1, size: part_size },
+        { part: 2, size: video.length },
+      ],
+      size: whole.length,
+    });
     const done = await direct(`/api/uploads/${upload_id}/complete`, { method: 'POST' }, vars);
     expect(await done.json()).toEqual({ file_id: upload_id, size: whole.length });
     const stored = await env.MEDIA.head(`resumable/${await devTenant(ALICE)}/${upload_id}/source`);
     expect(stored!.size).toBe(whole.length);
 
-    await expectError(await post('/api/analyze-video', { file_id: upload_id, file: await tone() }), 400, 'conflicting_fields', 'file_id');
+    await expectError(
+      await post('/api/analyze-video', { file_id: upload_id, file: await tone() }),
+      400,
+      'conflicting_fields',
+      'file_id',
+    );
     const job = await post('/api/analyze-video', { file_id: upload_id });
     expect(job.status).toBe(200);
     const { video_id } = await job.json<{ video_id: string }>();
@@ -477,15 +682,28 @@ describe('resumable uploads', () => {
 
   it('should refuse text, abort on DELETE, and abort abandoned uploads by alarm', async () => {
     const text = await (await call('/api/uploads', { method: 'POST' })).json<{ upload_id: string }>();
-    await call(`/api/uploads/${text.upload_id}/parts/1`, { method: 'PUT', body: 'just some plain text, not a video at all' });
-    await expectError(await call(`/api/uploads/${text.upload_id}/complete`, { method: 'POST' }), 415, 'unsupported_media_type');
+    await call(`/api/uploads/${text.upload_id}/parts/1`, {
+      method: 'PUT',
+      body: 'just some plain text, not a video at all',
+    });
+    await expectError(
+      await call(`/api/uploads/${text.upload_id}/complete`, { method: 'POST' }),
+      415,
+      'unsupported_media_type',
+    );
     await expectError(await call(`/api/uploads/${text.upload_id}`), 404, 'not_found');
 
     const gone = await (await call('/api/uploads', { method: 'POST' })).json<{ upload_id: string }>();
     expect((await call(`/api/uploads/${gone.upload_id}`, { method: 'DELETE' })).status).toBe(204);
-    await expectError(await call(`/api/uploads/${gone.upload_id}/parts/1`, { method: 'PUT', body: 'x' }), 404, 'not_found');
+    await expectError(
+      await call(`/api/uploads/${gone.upload_id}/parts/1`, { method: 'PUT', body: 'x' }),
+      404,
+      'not_found',
+    );
 
-    const idle = await (await call('/api/uploads', { method: 'POST', key: BOB })).json<{ upload_id: string }>();
+    const idle = await (
+      await call('/api/uploads', { method: 'POST', key: BOB })
+    ).json<{ upload_id: string }>();
     const stub = tenantStub(await devTenant(BOB));
     await runInDurableObject(stub, async (_o: TenantObject, state) => {
       const s = await state.storage.get<{ touched_at: number }>(`upload:${idle.upload_id}`);
@@ -499,15 +717,25 @@ describe('resumable uploads', () => {
 describe('form and sniffing edges (issue #12, finding 7)', () => {
   it('should name the field of an over-long text value, whatever its length', async () => {
     for (const size of [5_001, 1024 * 1024]) {
-      const res = await post('/api/process-video', { file: await tone(), blur_background: 'false', description: 'a'.repeat(size) });
+      const res = await post('/api/process-video', {
+        file: await tone(),
+        blur_background: 'false',
+        description: 'a'.repeat(size),
+      });
       await expectError(res, 400, 'invalid_field', 'description');
     }
   });
 
   it('should refuse short JSON and UTF-16 text at upload as not media', async () => {
-    const utf16 = new Uint8Array([0xff, 0xfe, ...[...'this is a letter, not a video'].flatMap((c) => [c.charCodeAt(0), 0])]);
+    const utf16 = new Uint8Array([
+      0xff,
+      0xfe,
+      ...[...'this is a letter, not a video'].flatMap((c) => [c.charCodeAt(0), 0]),
+    ]);
     for (const bytes of [new TextEncoder().encode('{"a":1}'), utf16]) {
-      const res = await post('/api/analyze-video', { file: { bytes, filename: 'clip.mp4', type: 'video/mp4' } });
+      const res = await post('/api/analyze-video', {
+        file: { bytes, filename: 'clip.mp4', type: 'video/mp4' },
+      });
       await expectError(res, 415, 'unsupported_media_type');
     }
   });
@@ -523,6 +751,10 @@ describe('wrong methods (issue #12, finding 7)', () => {
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     await expectError(await call('/api/nothing-here', { method: 'GET' }), 404, 'not_found');
     // The router is strict: a trailing slash is no route at all, under any method.
-    await expectError(await call('/api/jobs/vid_aaaaaaaaaaaaaaaaaaaaaa/', { method: 'DELETE' }), 404, 'not_found');
+    await expectError(
+      await call('/api/jobs/vid_aaaaaaaaaaaaaaaaaaaaaa/', { method: 'DELETE' }),
+      404,
+      'not_found',
+    );
   });
 });

@@ -18,7 +18,12 @@ export function form(fields: Record<string, Field>): FormData {
   const fd = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (typeof value === 'string') fd.append(name, value);
-    else fd.append(name, new Blob([value.bytes], { type: value.type ?? 'application/octet-stream' }), value.filename ?? 'upload.bin');
+    else
+      fd.append(
+        name,
+        new Blob([value.bytes], { type: value.type ?? 'application/octet-stream' }),
+        value.filename ?? 'upload.bin',
+      );
   }
   return fd;
 }
@@ -67,7 +72,10 @@ export async function waitForJob(id: string, key = ALICE, timeout = 80_000): Pro
 
 export async function expectError(res: Response, status: number, code: string, field?: string) {
   expect(res.status).toBe(status);
-  const body = await res.json<{ error: { code: string; message: string; field?: string }; request_id: string }>();
+  const body = await res.json<{
+    error: { code: string; message: string; field?: string };
+    request_id: string;
+  }>();
   expect(body.error.code).toBe(code);
   expect(body.error.message.length).toBeGreaterThan(5);
   expect(body.request_id).toMatch(/\S{8,}/);

@@ -4,7 +4,9 @@ import { ALICE, BOB, call, expectError, fixture, post, status, waitForJob } from
 
 describe('analysis jobs', () => {
   it('should run an uploaded video through the queue to a completed result', async () => {
-    const res = await post('/api/analyze-video', { file: { bytes: await fixture('generated/tone-3s.mp4'), filename: 'tone.mp4', type: 'video/mp4' } });
+    const res = await post('/api/analyze-video', {
+      file: { bytes: await fixture('generated/tone-3s.mp4'), filename: 'tone.mp4', type: 'video/mp4' },
+    });
     expect(res.status).toBe(200);
     const body = await res.json<{ video_id: string; status: string }>();
     expect(Object.keys(body).sort()).toEqual(['status', 'video_id']);
@@ -20,12 +22,17 @@ describe('analysis jobs', () => {
     expect(summary.duration_sec).toBeGreaterThan(2.9);
     expect(summary.duration_sec).toBeLessThan(3.2);
     // Intermediates are deleted right after the job is marked completed (its lease proven first); the result stays.
-    await vi.waitUntil(async () => (await env.MEDIA.list({ prefix: `work/${body.video_id}/` })).objects.length === 0, { timeout: 5_000 });
+    await vi.waitUntil(
+      async () => (await env.MEDIA.list({ prefix: `work/${body.video_id}/` })).objects.length === 0,
+      { timeout: 5_000 },
+    );
     expect(await env.MEDIA.head(`results/${body.video_id}.json`)).not.toBeNull();
   });
 
   it('should fail a job whose bytes are not media, with a clear message', async () => {
-    const res = await post('/api/analyze-video', { file: { bytes: await fixture('generated/binary-junk.mp4'), filename: 'junk.mp4' } });
+    const res = await post('/api/analyze-video', {
+      file: { bytes: await fixture('generated/binary-junk.mp4'), filename: 'junk.mp4' },
+    });
     const { video_id } = await res.json<{ video_id: string }>();
     const done = await waitForJob(video_id);
     expect(done.status).toBe('failed');
@@ -37,20 +44,51 @@ describe('analysis jobs', () => {
 
   it('should refuse plain text at upload with 415 and keep nothing', async () => {
     const before = (await env.MEDIA.list({ prefix: 'uploads/' })).objects.length;
-    const res = await post('/api/analyze-video', { file: { bytes: await fixture('generated/not-media.mp4'), filename: 'fake.mp4' } });
+    const res = await post('/api/analyze-video', {
+      file: { bytes: await fixture('generated/not-media.mp4'), filename: 'fake.mp4' },
+    });
     await expectError(res, 415, 'unsupported_media_type', 'file');
     expect((await env.MEDIA.list({ prefix: 'uploads/' })).objects.length).toBe(before);
   });
 
   it('should validate the form', async () => {
-    await expectError(await post('/api/analyze-video', { visual_analytics: 'true' }), 400, 'missing_file', 'file');
-    await expectError(await post('/api/analyze-video', { file: { bytes: new Uint8Array(0) } }), 400, 'empty_file', 'file');
+    await expectError(
+      await post('/api/analyze-video', { visual_analytics: 'true' }),
+      400,
+      'missing_file',
+      'file',
+    );
+    await expectError(
+      await post('/api/analyze-video', { file: { bytes: new Uint8Array(0) } }),
+      400,
+      'empty_file',
+      'file',
+    );
     const bytes = await fixture('generated/tone-3s.mp4');
-    await expectError(await post('/api/analyze-video', { file: { bytes }, visual_analytics: 'yes' }), 400, 'invalid_field', 'visual_analytics');
-    await expectError(await post('/api/analyze-video', { file: { bytes }, visual_analytics: '1' }), 400, 'invalid_field', 'visual_analytics');
-    await expectError(await post('/api/analyze-video', { file: { bytes }, colour: 'red' }), 400, 'invalid_field', 'colour');
+    await expectError(
+      await post('/api/analyze-video', { file: { bytes }, visual_analytics: 'yes' }),
+      400,
+      'invalid_field',
+      'visual_analytics',
+    );
+    await expectError(
+      await post('/api/analyze-video', { file: { bytes }, visual_analytics: '1' }),
+      400,
+      'invalid_field',
+      'visual_analytics',
+    );
+    await expectError(
+      await post('/api/analyze-video', { file: { bytes }, colour: 'red' }),
+      400,
+      'invalid_field',
+      'colour',
+    );
     await expectError(await post('/api/analyze-video', { file: 'just text' }), 400, 'invalid_field', 'file');
-    const json = await call('/api/analyze-video', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const json = await call('/api/analyze-video', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     await expectError(json, 400, 'invalid_multipart');
     const truncated = await call('/api/analyze-video', {
       method: 'POST',
@@ -63,12 +101,14 @@ describe('analysis jobs', () => {
   it('should answer 413 beyond the configured maximum size', async () => {
     const big = new Uint8Array(13 * 1024 * 1024).fill(7);
     await expectError(await post('/api/analyze-video', { file: { bytes: big } }), 413, 'payload_too_large');
-    expect((await env.MEDIA.list({ prefix: 'uploads/' })).objects.every((o) => o.size < 13 * 1024 * 1024)).toBe(true);
+    expect(
+      (await env.MEDIA.list({ prefix: 'uploads/' })).objects.every((o) => o.size < 13 * 1024 * 1024),
+    ).toBe(true);
   });
 });
 
 describe('status', () => {
-  it('should report not_found for unknown ids, malformed ids and other keys\' jobs', async () => {
+  it("should report not_found for unknown ids, malformed ids and other keys' jobs", async () => {
     const empty = { status: 'not_found', progress: 0, download_url: null, result: null, error_message: null };
     expect(await status('vid_AAAAAAAAAAAAAAAAAAAAAA')).toEqual(empty);
     expect(await status('not-an-id')).toEqual(empty);
@@ -84,7 +124,13 @@ describe('status', () => {
     for (const path of ['/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA', '/status/vid_AAAAAAAAAAAAAAAAAAAAAA']) {
       const res = await call(path);
       expect(res.headers.get('cache-control')).toContain('no-store');
-      expect(Object.keys(await res.json()).sort()).toEqual(['download_url', 'error_message', 'progress', 'result', 'status']);
+      expect(Object.keys(await res.json()).sort()).toEqual([
+        'download_url',
+        'error_message',
+        'progress',
+        'result',
+        'status',
+      ]);
     }
   });
 });

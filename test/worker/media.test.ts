@@ -8,16 +8,27 @@ import { describe, expect, it } from 'vitest';
 import { AnalysisResult } from '../../src/contract/result.js';
 import { fixture, post, waitForJob } from './helpers.js';
 
-interface Clip { file: string; duration: number; video: boolean }
+interface Clip {
+  file: string;
+  duration: number;
+  video: boolean;
+}
 
 async function sharedClips(): Promise<Clip[]> {
   const res = await fetch(`${env.FIXTURES_URL}/shared/MANIFEST.tsv`);
   if (!res.ok) return [];
-  const [header, ...rows] = (await res.text()).trim().split('\n').map((l) => l.split('\t'));
+  const [header, ...rows] = (await res.text())
+    .trim()
+    .split('\n')
+    .map((l) => l.split('\t'));
   const col = (name: string) => header.indexOf(name);
   return rows
     .filter((r) => /^(containers|talking_head)\//.test(r[col('file')]))
-    .map((r) => ({ file: r[col('file')], duration: Number(r[col('duration_s')]), video: /\.(mp4|webm|mkv|mov|avi)$/.test(r[col('file')]) }));
+    .map((r) => ({
+      file: r[col('file')],
+      duration: Number(r[col('duration_s')]),
+      video: /\.(mp4|webm|mkv|mov|avi)$/.test(r[col('file')]),
+    }));
 }
 
 describe('every shared clip through the pipeline', () => {
@@ -28,7 +39,9 @@ describe('every shared clip through the pipeline', () => {
     for (const clip of clips) {
       const file = { bytes: await fixture(`shared/${clip.file}`), filename: clip.file.split('/').pop() };
       const analysis = await (await post('/api/analyze-video', { file })).json<{ video_id: string }>();
-      const processing = await (await post('/api/process-video', { file, blur_background: 'false' })).json<{ video_id: string }>();
+      const processing = await (
+        await post('/api/process-video', { file, blur_background: 'false' })
+      ).json<{ video_id: string }>();
       const job = { clip, analysis: analysis.video_id, processing: processing.video_id };
       const started = Date.now();
       const a = await waitForJob(job.analysis, undefined, 180_000);

@@ -1,4 +1,11 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createMessageBatch,
+  env,
+  getQueueResult,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index.js';
 import type { JobObject } from '../../src/jobs/job-object.js';
@@ -6,13 +13,19 @@ import type { JobRecord, NewJob } from '../../src/jobs/state.js';
 import { fixture, post, waitForJob } from './helpers.js';
 
 const newJob = (id: string): NewJob => ({
-  video_id: id, kind: 'analysis', tenant: 'dev_x', audio: null, options: { visual_analytics: false },
+  video_id: id,
+  kind: 'analysis',
+  tenant: 'dev_x',
+  audio: null,
+  options: { visual_analytics: false },
   source: { key: `uploads/${id}/source`, size: 1, filename: null, content_type: null },
 });
 const stubOf = (id: string) => env.JOB.get(env.JOB.idFromName(id));
 
 async function deliver(queue: string, id: string, testEnv = env, attempts = 1) {
-  const batch = createMessageBatch(queue, [{ id: `m-${id}-${attempts}`, timestamp: new Date(), attempts, body: { video_id: id } }]);
+  const batch = createMessageBatch(queue, [
+    { id: `m-${id}-${attempts}`, timestamp: new Date(), attempts, body: { video_id: id } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue(batch as never, testEnv as never);
   return getQueueResult(batch, ctx);
@@ -49,7 +62,9 @@ describe('queue consumer', () => {
     await deliver('video-api-jobs-dlq', id);
     const job = (await stubOf(id).get()) as JobRecord;
     expect(job.status).toBe('failed');
-    expect(job.error_message).toBe('processing failed after repeated attempts: the media service could not be reached');
+    expect(job.error_message).toBe(
+      'processing failed after repeated attempts: the media service could not be reached',
+    );
   });
 
   it('should answer a second concurrent delivery with busy instead of running twice', async () => {
@@ -87,7 +102,9 @@ describe('watchdog alarm', () => {
       await runDurableObjectAlarm(stub);
     }
     // The re-dispatched message may reach the real consumer first: it finds no source and fails the job.
-    await vi.waitUntil(async () => ((await stub.get()) as JobRecord).status === 'failed', { timeout: 10_000 });
+    await vi.waitUntil(async () => ((await stub.get()) as JobRecord).status === 'failed', {
+      timeout: 10_000,
+    });
     job = (await stub.get()) as JobRecord;
     expect(job.error_message).toMatch(/stopped responding|no longer stored/);
   });

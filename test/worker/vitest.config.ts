@@ -25,23 +25,35 @@ function edgeAudioWorker() {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const outdir = mkdtempSync(join(tmpdir(), 'edge-audio-test-'));
   process.on('exit', () => rmSync(outdir, { recursive: true, force: true }));
-  const wrangler = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
-  execFileSync(process.execPath, [wrangler, 'deploy', '--dry-run', '-c', 'wasm/edge-audio/wrangler.toml', '--outdir', outdir], {
-    cwd: root,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  return [{
-    name: 'video-api-edge-audio',
-    // The bundle and the modules wrangler wrote beside it (ffmpeg-core.wasm), main module first.
-    modulesRoot: outdir,
-    modules: [
-      { type: 'ESModule' as const, path: join(outdir, 'worker.js') },
-      ...readdirSync(outdir).filter((f) => f.endsWith('.wasm')).map((f) => ({ type: 'CompiledWasm' as const, path: join(outdir, f) })),
-    ],
-    compatibilityDate: '2025-09-01',
-    compatibilityFlags: ['nodejs_compat'],
-  }];
+  const wrangler = join(
+    dirname(createRequire(import.meta.url).resolve('wrangler/package.json')),
+    'bin',
+    'wrangler.js',
+  );
+  execFileSync(
+    process.execPath,
+    [wrangler, 'deploy', '--dry-run', '-c', 'wasm/edge-audio/wrangler.toml', '--outdir', outdir],
+    {
+      cwd: root,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  return [
+    {
+      name: 'video-api-edge-audio',
+      // The bundle and the modules wrangler wrote beside it (ffmpeg-core.wasm), main module first.
+      modulesRoot: outdir,
+      modules: [
+        { type: 'ESModule' as const, path: join(outdir, 'worker.js') },
+        ...readdirSync(outdir)
+          .filter((f) => f.endsWith('.wasm'))
+          .map((f) => ({ type: 'CompiledWasm' as const, path: join(outdir, f) })),
+      ],
+      compatibilityDate: '2025-09-01',
+      compatibilityFlags: ['nodejs_compat'],
+    },
+  ];
 }
 
 const edgeAudioWorkers = edgeAudioWorker();
@@ -53,7 +65,9 @@ export default defineProject({
       miniflare: {
         workers: edgeAudioWorkers,
         serviceBindings: {
-          ...(edgeAudioWorkers.length === 0 && { EDGE_AUDIO: () => new Response('edge-audio disabled', { status: 503 }) }),
+          ...(edgeAudioWorkers.length === 0 && {
+            EDGE_AUDIO: () => new Response('edge-audio disabled', { status: 503 }),
+          }),
           // The pool's runner Worker has no JobRunner entrypoint; jobs run inline here (QUEUE_DETACHED_RUNS unset).
           JOB_RUNNER: () => new Response('no detached runs in the Worker tests', { status: 503 }),
         },

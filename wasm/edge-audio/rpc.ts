@@ -35,7 +35,10 @@ export interface EdgeAudioResult {
 
 /** What the `EDGE_AUDIO` service binding offers (the `EdgeAudio` entrypoint's RPC method). */
 export interface EdgeAudioRpc {
-  extract(input: Uint8Array | ReadableStream<Uint8Array>, options?: EdgeAudioOptions): Promise<EdgeAudioResult>;
+  extract(
+    input: Uint8Array | ReadableStream<Uint8Array>,
+    options?: EdgeAudioOptions,
+  ): Promise<EdgeAudioResult>;
 }
 
 const ENCODED = /^(EdgeBudgetError|MediaDecodeError)(?:\[(bytes|duration)\])?: ([^\n]*)(?:\n([\s\S]*))?$/;
@@ -43,7 +46,8 @@ const ENCODED = /^(EdgeBudgetError|MediaDecodeError)(?:\[(bytes|duration)\])?: (
 /** The message an error of the decode crosses RPC with (class, budget, message, ffmpeg log). */
 export function encodeEdgeAudioError(error: unknown): Error {
   if (error instanceof EdgeBudgetError) return new Error(`EdgeBudgetError[${error.limit}]: ${error.message}`);
-  if (error instanceof MediaDecodeError) return new Error(`MediaDecodeError: ${error.message}\n${error.log.join('\n')}`);
+  if (error instanceof MediaDecodeError)
+    return new Error(`MediaDecodeError: ${error.message}\n${error.log.join('\n')}`);
   return error instanceof Error ? error : new Error(String(error));
 }
 
@@ -53,7 +57,8 @@ export function decodeEdgeAudioError(error: unknown): unknown {
   const match = ENCODED.exec(error.message);
   if (!match) return error;
   const [, name, limit, message, log] = match;
-  if (name === 'EdgeBudgetError') return new EdgeBudgetError(message, (limit as 'bytes' | 'duration') ?? 'bytes');
+  if (name === 'EdgeBudgetError')
+    return new EdgeBudgetError(message, (limit as 'bytes' | 'duration') ?? 'bytes');
   return new MediaDecodeError(message, log ? log.split('\n') : [], { cause: error });
 }
 
@@ -77,8 +82,9 @@ export async function extractWithEdgeAudio(
     throw decodeEdgeAudioError(error);
   }
   const { pcm: bytes, durationSec, hasAudio, hasVideo } = result;
-  const pcm = bytes.byteOffset % 2 === 0
-    ? new Int16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 1)
-    : new Int16Array(bytes.slice(0, bytes.byteLength & ~1).buffer);
+  const pcm =
+    bytes.byteOffset % 2 === 0
+      ? new Int16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 1)
+      : new Int16Array(bytes.slice(0, bytes.byteLength & ~1).buffer);
   return { pcm, sampleRate: PCM_SAMPLE_RATE_HZ, durationSec, hasAudio, hasVideo };
 }

@@ -13,13 +13,21 @@ import { WorkerEntrypoint } from 'cloudflare:workers';
 import { EdgeBudgetError } from '../ffmpeg/errors.js';
 import { extractPcm16k } from '../ffmpeg/extract-pcm.js';
 import { EDGE_AUDIO_MAX_BYTES } from '../ffmpeg/limits.js';
-import { encodeEdgeAudioError, type EdgeAudioOptions, type EdgeAudioResult, type EdgeAudioRpc } from './rpc.js';
+import {
+  encodeEdgeAudioError,
+  type EdgeAudioOptions,
+  type EdgeAudioResult,
+  type EdgeAudioRpc,
+} from './rpc.js';
 
 export type { EdgeAudioOptions, EdgeAudioResult, EdgeAudioRpc } from './rpc.js';
 
 export class EdgeAudio extends WorkerEntrypoint implements EdgeAudioRpc {
   /** Decodes the first audio stream of `input` to 16 kHz mono s16le PCM. */
-  async extract(input: Uint8Array | ReadableStream<Uint8Array>, options: EdgeAudioOptions = {}): Promise<EdgeAudioResult> {
+  async extract(
+    input: Uint8Array | ReadableStream<Uint8Array>,
+    options: EdgeAudioOptions = {},
+  ): Promise<EdgeAudioResult> {
     const { maxBytes = EDGE_AUDIO_MAX_BYTES, maxDurationSec, size } = options;
     try {
       const bytes = input instanceof Uint8Array ? input : await readAll(input, maxBytes, size);
@@ -38,7 +46,8 @@ export class EdgeAudio extends WorkerEntrypoint implements EdgeAudioRpc {
 
   override async fetch(request: Request): Promise<Response> {
     const { pathname } = new URL(request.url);
-    if (request.method === 'GET' && pathname === '/health') return Response.json({ ok: true, service: 'edge-audio' });
+    if (request.method === 'GET' && pathname === '/health')
+      return Response.json({ ok: true, service: 'edge-audio' });
     return new Response('not found: this Worker is reached by RPC (EdgeAudio.extract)', { status: 404 });
   }
 }
@@ -50,8 +59,13 @@ export default class extends EdgeAudio {}
  * Reads a stream into one buffer, stopping as soon as it passes `maxBytes`. With a known
  * `size` the buffer is allocated once (no concatenation copy).
  */
-async function readAll(stream: ReadableStream<Uint8Array>, maxBytes: number, size?: number): Promise<Uint8Array> {
-  const overBudget = (n: number) => new EdgeBudgetError(`input is ${n}+ bytes, over the edge budget of ${maxBytes}`, 'bytes');
+async function readAll(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  size?: number,
+): Promise<Uint8Array> {
+  const overBudget = (n: number) =>
+    new EdgeBudgetError(`input is ${n}+ bytes, over the edge budget of ${maxBytes}`, 'bytes');
   if (size !== undefined && size > maxBytes) {
     await stream.cancel();
     throw overBudget(size);
@@ -68,7 +82,9 @@ async function readAll(stream: ReadableStream<Uint8Array>, maxBytes: number, siz
         throw overBudget(length + value.byteLength);
       }
       if (length + value.byteLength > buffer.byteLength) {
-        const grown = new Uint8Array(Math.min(maxBytes, Math.max(buffer.byteLength * 2, length + value.byteLength)));
+        const grown = new Uint8Array(
+          Math.min(maxBytes, Math.max(buffer.byteLength * 2, length + value.byteLength)),
+        );
         grown.set(buffer.subarray(0, length));
         buffer = grown;
       }

@@ -51,9 +51,16 @@ let callCounter = 0;
  * const { pcm, hasAudio } = await extractPcm16k(bytes);
  */
 export async function extractPcm16k(input: Uint8Array, options: ExtractPcmOptions = {}): Promise<PcmAudio> {
-  const { maxBytes = EDGE_AUDIO_MAX_BYTES, maxDurationSec = EDGE_AUDIO_MAX_SEC, transferInput = true } = options;
+  const {
+    maxBytes = EDGE_AUDIO_MAX_BYTES,
+    maxDurationSec = EDGE_AUDIO_MAX_SEC,
+    transferInput = true,
+  } = options;
   if (input.byteLength > maxBytes) {
-    throw new EdgeBudgetError(`input is ${input.byteLength} bytes, over the edge budget of ${maxBytes}`, 'bytes');
+    throw new EdgeBudgetError(
+      `input is ${input.byteLength} bytes, over the edge budget of ${maxBytes}`,
+      'bytes',
+    );
   }
   const core = await getFFmpegCore();
   // Unique names: nothing awaits between write and read, but a failed call must not leave
@@ -72,14 +79,22 @@ export async function extractPcm16k(input: Uint8Array, options: ExtractPcmOption
     } catch (error) {
       // An exception out of the runtime (not ffmpeg's own exit) may have corrupted it.
       discardFFmpegCore();
-      throw new MediaDecodeError('ffmpeg.wasm crashed while decoding', log.slice(-ERROR_LOG_LINES), { cause: error });
+      throw new MediaDecodeError('ffmpeg.wasm crashed while decoding', log.slice(-ERROR_LOG_LINES), {
+        cause: error,
+      });
     }
     const streams = parseInputStreams(log);
     if (exitCode !== 0) {
       // `-map 0:a:0?` on a file without audio leaves ffmpeg with no output stream; that
       // is an answer ("no audio"), not a failure.
       if (streams.audio === 0 && log.some((line) => line.startsWith('Input #0'))) {
-        return { pcm: new Int16Array(0), sampleRate: PCM_SAMPLE_RATE_HZ, durationSec: 0, hasAudio: false, hasVideo: streams.video > 0 };
+        return {
+          pcm: new Int16Array(0),
+          sampleRate: PCM_SAMPLE_RATE_HZ,
+          durationSec: 0,
+          hasAudio: false,
+          hasVideo: streams.video > 0,
+        };
       }
       throw new MediaDecodeError(`ffmpeg.wasm exited with code ${exitCode}`, log.slice(-ERROR_LOG_LINES));
     }
@@ -108,10 +123,24 @@ export async function extractPcm16k(input: Uint8Array, options: ExtractPcmOption
  */
 export function decodeArgs(inPath: string, outPath: string, maxDurationSec: number): string[] {
   return [
-    '-hide_banner', '-i', inPath,
-    '-map', '0:a:0?', '-vn', '-sn', '-dn',
-    '-ac', '1', '-ar', String(PCM_SAMPLE_RATE_HZ), '-c:a', 'pcm_s16le', '-f', 's16le',
-    '-t', String(maxDurationSec + 1 / PCM_SAMPLE_RATE_HZ),
+    '-hide_banner',
+    '-i',
+    inPath,
+    '-map',
+    '0:a:0?',
+    '-vn',
+    '-sn',
+    '-dn',
+    '-ac',
+    '1',
+    '-ar',
+    String(PCM_SAMPLE_RATE_HZ),
+    '-c:a',
+    'pcm_s16le',
+    '-f',
+    's16le',
+    '-t',
+    String(maxDurationSec + 1 / PCM_SAMPLE_RATE_HZ),
     outPath,
   ];
 }

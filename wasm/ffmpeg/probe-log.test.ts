@@ -29,7 +29,16 @@ describe('parseInputStreams', () => {
   });
 
   it('should leave the duration out when ffmpeg prints N/A, and find nothing without an input section', () => {
-    expect(parseInputStreams(['Input #0, s16le', '  Duration: N/A, bitrate: 256 kb/s', '  Stream #0:0: Audio: pcm_s16le'])).toEqual({ audio: 1, video: 0 });
-    expect(parseInputStreams(['/in-3: Invalid data found when processing input'])).toEqual({ audio: 0, video: 0 });
+    expect(
+      parseInputStreams([
+        'Input #0, s16le',
+        '  Duration: N/A, bitrate: 256 kb/s',
+        '  Stream #0:0: Audio: pcm_s16le',
+      ]),
+    ).toEqual({ audio: 1, video: 0 });
+    expect(parseInputStreams(['/in-3: Invalid data found when processing input'])).toEqual({
+      audio: 0,
+      video: 0,
+    });
   });
 });

@@ -20,11 +20,18 @@ const streamOf = (bytes: Uint8Array, chunk = 64 * 1024) =>
 
 describe('edge-audio Worker (EdgeAudio.extract over RPC)', () => {
   it('should decode bytes and streams like native ffmpeg', async () => {
-    const [bytes, reference] = await Promise.all([mediaBytes('containers/jfk.mp3'), nativePcm('containers/jfk.mp3')]);
+    const [bytes, reference] = await Promise.all([
+      mediaBytes('containers/jfk.mp3'),
+      nativePcm('containers/jfk.mp3'),
+    ]);
     const fromBytes = await edgeAudio.extract(bytes.slice());
     expect(fromBytes).toMatchObject({ hasAudio: true, hasVideo: false });
     expect(fromBytes.pcm).toBeInstanceOf(Uint8Array);
-    const samples = new Int16Array(fromBytes.pcm.buffer, fromBytes.pcm.byteOffset, fromBytes.pcm.byteLength / 2);
+    const samples = new Int16Array(
+      fromBytes.pcm.buffer,
+      fromBytes.pcm.byteOffset,
+      fromBytes.pcm.byteLength / 2,
+    );
     expect(Math.abs(samples.length - reference.length)).toBeLessThanOrEqual(320);
     expect(fromBytes.durationSec).toBeCloseTo(samples.length / 16_000, 6);
     expect(correlation(samples, reference)).toBeGreaterThan(0.99);
@@ -46,20 +53,28 @@ describe('edge-audio Worker (EdgeAudio.extract over RPC)', () => {
   it('should give EdgeBudgetError for input over maxBytes (declared size, or found while streaming)', async () => {
     const bytes = await mediaBytes('containers/jfk.mp3');
     for (const size of [bytes.byteLength, undefined]) {
-      const error = await extractWithEdgeAudio(edgeAudio, streamOf(bytes), { maxBytes: bytes.byteLength >> 1, size }).catch((e: unknown) => e);
+      const error = await extractWithEdgeAudio(edgeAudio, streamOf(bytes), {
+        maxBytes: bytes.byteLength >> 1,
+        size,
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(EdgeBudgetError);
       expect(error).toMatchObject({ limit: 'bytes' });
     }
   });
 
   it('should give EdgeBudgetError(duration) for audio over maxDurationSec', async () => {
-    const error = await extractWithEdgeAudio(edgeAudio, await mediaBytes('speech/jfk.wav'), { maxDurationSec: 5 }).catch((e: unknown) => e);
+    const error = await extractWithEdgeAudio(edgeAudio, await mediaBytes('speech/jfk.wav'), {
+      maxDurationSec: 5,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EdgeBudgetError);
     expect(error).toMatchObject({ limit: 'duration' });
   });
 
   it('should give MediaDecodeError with ffmpeg log for bytes that are not media, and keep working', async () => {
-    const error = await extractWithEdgeAudio(edgeAudio, new TextEncoder().encode('not a media file at all')).catch((e: unknown) => e);
+    const error = await extractWithEdgeAudio(
+      edgeAudio,
+      new TextEncoder().encode('not a media file at all'),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MediaDecodeError);
     expect((error as MediaDecodeError).log.length).toBeGreaterThan(0);
     const audio = await extractWithEdgeAudio(edgeAudio, await mediaBytes('speech/jfk.wav'));

@@ -25,7 +25,9 @@ describe('extractPcm16k', () => {
     expect(audio.durationSec).toBeCloseTo(audio.pcm.length / 16_000, 6);
     const corr = correlation(audio.pcm, reference);
     const diff = maxAbsDiff(audio.pcm, reference);
-    console.log(`${name}: ${audio.pcm.length} vs ${reference.length} samples, max |diff| ${diff}, corr ${corr.toFixed(6)}, rms ${rms(audio.pcm).toFixed(1)} vs ${rms(reference).toFixed(1)}`);
+    console.log(
+      `${name}: ${audio.pcm.length} vs ${reference.length} samples, max |diff| ${diff}, corr ${corr.toFixed(6)}, rms ${rms(audio.pcm).toFixed(1)} vs ${rms(reference).toFixed(1)}`,
+    );
     expect(corr).toBeGreaterThan(0.99);
     expect(Math.abs(rms(audio.pcm) - rms(reference))).toBeLessThan(0.01 * rms(reference) + 1);
   });
@@ -37,16 +39,23 @@ describe('extractPcm16k', () => {
   });
 
   it('should reject input over the byte budget before decoding', async () => {
-    await expect(extractPcm16k(new Uint8Array(2048), { maxBytes: 1024 })).rejects.toBeInstanceOf(EdgeBudgetError);
+    await expect(extractPcm16k(new Uint8Array(2048), { maxBytes: 1024 })).rejects.toBeInstanceOf(
+      EdgeBudgetError,
+    );
   });
 
   it('should reject audio over the duration budget', async () => {
     const bytes = await mediaBytes('speech/jfk.wav');
-    await expect(extractPcm16k(bytes, { maxDurationSec: 5 })).rejects.toMatchObject({ name: 'EdgeBudgetError', limit: 'duration' });
+    await expect(extractPcm16k(bytes, { maxDurationSec: 5 })).rejects.toMatchObject({
+      name: 'EdgeBudgetError',
+      limit: 'duration',
+    });
   });
 
   it('should fail with a MediaDecodeError on garbage and keep working afterwards', async () => {
-    await expect(extractPcm16k(new TextEncoder().encode('not a media file at all'))).rejects.toMatchObject({ name: 'MediaDecodeError' });
+    await expect(extractPcm16k(new TextEncoder().encode('not a media file at all'))).rejects.toMatchObject({
+      name: 'MediaDecodeError',
+    });
     const audio = await extractPcm16k(await mediaBytes('containers/jfk.mp3'));
     expect(audio.pcm.length).toBeGreaterThan(16_000 * 10);
   });

@@ -34,10 +34,19 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ result: T; ms: n
 /** Pearson correlation of two equally long sample arrays. */
 export function correlation(a: ArrayLike<number>, b: ArrayLike<number>): number {
   const n = Math.min(a.length, b.length);
-  let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+  let sa = 0,
+    sb = 0,
+    saa = 0,
+    sbb = 0,
+    sab = 0;
   for (let i = 0; i < n; i++) {
-    const x = a[i], y = b[i];
-    sa += x; sb += y; saa += x * x; sbb += y * y; sab += x * y;
+    const x = a[i],
+      y = b[i];
+    sa += x;
+    sb += y;
+    saa += x * x;
+    sbb += y * y;
+    sab += x * y;
   }
   const cov = sab - (sa * sb) / n;
   return cov / Math.sqrt((saa - (sa * sa) / n) * (sbb - (sb * sb) / n));

@@ -20,20 +20,102 @@ const GENERATED_DIR = join(tmpdir(), 'wasm-edge-fixtures');
 /** Clips made on demand with ffmpeg's lavfi sources (name → ffmpeg input arguments). */
 const GENERATED: Record<string, string[]> = {
   // A video with no audio stream at all.
-  'gen/video_no_audio.mp4': ['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=3', '-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
+  'gen/video_no_audio.mp4': [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc=size=160x120:rate=10:duration=3',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+  ],
   // 10 s of digital silence.
   'gen/silence_10s.wav': ['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '10', '-c:a', 'pcm_s16le'],
   // 10 s and 60 s talking-head clips (H.264 + AAC) for the timing numbers: the real
   // clip looped, so the audio is speech.
-  'gen/th_10s.mp4': ['-stream_loop', '-1', '-i', join(SHARED_MEDIA_DIR, 'talking_head/retalking_face2.mp4'), '-t', '10', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac'],
-  'gen/th_60s.mp4': ['-stream_loop', '-1', '-i', join(SHARED_MEDIA_DIR, 'talking_head/retalking_face2.mp4'), '-t', '60', '-c:v', 'libx264', '-preset', 'ultrafast', '-c:a', 'aac'],
+  'gen/th_10s.mp4': [
+    '-stream_loop',
+    '-1',
+    '-i',
+    join(SHARED_MEDIA_DIR, 'talking_head/retalking_face2.mp4'),
+    '-t',
+    '10',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-c:a',
+    'aac',
+  ],
+  'gen/th_60s.mp4': [
+    '-stream_loop',
+    '-1',
+    '-i',
+    join(SHARED_MEDIA_DIR, 'talking_head/retalking_face2.mp4'),
+    '-t',
+    '60',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-c:a',
+    'aac',
+  ],
   // 60 s of speech at 16 kHz mono for the VAD timing: jfk.wav looped.
   // Memory checks: a ~32 MB (the default byte budget) 720p video, 2 min, with AAC audio …
-  'gen/big_32mb.mp4': ['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=120', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000:duration=120',
-    '-c:v', 'libx264', '-preset', 'ultrafast', '-b:v', '1900k', '-maxrate', '1900k', '-bufsize', '4M', '-c:a', 'aac', '-b:a', '128k', '-shortest'],
+  'gen/big_32mb.mp4': [
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=1280x720:rate=25:duration=120',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=48000:duration=120',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-b:v',
+    '1900k',
+    '-maxrate',
+    '1900k',
+    '-bufsize',
+    '4M',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-shortest',
+  ],
   // … and 15 min of audio (the default duration budget) as MP3.
-  'gen/long_15min.mp3': ['-stream_loop', '-1', '-i', join(SHARED_MEDIA_DIR, 'speech/jfk.wav'), '-t', '900', '-c:a', 'libmp3lame', '-b:a', '64k'],
-  'gen/jfk_60s.wav': ['-stream_loop', '-1', '-i', join(SHARED_MEDIA_DIR, 'speech/jfk.wav'), '-t', '60', '-ar', '16000', '-ac', '1', '-c:a', 'pcm_s16le'],
+  'gen/long_15min.mp3': [
+    '-stream_loop',
+    '-1',
+    '-i',
+    join(SHARED_MEDIA_DIR, 'speech/jfk.wav'),
+    '-t',
+    '900',
+    '-c:a',
+    'libmp3lame',
+    '-b:a',
+    '64k',
+  ],
+  'gen/jfk_60s.wav': [
+    '-stream_loop',
+    '-1',
+    '-i',
+    join(SHARED_MEDIA_DIR, 'speech/jfk.wav'),
+    '-t',
+    '60',
+    '-ar',
+    '16000',
+    '-ac',
+    '1',
+    '-c:a',
+    'pcm_s16le',
+  ],
 };
 
 function mediaPath(name: string): string {
@@ -50,8 +132,29 @@ function mediaPath(name: string): string {
 function nativeDecode(path: string): Buffer {
   return execFileSync(
     'ffmpeg',
-    ['-nostdin', '-y', '-hide_banner', '-loglevel', 'error', '-i', path, '-map', '0:a:0?', '-vn', '-sn', '-dn',
-      '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:1'],
+    [
+      '-nostdin',
+      '-y',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-i',
+      path,
+      '-map',
+      '0:a:0?',
+      '-vn',
+      '-sn',
+      '-dn',
+      '-ac',
+      '1',
+      '-ar',
+      '16000',
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      's16le',
+      'pipe:1',
+    ],
     { maxBuffer: 512 * 1024 * 1024 },
   );
 }
@@ -103,8 +206,10 @@ export async function mediaService(request: Request): Promise<Response> {
   const { pathname } = new URL(request.url);
   try {
     if (pathname === '/clock') return Response.json({ nowMs: performance.now(), ...workerdUsage() });
-    if (pathname.startsWith('/file/')) return new Response(readFileSync(mediaPath(decodeURIComponent(pathname.slice(6)))));
-    if (pathname.startsWith('/native/')) return new Response(nativeDecode(mediaPath(decodeURIComponent(pathname.slice(8)))));
+    if (pathname.startsWith('/file/'))
+      return new Response(readFileSync(mediaPath(decodeURIComponent(pathname.slice(6)))));
+    if (pathname.startsWith('/native/'))
+      return new Response(nativeDecode(mediaPath(decodeURIComponent(pathname.slice(8)))));
     return new Response('not found', { status: 404 });
   } catch (error) {
     return new Response(String(error), { status: 500 });

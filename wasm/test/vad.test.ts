@@ -4,13 +4,20 @@ import { detectSpeech, speechProbabilities, speechSegmentsFromProbabilities } fr
 import '../vad/legacy-model.js';
 import { mediaBytes, timed } from './helpers.js';
 
-const totalSpeech = (segments: { start: number; end: number }[]) => segments.reduce((sum, s) => sum + s.end - s.start, 0);
+const totalSpeech = (segments: { start: number; end: number }[]) =>
+  segments.reduce((sum, s) => sum + s.end - s.start, 0);
 
 describe('detectSpeech', () => {
   it('should find the phrases of jfk.wav', async () => {
     const { pcm } = await extractPcm16k(await mediaBytes('speech/jfk.wav'));
     const segments = await detectSpeech(pcm);
-    console.log('jfk.wav segments', JSON.stringify(segments), 'speech', totalSpeech(segments).toFixed(2), 's');
+    console.log(
+      'jfk.wav segments',
+      JSON.stringify(segments),
+      'speech',
+      totalSpeech(segments).toFixed(2),
+      's',
+    );
     expect(segments.length).toBeGreaterThanOrEqual(3);
     expect(totalSpeech(segments)).toBeGreaterThan(7);
     expect(totalSpeech(segments)).toBeLessThan(10.5);
@@ -30,7 +37,13 @@ describe('detectSpeech', () => {
   it('should find the same phrases with the legacy (v4) model', async () => {
     const { pcm } = await extractPcm16k(await mediaBytes('speech/jfk.wav'));
     const segments = await detectSpeech(pcm, { model: 'legacy' });
-    console.log('jfk.wav segments (legacy)', JSON.stringify(segments), 'speech', totalSpeech(segments).toFixed(2), 's');
+    console.log(
+      'jfk.wav segments (legacy)',
+      JSON.stringify(segments),
+      'speech',
+      totalSpeech(segments).toFixed(2),
+      's',
+    );
     expect(segments.length).toBeGreaterThanOrEqual(3);
     expect(totalSpeech(segments)).toBeGreaterThan(7);
     expect(totalSpeech(segments)).toBeLessThan(10.5);
@@ -52,7 +65,9 @@ describe('detectSpeech', () => {
   });
 
   it('should reject other sample rates', async () => {
-    await expect(detectSpeech(new Int16Array(10), { sampleRate: 8000 as 16000 })).rejects.toThrow(/sampleRate/);
+    await expect(detectSpeech(new Int16Array(10), { sampleRate: 8000 as 16000 })).rejects.toThrow(
+      /sampleRate/,
+    );
   });
 
   it('should stay close to the sequential run when batching long audio', async () => {
@@ -67,10 +82,14 @@ describe('detectSpeech', () => {
       if (sequential.result[i] >= 0.5 !== batched.result[i] >= 0.5) flips += 1;
     }
     const segments = (p: Float32Array) => speechSegmentsFromProbabilities(p, 0.032, pcm.length / 16000);
-    console.log(`[bench] VAD 60 s sequential ${sequential.ms.toFixed(0)} ms, batched ${batched.ms.toFixed(0)} ms; max |Δp| ${maxDiff.toFixed(4)}, decisions flipped ${flips}/${sequential.result.length}`);
+    console.log(
+      `[bench] VAD 60 s sequential ${sequential.ms.toFixed(0)} ms, batched ${batched.ms.toFixed(0)} ms; max |Δp| ${maxDiff.toFixed(4)}, decisions flipped ${flips}/${sequential.result.length}`,
+    );
     // Approximate by design (batch-plan.ts): a few % of decisions, the same speech overall.
     expect(flips / sequential.result.length).toBeLessThan(0.08);
     const speech = (p: Float32Array) => totalSpeech(segments(p));
-    expect(Math.abs(speech(batched.result) - speech(sequential.result))).toBeLessThan(0.05 * speech(sequential.result));
+    expect(Math.abs(speech(batched.result) - speech(sequential.result))).toBeLessThan(
+      0.05 * speech(sequential.result),
+    );
   });
 });

@@ -18,7 +18,9 @@ describe('test worker POST /analyze', () => {
   });
 
   it('should answer 422 for bytes that are not media', async () => {
-    const response = await worker.fetch(new Request('http://worker/analyze', { method: 'POST', body: 'hello' }));
+    const response = await worker.fetch(
+      new Request('http://worker/analyze', { method: 'POST', body: 'hello' }),
+    );
     expect(response.status).toBe(422);
   });
 });

@@ -11,14 +11,21 @@ import { detectSpeech } from '../vad/index.js';
 export default {
   async fetch(request) {
     const { pathname } = new URL(request.url);
-    if (request.method !== 'POST' || pathname !== '/analyze') return new Response('POST /analyze', { status: 404 });
+    if (request.method !== 'POST' || pathname !== '/analyze')
+      return new Response('POST /analyze', { status: 404 });
     try {
       const audio = await extractPcm16k(new Uint8Array(await request.arrayBuffer()));
       const segments = audio.hasAudio ? await detectSpeech(audio.pcm) : [];
-      return Response.json({ durationSec: audio.durationSec, hasAudio: audio.hasAudio, hasVideo: audio.hasVideo, segments });
+      return Response.json({
+        durationSec: audio.durationSec,
+        hasAudio: audio.hasAudio,
+        hasVideo: audio.hasVideo,
+        segments,
+      });
     } catch (error) {
       if (error instanceof EdgeBudgetError) return Response.json({ error: error.message }, { status: 413 });
-      if (error instanceof MediaDecodeError) return Response.json({ error: error.message, log: error.log }, { status: 422 });
+      if (error instanceof MediaDecodeError)
+        return Response.json({ error: error.message, log: error.log }, { status: 422 });
       throw error;
     }
   },

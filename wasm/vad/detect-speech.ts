@@ -4,7 +4,12 @@
  */
 import type { BatchPlanOptions } from './batch-plan.js';
 import { speechSegmentsFromProbabilities, type SegmentOptions, type SpeechSegment } from './segments.js';
-import { SILERO_SAMPLE_RATE_HZ, sileroFrameSamples, speechProbabilities, type SileroModel } from './silero.js';
+import {
+  SILERO_SAMPLE_RATE_HZ,
+  sileroFrameSamples,
+  speechProbabilities,
+  type SileroModel,
+} from './silero.js';
 
 export interface DetectSpeechOptions extends SegmentOptions {
   /** Sample rate of `pcm`. Only 16000 is supported (resample with `extractPcm16k`). Default 16000. */

@@ -25,7 +25,11 @@ function isMarker(source: unknown): boolean {
     : source instanceof ArrayBuffer
       ? new Uint8Array(source)
       : undefined;
-  return bytes !== undefined && bytes.length === MARKER_BYTES.length && bytes.every((b, i) => b === MARKER_BYTES[i]);
+  return (
+    bytes !== undefined &&
+    bytes.length === MARKER_BYTES.length &&
+    bytes.every((b, i) => b === MARKER_BYTES[i])
+  );
 }
 
 /**
@@ -41,8 +45,12 @@ export async function createWasmSession(
   ort.env.wasm.wasmBinary = MARKER_BYTES;
   ort.env.logLevel = 'error';
   const original: Instantiate = WebAssembly.instantiate;
-  const patched = async function instantiateImportedOrtModule(source: unknown, imports?: WebAssembly.Imports) {
-    if (!isMarker(source)) return (original as (s: unknown, i?: WebAssembly.Imports) => Promise<unknown>)(source, imports);
+  const patched = async function instantiateImportedOrtModule(
+    source: unknown,
+    imports?: WebAssembly.Imports,
+  ) {
+    if (!isMarker(source))
+      return (original as (s: unknown, i?: WebAssembly.Imports) => Promise<unknown>)(source, imports);
     const instance = new WebAssembly.Instance(ortWasm, imports);
     return { instance, module: ortWasm };
   };

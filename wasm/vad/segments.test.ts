@@ -28,13 +28,19 @@ describe('speechSegmentsFromProbabilities', () => {
 
   it('should keep a pause shorter than minSilenceMs inside one segment', () => {
     const pattern = '#'.repeat(20) + '--' + '#'.repeat(20) + '-'.repeat(10); // 64 ms pause
-    const segments = speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), { ...noPad, minSilenceMs: 100 });
+    const segments = speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), {
+      ...noPad,
+      minSilenceMs: 100,
+    });
     expect(segments).toEqual([{ start: 0, end: 1.344 }]);
   });
 
   it('should split at a pause of at least minSilenceMs', () => {
     const pattern = '#'.repeat(20) + '-'.repeat(10) + '#'.repeat(20) + '-'.repeat(10); // 320 ms pause
-    const segments = speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), { ...noPad, minSilenceMs: 300 });
+    const segments = speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), {
+      ...noPad,
+      minSilenceMs: 300,
+    });
     expect(segments).toEqual([
       { start: 0, end: 0.64 },
       { start: 0.96, end: 1.6 },
@@ -54,25 +60,33 @@ describe('speechSegmentsFromProbabilities', () => {
 
   it('should drop segments shorter than minSpeechMs', () => {
     const pattern = '---' + '#'.repeat(5) + '-'.repeat(10) + '#'.repeat(20) + '-'.repeat(10); // 160 ms blip
-    const segments = speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), { ...noPad, minSpeechMs: 250 });
+    const segments = speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), {
+      ...noPad,
+      minSpeechMs: 250,
+    });
     expect(segments).toEqual([{ start: 0.576, end: 1.216 }]);
   });
 
   it('should close a segment still open at the end of the audio', () => {
     const pattern = '-----' + '#'.repeat(20);
-    expect(speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, 0.8, noPad)).toEqual([{ start: 0.16, end: 0.8 }]);
+    expect(speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, 0.8, noPad)).toEqual([
+      { start: 0.16, end: 0.8 },
+    ]);
   });
 
   it('should pad segments, clamped to the audio', () => {
     const pattern = '#'.repeat(20) + '-'.repeat(10);
-    expect(speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), { padMs: 100 })).toEqual([
-      { start: 0, end: 0.74 },
-    ]);
+    expect(
+      speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), { padMs: 100 }),
+    ).toEqual([{ start: 0, end: 0.74 }]);
   });
 
   it('should split a gap narrower than two pads in the middle, never overlapping', () => {
     const pattern = '#'.repeat(20) + '----' + '#'.repeat(20) + '-'.repeat(10); // 128 ms gap
-    const [a, b] = speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), { padMs: 100, minSilenceMs: 100 });
+    const [a, b] = speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), {
+      padMs: 100,
+      minSilenceMs: 100,
+    });
     expect(a.end).toBeCloseTo(0.704, 3);
     expect(b.start).toBeCloseTo(0.704, 3);
     expect(b.end).toBeCloseTo(1.508, 3);
@@ -80,7 +94,10 @@ describe('speechSegmentsFromProbabilities', () => {
 
   it('should honour a custom threshold', () => {
     const pattern = '~'.repeat(20) + '-'.repeat(10);
-    const segments = speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), { ...noPad, threshold: 0.3 });
+    const segments = speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), {
+      ...noPad,
+      threshold: 0.3,
+    });
     expect(segments).toEqual([{ start: 0, end: 0.64 }]);
   });
 });

@@ -40,8 +40,21 @@ interface ModelSpec {
 }
 
 const MODELS: Record<SileroModel, ModelSpec> = {
-  v5: { bytes: v5Model, frameSamples: 512, contextSamples: 64, state: { state: 'stateN' }, stateWidth: 128, srShape: [] },
-  legacy: { frameSamples: 1536, contextSamples: 0, state: { h: 'hn', c: 'cn' }, stateWidth: 64, srShape: [1] },
+  v5: {
+    bytes: v5Model,
+    frameSamples: 512,
+    contextSamples: 64,
+    state: { state: 'stateN' },
+    stateWidth: 128,
+    srShape: [],
+  },
+  legacy: {
+    frameSamples: 1536,
+    contextSamples: 0,
+    state: { h: 'hn', c: 'cn' },
+    stateWidth: 64,
+    srShape: [1],
+  },
 };
 
 /**
@@ -66,12 +79,16 @@ export function getSileroSession(model: SileroModel = 'v5'): Promise<ort.Inferen
   if (!session) {
     const bytes = MODELS[model].bytes;
     if (!bytes) {
-      return Promise.reject(new Error(`Silero VAD model '${model}' is not bundled: import 'wasm/vad/legacy-model.js' first`));
+      return Promise.reject(
+        new Error(`Silero VAD model '${model}' is not bundled: import 'wasm/vad/legacy-model.js' first`),
+      );
     }
-    session = createWasmSession(new Uint8Array(bytes), { graphOptimizationLevel: 'all' }).catch((error: unknown) => {
-      sessions.delete(model);
-      throw new Error(`Silero VAD (${model}) failed to load`, { cause: error });
-    });
+    session = createWasmSession(new Uint8Array(bytes), { graphOptimizationLevel: 'all' }).catch(
+      (error: unknown) => {
+        sessions.delete(model);
+        throw new Error(`Silero VAD (${model}) failed to load`, { cause: error });
+      },
+    );
     sessions.set(model, session);
   }
   return session;
@@ -89,13 +106,19 @@ export interface SpeechProbabilityOptions extends BatchPlanOptions {
  * default; `{ maxBatch: 16 }` runs long audio as a batch of chunks, faster but
  * approximate (see batch-plan.ts).
  */
-export function speechProbabilities(samples: Int16Array | Float32Array, options: SpeechProbabilityOptions = {}): Promise<Float32Array> {
+export function speechProbabilities(
+  samples: Int16Array | Float32Array,
+  options: SpeechProbabilityOptions = {},
+): Promise<Float32Array> {
   const run = queue.then(() => runBatched(samples, options));
   queue = run.catch(() => undefined); // one failed call must not block the next
   return run;
 }
 
-async function runBatched(samples: Int16Array | Float32Array, options: SpeechProbabilityOptions): Promise<Float32Array> {
+async function runBatched(
+  samples: Int16Array | Float32Array,
+  options: SpeechProbabilityOptions,
+): Promise<Float32Array> {
   const { model = 'v5', ...planOptions } = options;
   const spec = MODELS[model];
   const session = await getSileroSession(model);
@@ -107,7 +130,11 @@ async function runBatched(samples: Int16Array | Float32Array, options: SpeechPro
   const sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(SILERO_SAMPLE_RATE_HZ)]), spec.srShape);
   let state: Record<string, ort.Tensor> = {};
   for (const name of Object.keys(spec.state)) {
-    state[name] = new ort.Tensor('float32', new Float32Array(2 * rows * spec.stateWidth), [2, rows, spec.stateWidth]);
+    state[name] = new ort.Tensor('float32', new Float32Array(2 * rows * spec.stateWidth), [
+      2,
+      rows,
+      spec.stateWidth,
+    ]);
   }
   const windowLength = spec.contextSamples + spec.frameSamples;
   const batch = new Float32Array(rows * windowLength);
@@ -116,7 +143,8 @@ async function runBatched(samples: Int16Array | Float32Array, options: SpeechPro
       const frame = plan[row].start + step;
       const window = batch.subarray(row * windowLength, (row + 1) * windowLength);
       // Rows shorter than the longest are fed silence after their end; those outputs are ignored.
-      if (frame < plan[row].end) frameWindow(samples, frame * spec.frameSamples - spec.contextSamples, window);
+      if (frame < plan[row].end)
+        frameWindow(samples, frame * spec.frameSamples - spec.contextSamples, window);
       else window.fill(0);
     }
     const input = new ort.Tensor('float32', batch, [rows, windowLength]);

@@ -59,7 +59,12 @@ export interface SpawnOptions {
 }
 
 /** Starts `bin args...`; the caller owns stdin/stdout. */
-export function spawnMedia(bin: string, args: string[], signal?: AbortSignal, { idleMs = IDLE_TIMEOUT_MS }: SpawnOptions = {}): MediaProcess {
+export function spawnMedia(
+  bin: string,
+  args: string[],
+  signal?: AbortSignal,
+  { idleMs = IDLE_TIMEOUT_MS }: SpawnOptions = {},
+): MediaProcess {
   // Its own process group: a kill reaches whatever the child started too.
   const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   const scope = currentScope();
@@ -71,7 +76,16 @@ export function spawnMedia(bin: string, args: string[], signal?: AbortSignal, { 
   let idle: NodeJS.Timeout | undefined;
   const alive = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => stop(new WorkLimitError('idle', `${shortName(bin)} stopped making progress for ${Math.round(idleMs / 1000)} s`)), idleMs);
+    idle = setTimeout(
+      () =>
+        stop(
+          new WorkLimitError(
+            'idle',
+            `${shortName(bin)} stopped making progress for ${Math.round(idleMs / 1000)} s`,
+          ),
+        ),
+      idleMs,
+    );
     idle.unref();
   };
   alive();
@@ -91,7 +105,9 @@ export function spawnMedia(bin: string, args: string[], signal?: AbortSignal, { 
   // A consumer that stops reading early must not crash us with EPIPE.
   child.stdin.on('error', () => {});
   const done = new Promise<void>((resolve, reject) => {
-    child.on('error', (err) => reject(new FfmpegError(`${bin} could not start: ${err.message}`, null, stderr)));
+    child.on('error', (err) =>
+      reject(new FfmpegError(`${bin} could not start: ${err.message}`, null, stderr)),
+    );
     child.on('close', (code) => {
       clearTimeout(idle);
       detach();
@@ -116,7 +132,11 @@ export function spawnMedia(bin: string, args: string[], signal?: AbortSignal, { 
   };
   const onScopeAbort = () => {
     const reason = scope?.signal.reason;
-    stop(reason instanceof WorkAbortedError ? new WorkLimitError(reason.why, reason.message) : new WorkLimitError('client_gone', 'the work was cancelled'));
+    stop(
+      reason instanceof WorkAbortedError
+        ? new WorkLimitError(reason.why, reason.message)
+        : new WorkLimitError('client_gone', 'the work was cancelled'),
+    );
   };
   const detach = () => {
     signal?.removeEventListener('abort', kill);
@@ -136,7 +156,12 @@ const shortName = (bin: string) => bin.split('/').pop() ?? bin;
 
 /** ffmpeg with the house flags; `-stats` keeps a progress line coming, which the idle timer watches. */
 export const spawnFfmpeg = (args: string[], signal?: AbortSignal, options?: SpawnOptions) =>
-  spawnMedia(FFMPEG_BIN, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-stats', ...args], signal, options);
+  spawnMedia(
+    FFMPEG_BIN,
+    ['-hide_banner', '-nostdin', '-loglevel', 'error', '-stats', ...args],
+    signal,
+    options,
+  );
 
 /** Runs a process to completion and returns its stdout as text. */
 export async function runToText(bin: string, args: string[], signal?: AbortSignal): Promise<string> {
@@ -159,7 +184,11 @@ function lastLine(text: string): string {
  * can claim 4294967 s for 5 s of video. Throws FfmpegError when ffprobe cannot read it as media.
  * `inputArgs` go before the input (a raw PCM format).
  */
-export async function probeFile(path: string, signal?: AbortSignal, inputArgs: string[] = []): Promise<ProbeResult> {
+export async function probeFile(
+  path: string,
+  signal?: AbortSignal,
+  inputArgs: string[] = [],
+): Promise<ProbeResult> {
   const json = await runToText(
     FFPROBE_BIN,
     ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs, path],
@@ -175,10 +204,34 @@ export async function probeFile(path: string, signal?: AbortSignal, inputArgs: s
  * The end time of the last packet of the first video and audio streams, read by demuxing (no
  * decoding: ~1 s per GB). Null when there are no packets.
  */
-export async function measureContentDuration(path: string, signal?: AbortSignal, inputArgs: string[] = []): Promise<number | null> {
+export async function measureContentDuration(
+  path: string,
+  signal?: AbortSignal,
+  inputArgs: string[] = [],
+): Promise<number | null> {
   const text = await runToText(
     FFMPEG_BIN,
-    ['-hide_banner', '-nostdin', '-v', 'error', ...inputArgs, '-i', path, '-map', '0:v:0?', '-map', '0:a:0?', '-c', 'copy', '-f', 'null', '-progress', 'pipe:1', '-nostats', '-'],
+    [
+      '-hide_banner',
+      '-nostdin',
+      '-v',
+      'error',
+      ...inputArgs,
+      '-i',
+      path,
+      '-map',
+      '0:v:0?',
+      '-map',
+      '0:a:0?',
+      '-c',
+      'copy',
+      '-f',
+      'null',
+      '-progress',
+      'pipe:1',
+      '-nostats',
+      '-',
+    ],
     signal,
   );
   const times = [...text.matchAll(/^out_time_us=(\d+)$/gm)].map((m) => Number(m[1]));
@@ -234,11 +287,17 @@ export function parseProbe(raw: {
           width: v.width ?? 0,
           height: v.height ?? 0,
           fps: parseRate(v.avg_frame_rate) || parseRate(v.r_frame_rate),
-          rotation: Number(v.tags?.rotate ?? v.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0),
+          rotation: Number(
+            v.tags?.rotate ?? v.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0,
+          ),
         }
       : null,
     audio: a
-      ? { codec: a.codec_name ?? 'unknown', sample_rate: Number(a.sample_rate ?? 0), channels: a.channels ?? 0 }
+      ? {
+          codec: a.codec_name ?? 'unknown',
+          sample_rate: Number(a.sample_rate ?? 0),
+          channels: a.channels ?? 0,
+        }
       : null,
   };
 }

@@ -29,7 +29,8 @@ export function hintsFrom(headers: Headers): InputHints {
 
 /** Headerless 16-bit PCM cannot be probed; we read it as 16 kHz mono s16le (documented). */
 export function rawPcmInputArgs(hints: InputHints): string[] {
-  const raw = /\.(raw|pcm|s16le)$/i.test(hints.filename ?? '') || /^audio\/(l16|pcm)\b/i.test(hints.contentType ?? '');
+  const raw =
+    /\.(raw|pcm|s16le)$/i.test(hints.filename ?? '') || /^audio\/(l16|pcm)\b/i.test(hints.contentType ?? '');
   if (!raw) return [];
   const rate = /rate=(\d+)/i.exec(hints.contentType ?? '')?.[1] ?? '16000';
   const channels = /channels=(\d+)/i.exec(hints.contentType ?? '')?.[1] ?? '1';
@@ -42,7 +43,10 @@ export interface TempInput extends AsyncDisposable {
 }
 
 /** Streams a request body into a private temp file, removed on dispose. */
-export async function receiveToTempFile(body: ReadableStream<Uint8Array> | null, name = 'input'): Promise<TempInput> {
+export async function receiveToTempFile(
+  body: ReadableStream<Uint8Array> | null,
+  name = 'input',
+): Promise<TempInput> {
   const dir = await mkdtemp(join(tmpdir(), 'media-'));
   const path = join(dir, name);
   let bytes = 0;
@@ -55,5 +59,11 @@ export async function receiveToTempFile(body: ReadableStream<Uint8Array> | null,
     await cleanup();
     throw err;
   }
-  return { path, get bytes() { return bytes; }, [Symbol.asyncDispose]: cleanup };
+  return {
+    path,
+    get bytes() {
+      return bytes;
+    },
+    [Symbol.asyncDispose]: cleanup,
+  };
 }

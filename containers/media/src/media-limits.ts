@@ -5,7 +5,11 @@
  * 422 at once (the Worker fails the job without retries); nothing here mentions internal
  * stream numbers or ffmpeg's own words.
  */
-import { DEFAULT_MAX_MEDIA_DURATION_SEC, type MediaProblemCode, type ProbeResult } from '../../../src/contract/media.js';
+import {
+  DEFAULT_MAX_MEDIA_DURATION_SEC,
+  type MediaProblemCode,
+  type ProbeResult,
+} from '../../../src/contract/media.js';
 import { FfmpegError, WorkLimitError } from './ffmpeg.js';
 
 /** Shorter media has no frames or speech worth analysing (and is what a forged time base looks like). */
@@ -39,7 +43,11 @@ export interface MediaProblem {
  * Pure: what is wrong with `probe` for a job, or null. `needsVideo` for processing (a render).
  * @example mediaProblem(probe, { maxDurationSec: 14400 }) // → null, or { code: 'too_long', message }
  */
-export function mediaProblem(probe: ProbeResult, limits: MediaLimits, needsVideo = false): MediaProblem | null {
+export function mediaProblem(
+  probe: ProbeResult,
+  limits: MediaLimits,
+  needsVideo = false,
+): MediaProblem | null {
   const v = probe.video;
   if (!v && !probe.audio) return { code: 'no_streams', message: 'the file has no audio or video stream' };
   if (v && /(^|,)image2|_pipe$/.test(probe.format)) {
@@ -47,20 +55,35 @@ export function mediaProblem(probe: ProbeResult, limits: MediaLimits, needsVideo
   }
   if (needsVideo && !v) return { code: 'no_streams', message: 'the file has no video stream to process' };
   if (!(probe.duration_sec >= MIN_MEDIA_DURATION_SEC)) {
-    return { code: 'too_short', message: `the media has no playable content longer than ${MIN_MEDIA_DURATION_SEC} s (empty, truncated, or a single frame)` };
+    return {
+      code: 'too_short',
+      message: `the media has no playable content longer than ${MIN_MEDIA_DURATION_SEC} s (empty, truncated, or a single frame)`,
+    };
   }
   if (probe.duration_sec > limits.maxDurationSec) {
-    return { code: 'too_long', message: `the media is ${formatDuration(probe.duration_sec)} long; the limit is ${formatDuration(limits.maxDurationSec)}` };
+    return {
+      code: 'too_long',
+      message: `the media is ${formatDuration(probe.duration_sec)} long; the limit is ${formatDuration(limits.maxDurationSec)}`,
+    };
   }
   if (v) {
     if (Math.min(v.width, v.height) < MIN_VIDEO_SIDE_PX) {
-      return { code: 'too_small', message: `the video is ${v.width}×${v.height} pixels; at least ${MIN_VIDEO_SIDE_PX}×${MIN_VIDEO_SIDE_PX} is needed` };
+      return {
+        code: 'too_small',
+        message: `the video is ${v.width}×${v.height} pixels; at least ${MIN_VIDEO_SIDE_PX}×${MIN_VIDEO_SIDE_PX} is needed`,
+      };
     }
     if (Math.max(v.width, v.height) > MAX_VIDEO_SIDE_PX) {
-      return { code: 'too_large', message: `the video is ${v.width}×${v.height} pixels; at most ${MAX_VIDEO_SIDE_PX} pixels a side is accepted` };
+      return {
+        code: 'too_large',
+        message: `the video is ${v.width}×${v.height} pixels; at most ${MAX_VIDEO_SIDE_PX} pixels a side is accepted`,
+      };
     }
     if (v.fps > MAX_SOURCE_FPS) {
-      return { code: 'bad_frame_rate', message: `the video's frame timing is broken (${Math.round(v.fps)} frames per second declared)` };
+      return {
+        code: 'bad_frame_rate',
+        message: `the video's frame timing is broken (${Math.round(v.fps)} frames per second declared)`,
+      };
     }
   }
   return null;
@@ -80,11 +103,20 @@ export function plainMediaError(err: unknown, what = 'the media'): string {
   if (err instanceof WorkLimitError) return err.message;
   if (!(err instanceof FfmpegError)) return `${what} could not be processed`;
   const tail = err.stderrTail;
-  if (/No space left|Cannot allocate memory|Resource temporarily unavailable/i.test(tail)) return `${what} could not be processed: the media service ran out of resources`;
-  if (/moov atom not found|Invalid data found|invalid frame|error while decoding|corrupt|truncat|Invalid NAL|missing picture|header damaged|no frame/i.test(tail)) {
+  if (/No space left|Cannot allocate memory|Resource temporarily unavailable/i.test(tail))
+    return `${what} could not be processed: the media service ran out of resources`;
+  if (
+    /moov atom not found|Invalid data found|invalid frame|error while decoding|corrupt|truncat|Invalid NAL|missing picture|header damaged|no frame/i.test(
+      tail,
+    )
+  ) {
     return `${what} is damaged or truncated and could not be decoded`;
   }
-  if (/processing the decoded data|reinitializing filters|Failed to configure|Invalid argument|not divisible|width|height|dimension/i.test(tail)) {
+  if (
+    /processing the decoded data|reinitializing filters|Failed to configure|Invalid argument|not divisible|width|height|dimension/i.test(
+      tail,
+    )
+  ) {
     return `${what} could not be converted: its picture size, frame rate or format is not usable`;
   }
   return `${what} could not be decoded`;
@@ -94,5 +126,8 @@ export function plainMediaError(err: unknown, what = 'the media'): string {
 export function isTransientMediaFailure(err: unknown): boolean {
   if (err instanceof WorkLimitError) return false;
   if (!(err instanceof FfmpegError)) return true;
-  return err.exitCode === null || /No space left|Cannot allocate memory|Resource temporarily unavailable/i.test(err.stderrTail);
+  return (
+    err.exitCode === null ||
+    /No space left|Cannot allocate memory|Resource temporarily unavailable/i.test(err.stderrTail)
+  );
 }

@@ -17,12 +17,21 @@ const UNRESOLVABLE = new Set(['ENOTFOUND', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA'
 const LOOKUP_TIMEOUT_MS = 5_000;
 
 /** Pure: the provider's host (ELEVENLABS_BASE_URL, else the public API). */
-export const providerHost = (env: NodeJS.ProcessEnv = process.env): string => new URL(env.ELEVENLABS_BASE_URL || ELEVENLABS_DEFAULT_BASE_URL).hostname;
+export const providerHost = (env: NodeJS.ProcessEnv = process.env): string =>
+  new URL(env.ELEVENLABS_BASE_URL || ELEVENLABS_DEFAULT_BASE_URL).hostname;
 
 /** Null when the host resolves (or the answer is unknown); else the reason it cannot be used. */
 export async function unresolvable(host: string): Promise<string | null> {
   try {
-    await Promise.race([lookup(host), new Promise((_, reject) => setTimeout(() => reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })), LOOKUP_TIMEOUT_MS).unref())]);
+    await Promise.race([
+      lookup(host),
+      new Promise((_, reject) =>
+        setTimeout(
+          () => reject(Object.assign(new Error('timeout'), { code: 'ETIMEOUT' })),
+          LOOKUP_TIMEOUT_MS,
+        ).unref(),
+      ),
+    ]);
     return null;
   } catch (err) {
     const code = (err as { code?: string }).code ?? '';
@@ -35,16 +44,20 @@ export const voiceProviderCheck: MiddlewareHandler = async function voiceProvide
   const body = (await c.req.json().catch(() => null)) as { generator?: unknown; credential?: unknown } | null;
   if (Number(body?.generator) !== 1) return next();
   // No credential at all: the engine's own answer ("needs a credential") is the one to act on.
-  if (!(typeof body?.credential === 'string' && body.credential.trim()) && !process.env.ELEVENLABS_API_KEY) return next();
+  if (!(typeof body?.credential === 'string' && body.credential.trim()) && !process.env.ELEVENLABS_API_KEY)
+    return next();
   const host = providerHost();
   const why = await unresolvable(host);
   if (why) {
-    return c.json({
-      error: {
-        code: 'tts_provider_not_configured',
-        message: `voice_generator 1: the voice provider (${host}) cannot be reached from this server (its name does not resolve); configure ELEVENLABS_BASE_URL, or use voice_generator 0`,
+    return c.json(
+      {
+        error: {
+          code: 'tts_provider_not_configured',
+          message: `voice_generator 1: the voice provider (${host}) cannot be reached from this server (its name does not resolve); configure ELEVENLABS_BASE_URL, or use voice_generator 0`,
+        },
       },
-    }, 422);
+      422,
+    );
   }
   return next();
 };

@@ -19,7 +19,8 @@ export const coreRoutes = new Hono()
   .get('/jobs', (c) => c.json({ running: runningJobs() }))
   .post('/probe', async function probe(c) {
     await using input = await receiveToTempFile(c.req.raw.body);
-    if (input.bytes === 0) return c.json({ error: { code: 'empty_input', message: 'the file is empty' } }, 400);
+    if (input.bytes === 0)
+      return c.json({ error: { code: 'empty_input', message: 'the file is empty' } }, 400);
     const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
     try {
       const result = await probeFile(input.path, undefined, raw);
@@ -29,7 +30,10 @@ export const coreRoutes = new Hono()
       return c.json(result);
     } catch (err) {
       if (err instanceof FfmpegError && !(err instanceof WorkLimitError)) {
-        return c.json({ error: { code: 'unreadable_media', message: 'the file is not a readable audio or video file' } }, 422);
+        return c.json(
+          { error: { code: 'unreadable_media', message: 'the file is not a readable audio or video file' } },
+          422,
+        );
       }
       throw err;
     }
@@ -37,7 +41,21 @@ export const coreRoutes = new Hono()
   .post('/audio', async function extractAudio(c) {
     const input = await receiveToTempFile(c.req.raw.body);
     const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
-    const proc = spawnFfmpeg([...raw, '-i', input.path, '-vn', '-map', '0:a:0', '-ac', '1', '-ar', String(PCM_SAMPLE_RATE_HZ), '-f', 's16le', 'pipe:1']);
+    const proc = spawnFfmpeg([
+      ...raw,
+      '-i',
+      input.path,
+      '-vn',
+      '-map',
+      '0:a:0',
+      '-ac',
+      '1',
+      '-ar',
+      String(PCM_SAMPLE_RATE_HZ),
+      '-f',
+      's16le',
+      'pipe:1',
+    ]);
     proc.child.stdin.end();
     const cleanup = () => {
       proc.dispose();
@@ -52,7 +70,15 @@ export const coreRoutes = new Hono()
     void first;
     if (proc.child.exitCode !== null && proc.child.exitCode !== 0) {
       const err = await proc.done.catch((e: FfmpegError) => e);
-      return c.json({ error: { code: 'audio_unreadable', message: `could not extract audio: ${plainMediaError(err, 'the audio')}` } }, 422);
+      return c.json(
+        {
+          error: {
+            code: 'audio_unreadable',
+            message: `could not extract audio: ${plainMediaError(err, 'the audio')}`,
+          },
+        },
+        422,
+      );
     }
     return new Response(Readable.toWeb(proc.child.stdout) as unknown as ReadableStream, {
       headers: { 'content-type': `audio/L16; rate=${PCM_SAMPLE_RATE_HZ}; channels=1` },

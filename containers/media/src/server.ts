@@ -33,7 +33,11 @@ const workScopeMiddleware: MiddlewareHandler = async function workScope(c, next)
     // An engine that answers 5xx (or 408 "aborted") because a limit stopped its work must not be
     // retried: the same media hits the same limit. Whatever the engine said, the answer is 422
     // with the plain reason.
-    const limit = scope.limitHit ?? (scope.signal.aborted ? String((scope.signal.reason as Error)?.message ?? 'the work was stopped') : null);
+    const limit =
+      scope.limitHit ??
+      (scope.signal.aborted
+        ? String((scope.signal.reason as Error)?.message ?? 'the work was stopped')
+        : null);
     if (limit && (c.res.status >= 500 || c.res.status === 408)) {
       c.res = c.json({ error: { code: 'work_limit', message: limit } }, 422);
     }
@@ -56,7 +60,9 @@ export function createMediaApp(): Hono {
     return c.json({ error: { code: 'internal_error', message: err.message || 'internal error' } }, 500);
   });
   app.use('*', workScopeMiddleware);
-  app.notFound((c) => c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404));
+  app.notFound((c) =>
+    c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
+  );
   app.use('/tts', voiceProviderCheck);
   app.route('/', coreRoutes);
   app.route('/', asrRoutes);

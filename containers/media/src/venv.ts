@@ -16,4 +16,5 @@ export const DEFAULT_PYTHON_VENV = join(REPO_ROOT, '.venv');
  * A model directory as install_models.py names it.
  * @example venvModelDir('faster-whisper-base') // '<repo>/.venv/models/faster-whisper-base'
  */
-export const venvModelDir = (name: string, venv: string = DEFAULT_PYTHON_VENV): string => join(venv, 'models', name);
+export const venvModelDir = (name: string, venv: string = DEFAULT_PYTHON_VENV): string =>
+  join(venv, 'models', name);

@@ -53,7 +53,13 @@ export function openScope({
   signal,
   mediaSec = null,
   tenant = null,
-}: { jobId?: string | null; budgetMs?: number; signal?: AbortSignal; mediaSec?: number | null; tenant?: string | null } = {}): WorkScope {
+}: {
+  jobId?: string | null;
+  budgetMs?: number;
+  signal?: AbortSignal;
+  mediaSec?: number | null;
+  tenant?: string | null;
+} = {}): WorkScope {
   const controller = new AbortController();
   let deadline = Date.now() + budgetMs;
   let timer: NodeJS.Timeout | undefined;
@@ -64,7 +70,10 @@ export function openScope({
   };
   const arm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => abort(new WorkAbortedError('deadline', what)), Math.max(0, deadline - Date.now()));
+    timer = setTimeout(
+      () => abort(new WorkAbortedError('deadline', what)),
+      Math.max(0, deadline - Date.now()),
+    );
     timer.unref();
   };
   const onClientGone = () => abort(new WorkAbortedError('client_gone', 'the caller went away'));
@@ -145,12 +154,16 @@ export function tenantJobs(tenant: string | null): number {
 export const niceFor = (scope: Pick<WorkScope, 'mediaSec'> | undefined, sameTenantJobs = 0): number =>
   Math.min(
     MAX_NICE,
-    Math.max(scope?.mediaSec != null && scope.mediaSec > LONG_MEDIA_SEC ? LONG_WORK_NICE : 0, NICE_PER_TENANT_JOB * Math.max(0, sameTenantJobs - 1)),
+    Math.max(
+      scope?.mediaSec != null && scope.mediaSec > LONG_MEDIA_SEC ? LONG_WORK_NICE : 0,
+      NICE_PER_TENANT_JOB * Math.max(0, sameTenantJobs - 1),
+    ),
   );
 const MAX_NICE = 15;
 
 /** The nice value for a child started now in `scope`. */
-export const currentNice = (scope: WorkScope | undefined): number => niceFor(scope, tenantJobs(scope?.tenant ?? null));
+export const currentNice = (scope: WorkScope | undefined): number =>
+  niceFor(scope, tenantJobs(scope?.tenant ?? null));
 
 /**
  * The request's own signal joined with the current scope's (deadline, DELETE): for engines whose

@@ -26,7 +26,15 @@ export const HIGH_ENERGY_STD_DB = 10;
 export const LOW_ENERGY_STD_DB = 4;
 
 export const EMOTION_LABELS = [
-  'content', 'positive', 'enthusiastic', 'calm', 'neutral', 'energetic', 'sad', 'negative', 'agitated',
+  'content',
+  'positive',
+  'enthusiastic',
+  'calm',
+  'neutral',
+  'energetic',
+  'sad',
+  'negative',
+  'agitated',
 ] as const;
 export type EmotionLabel = (typeof EMOTION_LABELS)[number];
 
@@ -64,6 +72,7 @@ const GRID: Record<'positive' | 'neutral' | 'negative', Record<Arousal, EmotionL
 
 /** The label of the grid in the module header. */
 export function classifyEmotion(f: EmotionFeatures): EmotionLabel {
-  const valence = f.valence >= POSITIVE_VALENCE ? 'positive' : f.valence <= NEGATIVE_VALENCE ? 'negative' : 'neutral';
+  const valence =
+    f.valence >= POSITIVE_VALENCE ? 'positive' : f.valence <= NEGATIVE_VALENCE ? 'negative' : 'neutral';
   return GRID[valence][arousalOf(f)];
 }

@@ -35,10 +35,21 @@ export interface PaceSummary {
  * @example
  * computePace(tokens, pauses, 0.25) // 120 words spread over 60 s → words_per_minute 120
  */
-export function computePace(tokens: readonly Token[], pauses: readonly Pause[], minPauseSec: number): PaceSummary {
+export function computePace(
+  tokens: readonly Token[],
+  pauses: readonly Pause[],
+  minPauseSec: number,
+): PaceSummary {
   const lexical = tokens.filter((t) => !t.hesitation);
   if (tokens.length === 0) {
-    return { words_per_minute: 0, avg_word_duration: 0, speech_to_pause_ratio: 0, speaking_time_sec: 0, pause_time_sec: 0, word_count: 0 };
+    return {
+      words_per_minute: 0,
+      avg_word_duration: 0,
+      speech_to_pause_ratio: 0,
+      speaking_time_sec: 0,
+      pause_time_sec: 0,
+      word_count: 0,
+    };
   }
   const lastEnd = tokens.reduce((m, t) => Math.max(m, t.end), -Infinity);
   const speaking = Math.max(0, lastEnd - tokens[0].start);

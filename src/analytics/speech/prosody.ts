@@ -58,11 +58,17 @@ function lowpass(x: Float32Array, sampleRate: number, cutoffHz: number, q: numbe
   const b2 = b0;
   const a1 = (-2 * cos) / a0;
   const a2 = (1 - alpha) / a0;
-  let x1 = 0, x2 = 0, y1 = 0, y2 = 0;
+  let x1 = 0,
+    x2 = 0,
+    y1 = 0,
+    y2 = 0;
   for (let i = 0; i < x.length; i++) {
     const x0 = x[i];
     const y0 = b0 * x0 + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
-    x2 = x1; x1 = x0; y2 = y1; y1 = y0;
+    x2 = x1;
+    x1 = x0;
+    y2 = y1;
+    y1 = y0;
     x[i] = y0;
   }
 }
@@ -75,7 +81,11 @@ function lowpass(x: Float32Array, sampleRate: number, cutoffHz: number, q: numbe
  * @example
  * const track = computeProsody(pcm16k, 16000); // track.frame_sec === 0.01
  */
-export function computeProsody(samples: Float32Array, sampleRate: number, options: ProsodyOptions = {}): ProsodyTrack {
+export function computeProsody(
+  samples: Float32Array,
+  sampleRate: number,
+  options: ProsodyOptions = {},
+): ProsodyTrack {
   const {
     frameSec = FRAME_SEC,
     windowSec = WINDOW_SEC,
@@ -84,7 +94,8 @@ export function computeProsody(samples: Float32Array, sampleRate: number, option
     threshold = YIN_THRESHOLD,
     silenceDb = SILENCE_DBFS,
   } = options;
-  if (!(sampleRate > 0) || !(frameSec > 0)) throw new RangeError('computeProsody: sampleRate and frameSec must be > 0');
+  if (!(sampleRate > 0) || !(frameSec > 0))
+    throw new RangeError('computeProsody: sampleRate and frameSec must be > 0');
   const hop = frameSec * sampleRate;
   const frames = Math.floor(samples.length / hop);
   const pitch: Array<number | null> = new Array(frames).fill(null);
@@ -143,7 +154,9 @@ export function computeProsody(samples: Float32Array, sampleRate: number, option
     }
     if (best < 0) continue;
     // Parabolic interpolation around the dip for sub-sample period.
-    const a = cmnd[best - 1], b = cmnd[best], c = cmnd[best + 1];
+    const a = cmnd[best - 1],
+      b = cmnd[best],
+      c = cmnd[best + 1];
     const den = a - 2 * b + c;
     const shift = den !== 0 ? Math.max(-0.5, Math.min(0.5, (0.5 * (a - c)) / den)) : 0;
     const hz = rate / (best + shift);
@@ -190,7 +203,13 @@ export function summarizeProsody(track: ProsodyTrack): ProsodySummary {
   });
   const voicedSec = voiced.length * track.frame_sec;
   if (voicedSec < MIN_VOICED_SEC || voiced.length < 2) {
-    return { voiced_sec: voicedSec, median_pitch_hz: null, pitch_std_st: null, energy_std_db: null, mean_energy_db: null };
+    return {
+      voiced_sec: voicedSec,
+      median_pitch_hz: null,
+      pitch_std_st: null,
+      energy_std_db: null,
+      mean_energy_db: null,
+    };
   }
   const sorted = [...voiced].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
@@ -200,6 +219,8 @@ export function summarizeProsody(track: ProsodyTrack): ProsodySummary {
     median_pitch_hz: median,
     pitch_std_st: st.length >= 2 ? std(st) : null,
     energy_std_db: voicedEnergy.length >= 2 ? std(voicedEnergy) : null,
-    mean_energy_db: voicedEnergy.length ? voicedEnergy.reduce((a, b) => a + b, 0) / voicedEnergy.length : null,
+    mean_energy_db: voicedEnergy.length
+      ? voicedEnergy.reduce((a, b) => a + b, 0) / voicedEnergy.length
+      : null,
   };
 }

@@ -17,9 +17,40 @@ const analyzer = vader.SentimentIntensityAnalyzer;
 
 /** Words that negate the next three words, VADER's NEGATE list plus any "n't" contraction. */
 const NEGATIONS = new Set([
-  'not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'nowhere', 'cannot', 'without',
-  'aint', 'arent', 'cant', 'couldnt', 'didnt', 'doesnt', 'dont', 'hadnt', 'hasnt', 'havent', 'isnt', 'mightnt',
-  'mustnt', 'neednt', 'shant', 'shouldnt', 'wasnt', 'werent', 'wont', 'wouldnt', 'rarely', 'seldom', 'despite',
+  'not',
+  'no',
+  'never',
+  'none',
+  'nobody',
+  'nothing',
+  'neither',
+  'nor',
+  'nowhere',
+  'cannot',
+  'without',
+  'aint',
+  'arent',
+  'cant',
+  'couldnt',
+  'didnt',
+  'doesnt',
+  'dont',
+  'hadnt',
+  'hasnt',
+  'havent',
+  'isnt',
+  'mightnt',
+  'mustnt',
+  'neednt',
+  'shant',
+  'shouldnt',
+  'wasnt',
+  'werent',
+  'wont',
+  'wouldnt',
+  'rarely',
+  'seldom',
+  'despite',
 ]);
 const NEGATION_WINDOW = 3;
 const FUNCTION_TAGS = new Set(['DET', 'PRON', 'ADP', 'AUX', 'CCONJ', 'SCONJ', 'PART', 'PUNCT', 'NUM', 'SYM']);
@@ -82,9 +113,17 @@ export function sentimentWords(
  * fillers removed (VADER would read filler "like" as positive). Averaging sentences, rather
  * than scoring the whole transcript, keeps long talks from saturating at ±1. 0 without words.
  */
-export function overallValence(sentences: readonly (readonly Token[])[], skip: ReadonlySet<number> = new Set()): number {
+export function overallValence(
+  sentences: readonly (readonly Token[])[],
+  skip: ReadonlySet<number> = new Set(),
+): number {
   const scores = sentences
-    .map((s) => s.filter((t) => !t.hesitation && !skip.has(t.index)).map((t) => t.text).join(' '))
+    .map((s) =>
+      s
+        .filter((t) => !t.hesitation && !skip.has(t.index))
+        .map((t) => t.text)
+        .join(' '),
+    )
     .filter((text) => text.length > 0)
     .map((text) => analyzer.polarity_scores(text).compound);
   return scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : 0;

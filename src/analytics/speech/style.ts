@@ -36,7 +36,15 @@ export const MIN_STYLE_WORDS = 10;
 export const MIN_STYLE_SEC = 5;
 
 export const STYLE_LABELS = [
-  'insufficient_speech', 'rushed', 'hesitant', 'monotone', 'fast', 'slow', 'expressive', 'complex', 'conversational',
+  'insufficient_speech',
+  'rushed',
+  'hesitant',
+  'monotone',
+  'fast',
+  'slow',
+  'expressive',
+  'complex',
+  'conversational',
 ] as const;
 export type StyleLabel = (typeof STYLE_LABELS)[number];
 
@@ -60,7 +68,10 @@ export function classifyStyle(f: StyleFeatures): StyleLabel {
   const longPerMin = f.longPauses / minutes;
   const pauseFraction = f.pauseTimeSec / f.speakingTimeSec;
   if (f.wordsPerMinute > FAST_WPM && pausesPerMin < RUSHED_PAUSES_PER_MIN) return 'rushed';
-  if (longPerMin >= HESITANT_LONG_PAUSES_PER_MIN || (f.wordsPerMinute < SLOW_WPM && pauseFraction >= HESITANT_PAUSE_FRACTION)) {
+  if (
+    longPerMin >= HESITANT_LONG_PAUSES_PER_MIN ||
+    (f.wordsPerMinute < SLOW_WPM && pauseFraction >= HESITANT_PAUSE_FRACTION)
+  ) {
     return 'hesitant';
   }
   if (f.pitchStdSt !== null && f.pitchStdSt < MONOTONE_ST) return 'monotone';

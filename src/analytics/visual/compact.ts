@@ -24,8 +24,17 @@ import { topEmotion } from './emotion.js';
 
 /** The pose keypoints `bodyFrame` reads; eyes, knees and ankles are never used. */
 export const POSE_KEYPOINTS_USED = [
-  'nose', 'left_ear', 'right_ear', 'left_shoulder', 'right_shoulder', 'left_elbow', 'right_elbow',
-  'left_wrist', 'right_wrist', 'left_hip', 'right_hip',
+  'nose',
+  'left_ear',
+  'right_ear',
+  'left_shoulder',
+  'right_shoulder',
+  'left_elbow',
+  'right_elbow',
+  'left_wrist',
+  'right_wrist',
+  'left_hip',
+  'right_hip',
 ] as const;
 
 /** True for a frame that is already compact (the container's `/vision` sends those). */

@@ -67,7 +67,12 @@ export interface FrameFeatures {
 export function frameHands(input: VisionFrame, options: VisualOptions = {}): SideHands {
   const { minKeypointScore = DEFAULT_MIN_KEYPOINT_SCORE, minHandScore = DEFAULT_MIN_HAND_SCORE } = options;
   const frame = compactFrame(input);
-  return assignHands(frame.hands, bodyFrame(frame.pose, minKeypointScore), frame.face?.box ?? null, minHandScore);
+  return assignHands(
+    frame.hands,
+    bodyFrame(frame.pose, minKeypointScore),
+    frame.face?.box ?? null,
+    minHandScore,
+  );
 }
 
 /**

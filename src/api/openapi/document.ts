@@ -18,7 +18,9 @@ export interface OpenApiOptions {
   maxUploadBytes?: number;
 }
 
-const INTRO = (maxUploadBytes: number) => `Asynchronous video analysis and processing. Create a job with one of the POST endpoints, then poll \`GET /api/status/{video_id}\` until status is \`completed\` or \`failed\`.
+const INTRO = (
+  maxUploadBytes: number,
+) => `Asynchronous video analysis and processing. Create a job with one of the POST endpoints, then poll \`GET /api/status/{video_id}\` until status is \`completed\` or \`failed\`.
 
 **Authentication.** Every \`/api/*\` and \`/status/*\` request carries the API key in the \`X-API-Key\` header or the \`api_key\` query parameter. A missing, unknown or revoked key is 401 \`unauthorized\`. More than 60 such failures a minute from one client address (UNAUTH_RATE_LIMIT_PER_MIN) → 429 \`rate_limited\` (reason \`unauthenticated_per_minute\`) for every request from it until the minute ends. Keys are issued with \`npm run keys\` or the admin API (\`Authorization: Bearer {ADMIN_TOKEN}\`). Download links (\`/files/…\`) need no key.
 
@@ -59,8 +61,17 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, an
     components: {
       securitySchemes: {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key.' },
-        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'The API key as a query parameter (it is removed from access logs).' },
-        adminBearer: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN secret; admin routes only.' },
+        apiKeyQuery: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'api_key',
+          description: 'The API key as a query parameter (it is removed from access logs).',
+        },
+        adminBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The ADMIN_TOKEN secret; admin routes only.',
+        },
       },
       parameters: {
         IdempotencyKey: {
@@ -68,11 +79,15 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, an
           in: 'header',
           required: false,
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
-          description: 'Makes a retry safe: a repeat of the same request (same fields and file bytes) within 24 h (IDEMPOTENCY_TTL_SEC) gets the first answer (`Idempotent-Replayed: true`) and creates nothing new; a different request with the same key is 422; a repeat while the first still runs is 409. Failed requests are not remembered.',
+          description:
+            'Makes a retry safe: a repeat of the same request (same fields and file bytes) within 24 h (IDEMPOTENCY_TTL_SEC) gets the first answer (`Idempotent-Replayed: true`) and creates nothing new; a different request with the same key is 422; a repeat while the first still runs is 409. Failed requests are not remembered.',
         },
       },
       headers: {
-        'X-Request-Id': { description: 'Id of this request, also in error bodies as `request_id`.', schema: { type: 'string' } },
+        'X-Request-Id': {
+          description: 'Id of this request, also in error bodies as `request_id`.',
+          schema: { type: 'string' },
+        },
       },
       schemas: { ...componentSchemas(), ...formComponents(maxUploadBytes) },
       responses: errorResponses(),

@@ -16,21 +16,35 @@ interface ErrorResponseDoc {
   headers?: Obj;
 }
 
-const codesWithStatus = (status: number) => ERROR_CODE_DOCS.filter((e) => e.status === status).map((e) => e.code);
+const codesWithStatus = (status: number) =>
+  ERROR_CODE_DOCS.filter((e) => e.status === status).map((e) => e.code);
 
 export const ERROR_RESPONSES = {
-  BadRequest: { description: 'The request is invalid; `error.field` names the field at fault.', codes: codesWithStatus(400) },
+  BadRequest: {
+    description: 'The request is invalid; `error.field` names the field at fault.',
+    codes: codesWithStatus(400),
+  },
   Unauthorized: { description: 'Missing or invalid credential.', codes: codesWithStatus(401) },
   NotFound: { description: 'Not found.', codes: ['not_found'] },
   // process-video's 404: its avatar, or (like every upload route) its resumable upload.
-  AvatarNotFound: { description: '`video_id` is not an avatar of this API key, or `file_id` is not an upload of it.', codes: ['avatar_not_found', 'not_found'] },
-  LinkRejected: { description: 'The signed link is not valid for this file, or expired.', codes: ['invalid_signature', 'link_expired'] },
+  AvatarNotFound: {
+    description: '`video_id` is not an avatar of this API key, or `file_id` is not an upload of it.',
+    codes: ['avatar_not_found', 'not_found'],
+  },
+  LinkRejected: {
+    description: 'The signed link is not valid for this file, or expired.',
+    codes: ['invalid_signature', 'link_expired'],
+  },
   PayloadTooLarge: { description: 'A file is larger than MAX_UPLOAD_BYTES.', codes: ['payload_too_large'] },
   UnsupportedMediaType: { description: 'A file field holds plain text.', codes: ['unsupported_media_type'] },
   RangeNotSatisfiable: { description: 'The Range is outside the file.', codes: ['range_not_satisfiable'] },
-  NotConfigured: { description: 'A secret the feature needs is not set.', codes: ['not_configured', 'storage_error'] },
+  NotConfigured: {
+    description: 'A secret the feature needs is not set.',
+    codes: ['not_configured', 'storage_error'],
+  },
   RateLimited: {
-    description: 'Too many requests per minute, or too many unfinished jobs, for this API key; or too many failed authentications from this client address.',
+    description:
+      'Too many requests per minute, or too many unfinished jobs, for this API key; or too many failed authentications from this client address.',
     codes: ['rate_limited'],
     headers: {
       'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
@@ -40,25 +54,34 @@ export const ERROR_RESPONSES = {
       'RateLimit-Policy': { schema: { type: 'string', example: '120;w=60' } },
     },
   },
-  Conflict: { description: 'Conflicts with the state of an upload or an idempotent request.', codes: ['upload_conflict', 'idempotency_in_progress'] },
-  IdempotencyKeyReused: { description: 'The Idempotency-Key was used with a different request.', codes: ['idempotency_key_reused'] },
+  Conflict: {
+    description: 'Conflicts with the state of an upload or an idempotent request.',
+    codes: ['upload_conflict', 'idempotency_in_progress'],
+  },
+  IdempotencyKeyReused: {
+    description: 'The Idempotency-Key was used with a different request.',
+    codes: ['idempotency_key_reused'],
+  },
   InternalError: { description: 'Unexpected failure; quote `request_id`.', codes: ['internal_error'] },
 } satisfies Record<string, ErrorResponseDoc>;
 
 export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
 
 /** The HTTP status of a named error answer: that of its codes. */
-export const errorStatus = (name: ErrorResponseName): number => ERROR_CODES[(ERROR_RESPONSES[name] as ErrorResponseDoc).codes[0]];
+export const errorStatus = (name: ErrorResponseName): number =>
+  ERROR_CODES[(ERROR_RESPONSES[name] as ErrorResponseDoc).codes[0]];
 
 /** `components.responses`. */
 export function errorResponses(): Record<ErrorResponseName, Obj> {
-  const entries = Object.entries(ERROR_RESPONSES as Record<ErrorResponseName, ErrorResponseDoc>).map(([name, { description, codes, headers }]) => [
-    name,
-    {
-      description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...headers },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-    },
-  ]);
+  const entries = Object.entries(ERROR_RESPONSES as Record<ErrorResponseName, ErrorResponseDoc>).map(
+    ([name, { description, codes, headers }]) => [
+      name,
+      {
+        description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+        headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' }, ...headers },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+      },
+    ],
+  );
   return Object.fromEntries(entries) as Record<ErrorResponseName, Obj>;
 }

@@ -55,7 +55,11 @@ const booleanText = (fallback: boolean, text: string): Schema => ({
 function asFormText({ anyOf, default: fallback, description, ...rest }: Schema): Schema {
   const value = (anyOf as Schema[] | undefined)?.find((s) => s.type !== 'null') ?? rest;
   if (value.type === 'boolean') return booleanText(fallback === true, String(description));
-  return { ...value, ...(fallback !== null && fallback !== undefined ? { default: fallback } : {}), description };
+  return {
+    ...value,
+    ...(fallback !== null && fallback !== undefined ? { default: fallback } : {}),
+    description,
+  };
 }
 
 function partProperties(part: FormPart, maxUploadBytes: number): Record<string, Schema> {
@@ -64,7 +68,9 @@ function partProperties(part: FormPart, maxUploadBytes: number): Record<string, 
     return Object.fromEntries(Object.entries(props).map(([name, prop]) => [name, asFormText(prop)]));
   }
   if (isFile(part)) {
-    const description = part.withUploadRule ? `${part.description} ${uploadRule(maxUploadBytes)}` : part.description;
+    const description = part.withUploadRule
+      ? `${part.description} ${uploadRule(maxUploadBytes)}`
+      : part.description;
     return { [part.name]: { type: 'string', contentMediaType: 'application/octet-stream', description } };
   }
   return { [part.name]: { ...fromZod(part.schema), description: part.description } };
@@ -86,4 +92,6 @@ export function formSchema(form: FormDoc, maxUploadBytes: number): Schema {
 
 /** The `encoding` of the form's file fields: which media each accepts. */
 export const formEncoding = (form: FormDoc): Record<string, { contentType: string }> =>
-  Object.fromEntries(form.parts.filter(isFile).map((file) => [file.name, { contentType: ACCEPTED_MEDIA[file.media] }]));
+  Object.fromEntries(
+    form.parts.filter(isFile).map((file) => [file.name, { contentType: ACCEPTED_MEDIA[file.media] }]),
+  );

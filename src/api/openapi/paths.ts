@@ -10,7 +10,10 @@ import { PATH_PARAMS, ROUTES, type Auth, type BodyDoc, type ReplyDoc, type Route
 
 const X_REQUEST_ID = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
 const IDEMPOTENT_REPLAYED = {
-  'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.', schema: { type: 'string', const: 'true' } },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', const: 'true' },
+  },
 };
 const IDEMPOTENCY_KEY = { $ref: '#/components/parameters/IdempotencyKey' };
 
@@ -26,12 +29,19 @@ const content = (body: BodyDoc, components: ComponentNames): Record<string, Sche
     const name = components.get(body.json);
     return { 'application/json': { schema: name ? schemaRef(name) : fromZod(body.json, components) } };
   }
-  return body.content && Object.fromEntries(Object.entries(body.content).map(([media, schema]) => [media, { schema }]));
+  return (
+    body.content &&
+    Object.fromEntries(Object.entries(body.content).map(([media, schema]) => [media, { schema }]))
+  );
 };
 
 function reply(r: ReplyDoc, replayable: boolean, components: ComponentNames): Schema {
   const media = content(r, components);
-  return { description: r.description, headers: { ...X_REQUEST_ID, ...(replayable ? IDEMPOTENT_REPLAYED : {}), ...r.headers }, ...(media ? { content: media } : {}) };
+  return {
+    description: r.description,
+    headers: { ...X_REQUEST_ID, ...(replayable ? IDEMPOTENT_REPLAYED : {}), ...r.headers },
+    ...(media ? { content: media } : {}),
+  };
 }
 
 const pathParams = (path: string): Schema[] =>
@@ -42,22 +52,37 @@ const pathParams = (path: string): Schema[] =>
 
 function responses(route: RouteDoc, components: ComponentNames): Record<string, Schema> {
   const out: Record<string, Schema> = {};
-  for (const [status, r] of Object.entries(route.replies)) out[status] = reply(r, !!route.idempotent && status.startsWith('2'), components);
+  for (const [status, r] of Object.entries(route.replies))
+    out[status] = reply(r, !!route.idempotent && status.startsWith('2'), components);
   for (const name of [...(route.errors ?? []), ...AUTH[route.auth].errors]) {
     const status = String(errorStatus(name));
-    if (out[status]) throw new Error(`${route.operationId}: ${name} and another answer share status ${status}`);
+    if (out[status])
+      throw new Error(`${route.operationId}: ${name} and another answer share status ${status}`);
     out[status] = { $ref: `#/components/responses/${name}` };
   }
   return out;
 }
 
 function requestBody(route: RouteDoc, components: ComponentNames): Schema | undefined {
-  if (route.form) return { required: true, content: { 'multipart/form-data': { schema: schemaRef(route.form.component), encoding: formEncoding(route.form) } } };
+  if (route.form)
+    return {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: schemaRef(route.form.component),
+          encoding: formEncoding(route.form),
+        },
+      },
+    };
   return route.body && { required: true, content: content(route.body, components) };
 }
 
 function operation(route: RouteDoc, components: ComponentNames): Schema {
-  const parameters = [...pathParams(route.path), ...(route.params ?? []), ...(route.idempotent ? [IDEMPOTENCY_KEY] : [])];
+  const parameters = [
+    ...pathParams(route.path),
+    ...(route.params ?? []),
+    ...(route.idempotent ? [IDEMPOTENCY_KEY] : []),
+  ];
   const body = requestBody(route, components);
   const { security } = AUTH[route.auth];
   return {
@@ -77,11 +102,15 @@ function operation(route: RouteDoc, components: ComponentNames): Schema {
  * @example
  * openApiPaths(new Map())['/api/analyze-video'].post.operationId // 'analyzeVideo'
  */
-export function openApiPaths(components: ComponentNames, routes: RouteDoc[] = ROUTES): Record<string, Record<string, Schema>> {
+export function openApiPaths(
+  components: ComponentNames,
+  routes: RouteDoc[] = ROUTES,
+): Record<string, Record<string, Schema>> {
   const paths: Record<string, Record<string, Schema>> = {};
   for (const route of routes) {
     const item = (paths[route.path] ??= {});
-    if (item[route.method]) throw new Error(`${route.method.toUpperCase()} ${route.path} is in the route table twice`);
+    if (item[route.method])
+      throw new Error(`${route.method.toUpperCase()} ${route.path} is in the route table twice`);
     item[route.method] = operation(route, components);
   }
   return paths;
@@ -89,4 +118,6 @@ export function openApiPaths(components: ComponentNames, routes: RouteDoc[] = RO
 
 /** The form schemas the table's upload routes name, keyed by component name. */
 export const formComponents = (maxUploadBytes: number, routes: RouteDoc[] = ROUTES): Record<string, Schema> =>
-  Object.fromEntries(routes.flatMap((r) => (r.form ? [[r.form.component, formSchema(r.form, maxUploadBytes)]] : [])));
+  Object.fromEntries(
+    routes.flatMap((r) => (r.form ? [[r.form.component, formSchema(r.form, maxUploadBytes)]] : [])),
+  );

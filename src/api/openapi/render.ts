@@ -8,13 +8,22 @@
 type Obj = Record<string, any>;
 
 const esc = (s: unknown) =>
-  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 /** The few Markdown marks the document uses: paragraphs, `code`, **bold**. */
 export function markdown(text: unknown): string {
   return String(text ?? '')
     .split(/\n{2,}/)
-    .map((p) => `<p>${esc(p).replace(/`([^`]+)`/g, '<code>$1</code>').replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>').replace(/\n/g, '<br>')}</p>`)
+    .map(
+      (p) =>
+        `<p>${esc(p)
+          .replace(/`([^`]+)`/g, '<code>$1</code>')
+          .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+          .replace(/\n/g, '<br>')}</p>`,
+    )
     .join('');
 }
 
@@ -23,7 +32,12 @@ const anchor = (name: string) => `schema-${name}`;
 
 function resolve(doc: Obj, node: Obj | undefined): Obj {
   let n = node ?? {};
-  for (let i = 0; n.$ref && i < 10; i++) n = n.$ref.split('/').slice(1).reduce((o: Obj, k: string) => o?.[k], doc) ?? {};
+  for (let i = 0; n.$ref && i < 10; i++)
+    n =
+      n.$ref
+        .split('/')
+        .slice(1)
+        .reduce((o: Obj, k: string) => o?.[k], doc) ?? {};
   return n;
 }
 
@@ -32,7 +46,8 @@ function typeOf(schema: Obj | undefined): string {
   if (!schema) return 'any';
   if (schema.$ref) return `<a href="#${anchor(refName(schema.$ref))}">${esc(refName(schema.$ref))}</a>`;
   if (schema.const !== undefined) return `<code>${esc(JSON.stringify(schema.const))}</code>`;
-  if (schema.enum) return schema.enum.map((v: unknown) => `<code>${esc(JSON.stringify(v))}</code>`).join(' | ');
+  if (schema.enum)
+    return schema.enum.map((v: unknown) => `<code>${esc(JSON.stringify(v))}</code>`).join(' | ');
   const alts = schema.oneOf ?? schema.anyOf;
   if (alts) return alts.map(typeOf).join(' | ');
   if (schema.allOf) return schema.allOf.map(typeOf).join(' & ');
@@ -58,22 +73,43 @@ function fieldRows(doc: Obj, schema: Obj, prefix = '', depth = 0): string {
   return Object.entries((s.properties ?? {}) as Obj)
     .map(([name, child]: [string, Obj]) => {
       const full = `${prefix}${name}`;
-      const nested = !child.$ref && depth < 3 ? (child.type === 'object' ? child : child.type === 'array' && child.items?.type === 'object' ? child.items : null) : null;
+      const nested =
+        !child.$ref && depth < 3
+          ? child.type === 'object'
+            ? child
+            : child.type === 'array' && child.items?.type === 'object'
+              ? child.items
+              : null
+          : null;
       const row = `<tr><td><code>${esc(full)}</code>${required.has(name) ? ' <span class="req">required</span>' : ''}</td><td>${typeOf(child)}</td><td>${child.default !== undefined ? `<code>${esc(child.default)}</code>` : ''}</td><td>${markdown(child.description)}${rules(child) ? `<p class="rules">${rules(child)}</p>` : ''}</td></tr>`;
-      return row + (nested ? fieldRows(doc, nested, child.type === 'array' ? `${full}[].` : `${full}.`, depth + 1) : '');
+      return (
+        row +
+        (nested ? fieldRows(doc, nested, child.type === 'array' ? `${full}[].` : `${full}.`, depth + 1) : '')
+      );
     })
     .join('');
 }
 
 const fieldTable = (doc: Obj, schema: Obj) => {
   const rows = fieldRows(doc, schema);
-  return rows ? `<table><thead><tr><th>Field</th><th>Type</th><th>Default</th><th>Meaning and rules</th></tr></thead><tbody>${rows}</tbody></table>` : '';
+  return rows
+    ? `<table><thead><tr><th>Field</th><th>Type</th><th>Default</th><th>Meaning and rules</th></tr></thead><tbody>${rows}</tbody></table>`
+    : '';
 };
 
 function operation(doc: Obj, path: string, method: string, op: Obj): string {
   const params = (op.parameters ?? []) as Obj[];
   const security = (op.security ?? doc.security) as Obj[];
-  const auth = security.length === 0 ? 'none' : security.map((s) => Object.keys(s).map((k) => esc(k)).join(' + ')).join(' or ');
+  const auth =
+    security.length === 0
+      ? 'none'
+      : security
+          .map((s) =>
+            Object.keys(s)
+              .map((k) => esc(k))
+              .join(' + '),
+          )
+          .join(' or ');
   const body = (op.requestBody?.content ?? {}) as Record<string, Obj>;
   const responses = Object.entries((op.responses ?? {}) as Record<string, Obj>).map(([code, r]) => {
     const res = resolve(doc, r);
@@ -85,7 +121,12 @@ function operation(doc: Obj, path: string, method: string, op: Obj): string {
 ${markdown(op.description)}
 <p class="auth">Credential: ${auth} · operationId <code>${esc(op.operationId)}</code></p>
 ${params.length ? `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Meaning</th></tr></thead><tbody>${params.map((p) => `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <span class="req">required</span>' : ''}</td><td>${esc(p.in)}</td><td>${typeOf(p.schema)}</td><td>${markdown(p.description)}</td></tr>`).join('')}</tbody></table>` : ''}
-${Object.entries(body).map(([type, media]) => `<h4>Request body <code>${esc(type)}</code></h4>${markdown(resolve(doc, media.schema).description)}${fieldTable(doc, media.schema)}`).join('')}
+${Object.entries(body)
+  .map(
+    ([type, media]) =>
+      `<h4>Request body <code>${esc(type)}</code></h4>${markdown(resolve(doc, media.schema).description)}${fieldTable(doc, media.schema)}`,
+  )
+  .join('')}
 <h4>Responses</h4><table><thead><tr><th>Status</th><th>Body</th><th>Meaning</th></tr></thead><tbody>${responses.join('')}</tbody></table>
 </section>`;
 }
@@ -121,12 +162,30 @@ export function renderDocs(doc: Obj): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(doc.info.title)} — reference</title><style>${STYLE}</style></head><body>
 <nav aria-label="Contents"><strong>${esc(doc.info.title)}</strong><a href="#overview">Overview</a><a href="#errors">Errors</a>
-${tags.map((t) => `<p><strong>${esc(t.name)}</strong></p>${ops.filter((o) => (o.op.tags ?? []).includes(t.name)).map((o) => `<a href="#op-${esc(o.op.operationId)}">${esc(o.method.toUpperCase())} ${esc(o.path)}</a>`).join('')}`).join('')}
+${tags
+  .map(
+    (t) =>
+      `<p><strong>${esc(t.name)}</strong></p>${ops
+        .filter((o) => (o.op.tags ?? []).includes(t.name))
+        .map(
+          (o) => `<a href="#op-${esc(o.op.operationId)}">${esc(o.method.toUpperCase())} ${esc(o.path)}</a>`,
+        )
+        .join('')}`,
+  )
+  .join('')}
 <p><strong>schemas</strong></p>${schemas.map(([n]) => `<a href="#${anchor(n)}">${esc(n)}</a>`).join('')}<p><a href="/openapi.json">openapi.json</a></p></nav>
 <main><h1>${esc(doc.info.title)} <small>v${esc(doc.info.version)}</small></h1>
 <section id="overview">${markdown(doc.info.description)}</section>
 <section id="errors"><h2>Error codes</h2><table><thead><tr><th>Code</th><th>HTTP</th><th>When</th></tr></thead><tbody>${errors.map((e) => `<tr><td><code>${esc(e.code)}</code></td><td>${esc(e.status)}</td><td>${markdown(e.when)}</td></tr>`).join('')}</tbody></table></section>
-${tags.map((t) => `<h2>${esc(t.name)}</h2>${markdown(t.description)}${ops.filter((o) => (o.op.tags ?? []).includes(t.name)).map((o) => operation(doc, o.path, o.method, o.op)).join('')}`).join('')}
+${tags
+  .map(
+    (t) =>
+      `<h2>${esc(t.name)}</h2>${markdown(t.description)}${ops
+        .filter((o) => (o.op.tags ?? []).includes(t.name))
+        .map((o) => operation(doc, o.path, o.method, o.op))
+        .join('')}`,
+  )
+  .join('')}
 <h2>Schemas</h2>${schemas.map(([name, s]: [string, Obj]) => `<section class="op" id="${anchor(name)}"><h3>${esc(name)}</h3>${markdown(s.description)}${s.allOf ? `<p>${typeOf(s)}</p>` : ''}${fieldTable(doc, s)}</section>`).join('')}
 </main></body></html>`;
 }

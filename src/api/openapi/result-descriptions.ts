@@ -12,19 +12,26 @@ const VISUAL_DEFS = 'src/analytics/visual/DEFINITIONS.md';
 export const RESULT_DESCRIPTIONS: Record<string, string> = {
   '': `The analysis result. Speech analytics are always present; the video section only when \`visual_analytics=true\` was sent. Definitions: ${SPEECH_DEFS} and ${VISUAL_DEFS}. All times are seconds from the start of the media.`,
   'Audio Section': 'Marker string `--- Audio Section ---`.',
-  transcript: 'Cleaned recognised words joined by single spaces, fillers included, non-speech markers removed; `""` when no speech was recognised.',
+  transcript:
+    'Cleaned recognised words joined by single spaces, fillers included, non-speech markers removed; `""` when no speech was recognised.',
   summary: 'Headline numbers of the speech.',
   'summary.duration_sec': 'Media duration in seconds (3 decimals).',
   'summary.filler_word_count': 'Number of filler words; equals `filler_words.count`.',
-  'summary.words_per_minute': 'Speaking pace: lexical words (fillers excluded) ÷ speaking time × 60, speaking time = last word end − first word start (pauses included). 0 without words. Coaching band: 110–170, ~150 is conversational.',
+  'summary.words_per_minute':
+    'Speaking pace: lexical words (fillers excluded) ÷ speaking time × 60, speaking time = last word end − first word start (pauses included). 0 without words. Coaching band: 110–170, ~150 is conversational.',
   'summary.avg_word_duration': 'Mean duration of lexical words, seconds.',
-  'summary.speech_to_pause_ratio': '(speaking time − pause time) ÷ pause time (pause time floored at the minimum pause, 0.25 s). Higher = fewer pauses. 0 without words.',
-  'summary.emotion': 'Overall emotion from word valence (VADER) × voice arousal (pitch, energy, pace): content, positive, enthusiastic, calm, neutral, energetic, sad, negative, agitated.',
+  'summary.speech_to_pause_ratio':
+    '(speaking time − pause time) ÷ pause time (pause time floored at the minimum pause, 0.25 s). Higher = fewer pauses. 0 without words.',
+  'summary.emotion':
+    'Overall emotion from word valence (VADER) × voice arousal (pitch, energy, pace): content, positive, enthusiastic, calm, neutral, energetic, sad, negative, agitated.',
   'summary.speaking_style': 'Style label and language measures.',
-  'summary.speaking_style.style': 'First matching of: insufficient_speech (< 10 words or < 5 s), rushed, hesitant, monotone, fast (> 170 WPM), slow (< 110 WPM), expressive, complex (grade > 12), conversational.',
+  'summary.speaking_style.style':
+    'First matching of: insufficient_speech (< 10 words or < 5 s), rushed, hesitant, monotone, fast (> 170 WPM), slow (< 110 WPM), expressive, complex (grade > 12), conversational.',
   'summary.speaking_style.readability_grade': 'Flesch–Kincaid grade level of the transcript (≥ 0).',
-  'summary.speaking_style.lexical_diversity': 'Unique ÷ total word forms (moving-average TTR with a 50-word window above 50 words), 0–1.',
-  filler_words: 'Filler words: hesitation sounds (um, uh, er, hmm…) always; discourse words (like, so, well, you know, I mean, basically…) only when detached from the sentence by a pause or punctuation.',
+  'summary.speaking_style.lexical_diversity':
+    'Unique ÷ total word forms (moving-average TTR with a 50-word window above 50 words), 0–1.',
+  filler_words:
+    'Filler words: hesitation sounds (um, uh, er, hmm…) always; discourse words (like, so, well, you know, I mean, basically…) only when detached from the sentence by a pause or punctuation.',
   'filler_words.count': 'Number of instances.',
   'filler_words.instances': 'One entry per filler; a multi-word filler ("you know") is one entry.',
   'filler_words.instances[].word': 'Lower-case form of the filler.',
@@ -39,51 +46,74 @@ export const RESULT_DESCRIPTIONS: Record<string, string> = {
   'pauses.time_series[].end': 'End, seconds.',
   'pauses.time_series[].duration': '`end − start`, seconds.',
   'pauses.time_series[].is_long': 'True when the pause lasts 1.0 s or more.',
-  sentiment_words: 'Every sentiment-bearing word (VADER compound ≠ 0), fillers and function words skipped; a negation within the 3 previous words flips it.',
+  sentiment_words:
+    'Every sentiment-bearing word (VADER compound ≠ 0), fillers and function words skipped; a negation within the 3 previous words flips it.',
   'sentiment_words[].time': 'Word start, seconds.',
   'sentiment_words[].word': 'Lower-case word.',
   'sentiment_words[].compound': 'VADER compound score, −1 (negative) to +1 (positive).',
-  pos: 'Universal parts of speech (strict UD: proper nouns and auxiliaries are not listed). One entry per distinct lower-case word per tag, with every occurrence\'s time span. All six keys are always present; arrays may be empty.',
-  speech_engine: 'Extension: the speech recogniser whose words every speech number is derived from. Absent without an audio stream.',
-  'speech_engine.engine': '`faster-whisper` (Whisper, the default) or `pocketsphinx` (the fallback when the Whisper weights are not installed; then `warnings` says so).',
+  pos: "Universal parts of speech (strict UD: proper nouns and auxiliaries are not listed). One entry per distinct lower-case word per tag, with every occurrence's time span. All six keys are always present; arrays may be empty.",
+  speech_engine:
+    'Extension: the speech recogniser whose words every speech number is derived from. Absent without an audio stream.',
+  'speech_engine.engine':
+    '`faster-whisper` (Whisper, the default) or `pocketsphinx` (the fallback when the Whisper weights are not installed; then `warnings` says so).',
   'speech_engine.model': 'The model, e.g. `faster-whisper-base` or `pocketsphinx-en-us`; null when unknown.',
-  warnings: 'Extension: why a section is thinner than usual (for example no audio stream, no person in view, the fallback speech engine). Absent when there is nothing to report.',
-  'Video Section': 'Marker string `--- Video Section ---`. Present with the other video fields only when `visual_analytics=true`.',
-  gesture_summary: 'Hand-frames per gesture: each sampled frame counts once for the left and once for the right hand (sum = 2 × frames); an unseen hand counts as `none`.',
+  warnings:
+    'Extension: why a section is thinner than usual (for example no audio stream, no person in view, the fallback speech engine). Absent when there is nothing to report.',
+  'Video Section':
+    'Marker string `--- Video Section ---`. Present with the other video fields only when `visual_analytics=true`.',
+  gesture_summary:
+    'Hand-frames per gesture: each sampled frame counts once for the left and once for the right hand (sum = 2 × frames); an unseen hand counts as `none`.',
   'gesture_summary.open_hand': 'Four or five fingers extended.',
   'gesture_summary.pinch_or_point': 'Thumb and index tips together, or index extended alone.',
   'gesture_summary.none': 'No hand seen, or another shape (fist…).',
-  posture_summary: 'Whole seconds spent in each posture (each sampled frame stands for the time to the next one).',
+  posture_summary:
+    'Whole seconds spent in each posture (each sampled frame stands for the time to the next one).',
   'posture_summary.raised_hand': 'A wrist above the nose line.',
   'posture_summary.hands_on_hips': 'Both wrists at their hips with elbows out (akimbo).',
   'posture_summary.left_hand_high': 'Left wrist above the shoulder line.',
   'posture_summary.right_hand_high': 'Right wrist above the shoulder line.',
   'posture_summary.left_hand_forward': 'Left hand reaching toward the camera (depth ≥ 0.3).',
   'posture_summary.right_hand_forward': 'Right hand reaching toward the camera (depth ≥ 0.3).',
-  merged_visual_time_series: 'One element per sampled frame, in time order. Left/right are always the person\'s own side.',
+  merged_visual_time_series:
+    "One element per sampled frame, in time order. Left/right are always the person's own side.",
   'merged_visual_time_series[].time': 'Frame time, seconds.',
   'merged_visual_time_series[].pose_detected': 'A usable body (at least one shoulder) was seen.',
   'merged_visual_time_series[].raised_hand': 'A wrist above the nose line.',
   'merged_visual_time_series[].hands_on_hips': 'Both hands on the hips, elbows out.',
-  'merged_visual_time_series[].left_hand_level_label': 'above_head, shoulder, chest, waist, below_waist or not_visible.',
-  'merged_visual_time_series[].right_hand_level_label': 'above_head, shoulder, chest, waist, below_waist or not_visible.',
-  'merged_visual_time_series[].left_hand_height': '(hip line − wrist) ÷ shoulder width; positive = above the hips; 0 when not visible.',
-  'merged_visual_time_series[].right_hand_height': '(hip line − wrist) ÷ shoulder width; positive = above the hips; 0 when not visible.',
-  'merged_visual_time_series[].left_hand_depth': 'Reach toward the camera, 0 = shoulder plane; positive = nearer, negative = farther or turned away.',
-  'merged_visual_time_series[].right_hand_depth': 'Reach toward the camera, 0 = shoulder plane; positive = nearer, negative = farther or turned away.',
+  'merged_visual_time_series[].left_hand_level_label':
+    'above_head, shoulder, chest, waist, below_waist or not_visible.',
+  'merged_visual_time_series[].right_hand_level_label':
+    'above_head, shoulder, chest, waist, below_waist or not_visible.',
+  'merged_visual_time_series[].left_hand_height':
+    '(hip line − wrist) ÷ shoulder width; positive = above the hips; 0 when not visible.',
+  'merged_visual_time_series[].right_hand_height':
+    '(hip line − wrist) ÷ shoulder width; positive = above the hips; 0 when not visible.',
+  'merged_visual_time_series[].left_hand_depth':
+    'Reach toward the camera, 0 = shoulder plane; positive = nearer, negative = farther or turned away.',
+  'merged_visual_time_series[].right_hand_depth':
+    'Reach toward the camera, 0 = shoulder plane; positive = nearer, negative = farther or turned away.',
   'merged_visual_time_series[].gesture_left': 'open_hand, pinch_or_point or none.',
   'merged_visual_time_series[].gesture_right': 'open_hand, pinch_or_point or none.',
-  'merged_visual_time_series[].eye_openness': 'Eye aspect ratio relative to the person\'s own open eyes, 0 (closed/no face) to 1 (open).',
-  'merged_visual_time_series[].gaze_direction': '`center`, or the off-centre parts joined vertical first (`up`, `left`, `down-right`…); null without a face.',
-  'merged_visual_time_series[].emotion': 'Facial emotion: angry, disgust, fear, happy, sad, surprise, neutral, or unknown without a face.',
-  'merged_visual_time_series[].gaze_direction_x': '`right`/`left` beyond ±10° horizontally (person\'s own side), else `center`.',
+  'merged_visual_time_series[].eye_openness':
+    "Eye aspect ratio relative to the person's own open eyes, 0 (closed/no face) to 1 (open).",
+  'merged_visual_time_series[].gaze_direction':
+    '`center`, or the off-centre parts joined vertical first (`up`, `left`, `down-right`…); null without a face.',
+  'merged_visual_time_series[].emotion':
+    'Facial emotion: angry, disgust, fear, happy, sad, surprise, neutral, or unknown without a face.',
+  'merged_visual_time_series[].gaze_direction_x':
+    "`right`/`left` beyond ±10° horizontally (person's own side), else `center`.",
   'merged_visual_time_series[].gaze_direction_y': '`up`/`down` beyond ±10° vertically, else `center`.',
-  'merged_visual_time_series[].gaze_angle_x': 'Degrees, + = toward the person\'s own right (eyes in head plus head yaw).',
+  'merged_visual_time_series[].gaze_angle_x':
+    "Degrees, + = toward the person's own right (eyes in head plus head yaw).",
   'merged_visual_time_series[].gaze_angle_y': 'Degrees, + = up (eyes in head minus head pitch).',
-  'merged_visual_time_series[].mouth_width': 'Mouth-corner distance ÷ inter-ocular distance (typically 0.5–0.7).',
-  'merged_visual_time_series[].mouth_open': 'Inner-lip gap ÷ inter-ocular distance (0 closed, ~0.1–0.3 talking).',
-  'merged_visual_time_series[].smile_ratio': 'Facial positivity 0–1 relative to the person\'s own neutral mouth.',
-  gesture_summary_word_sync: 'Body language during speech events: the frames inside filler words, pauses, positive and negative sentiment words. `{}` when no frame falls in such an event.',
+  'merged_visual_time_series[].mouth_width':
+    'Mouth-corner distance ÷ inter-ocular distance (typically 0.5–0.7).',
+  'merged_visual_time_series[].mouth_open':
+    'Inner-lip gap ÷ inter-ocular distance (0 closed, ~0.1–0.3 talking).',
+  'merged_visual_time_series[].smile_ratio':
+    "Facial positivity 0–1 relative to the person's own neutral mouth.",
+  gesture_summary_word_sync:
+    'Body language during speech events: the frames inside filler words, pauses, positive and negative sentiment words. `{}` when no frame falls in such an event.',
 };
 
 /** Descriptions shared by the four word-sync summaries (`EventFrameSummary`). */

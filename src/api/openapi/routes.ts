@@ -7,7 +7,14 @@
 import { z } from 'zod';
 import { KeyCreated, KeyRecord, KeyRequest } from '../../contract/keys.js';
 import { StatusResponse } from '../../contract/jobs.js';
-import { AvatarRegistered, JobCreated, UploadCompleted, UploadCreated, UploadPart, UploadState } from '../../contract/responses.js';
+import {
+  AvatarRegistered,
+  JobCreated,
+  UploadCompleted,
+  UploadCreated,
+  UploadPart,
+  UploadState,
+} from '../../contract/responses.js';
 import { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../../contract/options.js';
 import type { ErrorResponseName } from './error-responses.js';
 import type { FormDoc, TextField } from './forms.js';
@@ -52,18 +59,38 @@ export interface RouteDoc {
 
 /** Every path parameter, by name. */
 export const PATH_PARAMS: Record<string, Schema> = {
-  video_id: { schema: { type: 'string' }, description: 'The `vid_` id returned by analyze-video or process-video.' },
+  video_id: {
+    schema: { type: 'string' },
+    description: 'The `vid_` id returned by analyze-video or process-video.',
+  },
   avatar_id: { schema: { type: 'string', pattern: '^avt_[A-Za-z0-9_-]{22}$' } },
   upload_id: { schema: { type: 'string' }, description: 'The `upl_` id from `POST /api/uploads`.' },
   n: { schema: { type: 'integer', minimum: 1, maximum: 10000 } },
-  key: { schema: { type: 'string' }, description: 'Storage key of the file; may contain `/` (e.g. `outputs/vid_…/video.mp4`). Take the whole link from `download_url`; do not build it.' },
+  key: {
+    schema: { type: 'string' },
+    description:
+      'Storage key of the file; may contain `/` (e.g. `outputs/vid_…/video.mp4`). Take the whole link from `download_url`; do not build it.',
+  },
   key_id: { schema: { type: 'string' } },
 };
 
-const UPLOAD_ERRORS: ErrorResponseName[] = ['BadRequest', 'NotFound', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType', 'IdempotencyKeyReused'];
+const UPLOAD_ERRORS: ErrorResponseName[] = [
+  'BadRequest',
+  'NotFound',
+  'Conflict',
+  'PayloadTooLarge',
+  'UnsupportedMediaType',
+  'IdempotencyKeyReused',
+];
 
-const fileId = (description: string): TextField => ({ name: 'file_id', schema: UploadCreated.shape.upload_id, description });
-const FILE_ID = fileId('Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.');
+const fileId = (description: string): TextField => ({
+  name: 'file_id',
+  schema: UploadCreated.shape.upload_id,
+  description,
+});
+const FILE_ID = fileId(
+  'Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.',
+);
 
 const statusRoute = (path: string, operationId: string, summary: string, extra: string): RouteDoc => ({
   method: 'get',
@@ -77,16 +104,38 @@ const statusRoute = (path: string, operationId: string, summary: string, extra: 
 });
 
 const FILE_PARAMS: Schema[] = [
-  { name: 'expires', in: 'query', required: true, schema: { type: 'string', pattern: '^\\d{1,12}$' }, description: 'Expiry, Unix seconds.' },
-  { name: 'token', in: 'query', required: true, schema: { type: 'string' }, description: 'HMAC-SHA256 of key and expiry (base64url).' },
-  { name: 'Range', in: 'header', required: false, schema: { type: 'string', example: 'bytes=0-1023' }, description: 'One `bytes=start-end`, `bytes=start-` or `bytes=-suffix` range → 206. Multi-range or malformed ranges are ignored (whole file, 200).' },
+  {
+    name: 'expires',
+    in: 'query',
+    required: true,
+    schema: { type: 'string', pattern: '^\\d{1,12}$' },
+    description: 'Expiry, Unix seconds.',
+  },
+  {
+    name: 'token',
+    in: 'query',
+    required: true,
+    schema: { type: 'string' },
+    description: 'HMAC-SHA256 of key and expiry (base64url).',
+  },
+  {
+    name: 'Range',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', example: 'bytes=0-1023' },
+    description:
+      'One `bytes=start-end`, `bytes=start-` or `bytes=-suffix` range → 206. Multi-range or malformed ranges are ignored (whole file, 200).',
+  },
 ];
 const FILE_HEADERS: Record<string, Schema> = {
   'Accept-Ranges': { schema: { type: 'string', const: 'bytes' } },
   'Content-Length': { schema: { type: 'integer' } },
   'Content-Range': { schema: { type: 'string' }, description: 'With 206: `bytes start-end/size`.' },
   ETag: { schema: { type: 'string' } },
-  'Content-Disposition': { schema: { type: 'string' }, description: '`attachment; filename="vid_…-video.mp4"`.' },
+  'Content-Disposition': {
+    schema: { type: 'string' },
+    description: '`attachment; filename="vid_…-video.mp4"`.',
+  },
 };
 const fileReplies = (withBody: boolean): Record<number, ReplyDoc> => {
   const content = withBody ? { 'video/mp4': { type: 'string', contentMediaType: 'video/mp4' } } : undefined;
@@ -97,7 +146,10 @@ const fileReplies = (withBody: boolean): Record<number, ReplyDoc> => {
 };
 const FILE_ERRORS: ErrorResponseName[] = ['LinkRejected', 'NotFound', 'RangeNotSatisfiable', 'NotConfigured'];
 
-const html = (description: string): ReplyDoc => ({ description, content: { 'text/html': { type: 'string' } } });
+const html = (description: string): ReplyDoc => ({
+  description,
+  content: { 'text/html': { type: 'string' } },
+});
 
 export const ROUTES: RouteDoc[] = [
   {
@@ -106,14 +158,25 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'analyzeVideo',
     tag: 'jobs',
     summary: 'Create an analysis job',
-    description: 'Uploads a video and starts an analysis job. Speech analytics are always produced; visual analytics only with `visual_analytics=true`. Returns at once with status pending; poll the status endpoint for the result.',
+    description:
+      'Uploads a video and starts an analysis job. Speech analytics are always produced; visual analytics only with `visual_analytics=true`. Returns at once with status pending; poll the status endpoint for the result.',
     auth: 'apiKey',
     idempotent: true,
     form: {
       component: 'AnalyzeVideoForm',
-      description: 'multipart/form-data. Unknown fields are a 400 `invalid_field` naming the field; a field sent twice is a 400 `invalid_field`. An `api_key` form field is ignored (send the key in the header or query).',
+      description:
+        'multipart/form-data. Unknown fields are a 400 `invalid_field` naming the field; a field sent twice is a 400 `invalid_field`. An `api_key` form field is ignored (send the key in the header or query).',
       required: ['file'],
-      parts: [{ name: 'file', media: 'video', description: 'Video to analyze, any common container or codec.', withUploadRule: true }, FILE_ID, AnalysisOptions],
+      parts: [
+        {
+          name: 'file',
+          media: 'video',
+          description: 'Video to analyze, any common container or codec.',
+          withUploadRule: true,
+        },
+        FILE_ID,
+        AnalysisOptions,
+      ],
     },
     replies: { 200: { description: 'The job was created.', json: JobCreated } },
     errors: UPLOAD_ERRORS,
@@ -133,13 +196,24 @@ export const ROUTES: RouteDoc[] = [
     idempotent: true,
     form: {
       component: 'ProcessVideoForm',
-      description: 'multipart/form-data. Either `file` or `video_id` (a registered avatar) is required, else 400 `missing_file`. Unknown fields and repeated fields are a 400 `invalid_field` naming the field.',
+      description:
+        'multipart/form-data. Either `file` or `video_id` (a registered avatar) is required, else 400 `missing_file`. Unknown fields and repeated fields are a 400 `invalid_field` naming the field.',
       parts: [
-        { name: 'file', media: 'video', description: 'Video to process. Ignored (and not kept) when `video_id` is also sent.', withUploadRule: true },
+        {
+          name: 'file',
+          media: 'video',
+          description: 'Video to process. Ignored (and not kept) when `video_id` is also sent.',
+          withUploadRule: true,
+        },
         FILE_ID,
         AvatarChoice,
         ProcessFormOptions,
-        { name: 'audio', media: 'audio', description: 'Speech for the output video. Allowed only with voice_generator 2 (else 400 `invalid_field`, field audio). Same upload rules as `file`.' },
+        {
+          name: 'audio',
+          media: 'audio',
+          description:
+            'Speech for the output video. Allowed only with voice_generator 2 (else 400 `invalid_field`, field audio). Same upload rules as `file`.',
+        },
       ],
     },
     replies: { 200: { description: 'The job was created.', json: JobCreated } },
@@ -151,14 +225,18 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'registerAvatar',
     tag: 'avatars',
     summary: 'Register a video for reuse',
-    description: 'Stores a video under the API key. The returned `avt_` id can be sent as `video_id` to process-video by the same key (other keys get 404 `avatar_not_found`).',
+    description:
+      'Stores a video under the API key. The returned `avt_` id can be sent as `video_id` to process-video by the same key (other keys get 404 `avatar_not_found`).',
     auth: 'apiKey',
     idempotent: true,
     form: {
       component: 'RegisterAvatarForm',
       description: 'multipart/form-data with `file` (or `file_id`). Other fields are a 400 `invalid_field`.',
       required: ['file'],
-      parts: [{ name: 'file', media: 'video', description: 'Video to store for reuse.', withUploadRule: true }, fileId('Extension: a completed resumable upload of this key, instead of `file`.')],
+      parts: [
+        { name: 'file', media: 'video', description: 'Video to store for reuse.', withUploadRule: true },
+        fileId('Extension: a completed resumable upload of this key, instead of `file`.'),
+      ],
     },
     replies: { 200: { description: 'The avatar was stored.', json: AvatarRegistered } },
     errors: UPLOAD_ERRORS,
@@ -169,20 +247,27 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'deleteAvatar',
     tag: 'avatars',
     summary: 'Delete a registered avatar (extension)',
-    description: "Removes the stored video. Avatars are not subject to job retention: they stay until deleted. An unknown id or another key's avatar is 404 `not_found`.",
+    description:
+      "Removes the stored video. Avatars are not subject to job retention: they stay until deleted. An unknown id or another key's avatar is 404 `not_found`.",
     auth: 'apiKey',
     replies: { 204: { description: 'Deleted.' } },
     errors: ['NotFound'],
   },
   statusRoute('/api/status/{video_id}', 'getStatus', "Get a job's status", ''),
-  statusRoute('/status/{video_id}', 'getStatusAlias', "Get a job's status (alias)", 'Same operation as `GET /api/status/{video_id}`, at the path the client examples and changelog use.'),
+  statusRoute(
+    '/status/{video_id}',
+    'getStatusAlias',
+    "Get a job's status (alias)",
+    'Same operation as `GET /api/status/{video_id}`, at the path the client examples and changelog use.',
+  ),
   {
     method: 'delete',
     path: '/api/jobs/{video_id}',
     operationId: 'deleteJob',
     tag: 'jobs',
     summary: 'Delete a job now (extension)',
-    description: "Removes the job's upload, intermediates, output, result and record; a running job is stopped. The status endpoint then answers `not_found`. Without it, finished jobs are removed RETENTION_DAYS (default 7) after they end.",
+    description:
+      "Removes the job's upload, intermediates, output, result and record; a running job is stopped. The status endpoint then answers `not_found`. Without it, finished jobs are removed RETENTION_DAYS (default 7) after they end.",
     auth: 'apiKey',
     replies: { 204: { description: 'Deleted.' } },
     errors: ['NotFound'],
@@ -193,7 +278,8 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'createUpload',
     tag: 'uploads',
     summary: 'Start a resumable upload (extension)',
-    description: 'For files larger than one request body allows (e.g. 100 MB on Cloudflare Free/Pro) or unreliable networks: PUT the parts, complete, then send `file_id` instead of `file` to a job-creating endpoint. The upload belongs to this key.',
+    description:
+      'For files larger than one request body allows (e.g. 100 MB on Cloudflare Free/Pro) or unreliable networks: PUT the parts, complete, then send `file_id` instead of `file` to a job-creating endpoint. The upload belongs to this key.',
     auth: 'apiKey',
     replies: { 201: { description: 'The upload was started.', json: UploadCreated } },
   },
@@ -223,9 +309,14 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'uploadPart',
     tag: 'uploads',
     summary: 'Upload part n',
-    description: 'The raw bytes of part n (1-based, at most 10 000). Every part but the last must be exactly `part_size` bytes; `Content-Length` is required. Re-sending a part replaces it.',
+    description:
+      'The raw bytes of part n (1-based, at most 10 000). Every part but the last must be exactly `part_size` bytes; `Content-Length` is required. Re-sending a part replaces it.',
     auth: 'apiKey',
-    body: { content: { 'application/octet-stream': { type: 'string', contentMediaType: 'application/octet-stream' } } },
+    body: {
+      content: {
+        'application/octet-stream': { type: 'string', contentMediaType: 'application/octet-stream' },
+      },
+    },
     replies: { 200: { description: 'Stored.', json: UploadPart } },
     errors: ['BadRequest', 'NotFound', 'Conflict', 'PayloadTooLarge'],
   },
@@ -235,7 +326,8 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'completeUpload',
     tag: 'uploads',
     summary: 'Assemble the parts into one file',
-    description: 'Checks that parts 1…N are all there and full-sized, then returns the `file_id`. Plain text is refused (415). Completing twice returns the same answer.',
+    description:
+      'Checks that parts 1…N are all there and full-sized, then returns the `file_id`. Plain text is refused (415). Completing twice returns the same answer.',
     auth: 'apiKey',
     replies: { 200: { description: 'The file is ready.', json: UploadCompleted } },
     errors: ['NotFound', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType'],
@@ -246,7 +338,8 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'downloadFile',
     tag: 'files',
     summary: 'Download a processed video (signed link)',
-    description: 'The `download_url` of a completed processing job. A plain GET with no API key: the token in the query is the credential, bound to one file and one expiry (24 h by default, DOWNLOAD_URL_TTL_SEC). Supports a single byte `Range` (seekable playback).',
+    description:
+      'The `download_url` of a completed processing job. A plain GET with no API key: the token in the query is the credential, bound to one file and one expiry (24 h by default, DOWNLOAD_URL_TTL_SEC). Supports a single byte `Range` (seekable playback).',
     auth: 'public',
     params: FILE_PARAMS,
     replies: fileReplies(true),
@@ -270,7 +363,8 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'createApiKey',
     tag: 'admin',
     summary: 'Issue an API key',
-    description: 'Needs `Authorization: Bearer {ADMIN_TOKEN}`. The key is returned once; only its hash is stored. (`npm run keys` does the same locally.)',
+    description:
+      'Needs `Authorization: Bearer {ADMIN_TOKEN}`. The key is returned once; only its hash is stored. (`npm run keys` does the same locally.)',
     auth: 'admin',
     body: { json: KeyRequest },
     replies: { 201: { description: 'The key, shown once.', json: KeyCreated } },
@@ -292,7 +386,8 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'revokeApiKey',
     tag: 'admin',
     summary: 'Revoke an API key',
-    description: 'The key stops authenticating at once; its record stays with `revoked_at` set. Revoking twice is harmless.',
+    description:
+      'The key stops authenticating at once; its record stays with `revoked_at` set. Revoking twice is harmless.',
     auth: 'admin',
     replies: { 200: { description: 'The revoked key.', json: KeyRecord } },
     errors: ['NotFound'],
@@ -313,16 +408,27 @@ export const ROUTES: RouteDoc[] = [
     tag: 'service',
     summary: 'This document',
     auth: 'public',
-    replies: { 200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { type: 'object' } } } },
+    replies: {
+      200: { description: 'OpenAPI 3.1 document.', content: { 'application/json': { type: 'object' } } },
+    },
   },
-  { method: 'get', path: '/docs', operationId: 'getDocs', tag: 'service', summary: 'This document as a readable page', auth: 'public', replies: { 200: html('HTML reference, no external resources.') } },
+  {
+    method: 'get',
+    path: '/docs',
+    operationId: 'getDocs',
+    tag: 'service',
+    summary: 'This document as a readable page',
+    auth: 'public',
+    replies: { 200: html('HTML reference, no external resources.') },
+  },
   {
     method: 'get',
     path: '/',
     operationId: 'getWebApp',
     tag: 'service',
     summary: 'Web page: upload, watch progress, see results',
-    description: 'A browser page that keeps the API key in localStorage and calls the API above. No external resources; strict Content-Security-Policy.',
+    description:
+      'A browser page that keeps the API key in localStorage and calls the API above. No external resources; strict Content-Security-Policy.',
     auth: 'public',
     replies: { 200: html('The web page.') },
   },

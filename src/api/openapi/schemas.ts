@@ -9,7 +9,14 @@ import { z } from 'zod';
 import { ErrorBody } from '../../contract/errors.js';
 import { KeyCreated, KeyLimits, KeyRecord } from '../../contract/keys.js';
 import { ProcessingReport, StatusResponse } from '../../contract/jobs.js';
-import { AvatarRegistered, JobCreated, UploadCompleted, UploadCreated, UploadPart, UploadState } from '../../contract/responses.js';
+import {
+  AvatarRegistered,
+  JobCreated,
+  UploadCompleted,
+  UploadCreated,
+  UploadPart,
+  UploadState,
+} from '../../contract/responses.js';
 import { AnalysisResult, EventFrameSummary } from '../../contract/result.js';
 import { ERROR_CODE_DOCS } from './errors.js';
 import { fromZod, type ComponentNames, type Schema } from './json-schema.js';
@@ -19,7 +26,8 @@ import { EVENT_SUMMARY_DESCRIPTIONS, RESULT_DESCRIPTIONS } from './result-descri
 function describe(node: Schema, descriptions: Record<string, string>, path = ''): Schema {
   if (descriptions[path] && !node.description) node.description = descriptions[path];
   const props = node.properties as Record<string, Schema> | undefined;
-  for (const [name, child] of Object.entries(props ?? {})) describe(child, descriptions, path ? `${path}.${name}` : name);
+  for (const [name, child] of Object.entries(props ?? {}))
+    describe(child, descriptions, path ? `${path}.${name}` : name);
   if (node.items && typeof node.items === 'object') describe(node.items as Schema, descriptions, `${path}[]`);
   return node;
 }
@@ -36,10 +44,21 @@ function resultSchema(): Schema {
     sentiment_negative_summary: 'Frames at words with compound < 0.',
   };
   for (const name of Object.keys(sync ?? {})) {
-    sync![name] = { description: `${labels[name] ?? ''} \`{}\` when there is none.`, anyOf: [{ $ref: '#/components/schemas/EventFrameSummary' }, { type: 'object', additionalProperties: false, maxProperties: 0 }] };
+    sync![name] = {
+      description: `${labels[name] ?? ''} \`{}\` when there is none.`,
+      anyOf: [
+        { $ref: '#/components/schemas/EventFrameSummary' },
+        { type: 'object', additionalProperties: false, maxProperties: 0 },
+      ],
+    };
   }
   const pos = props.pos?.properties as Record<string, Schema> | undefined;
-  for (const tag of Object.keys(pos ?? {})) pos![tag] = { type: 'array', items: { $ref: '#/components/schemas/PosEntry' }, description: `Words tagged ${tag}.` };
+  for (const tag of Object.keys(pos ?? {}))
+    pos![tag] = {
+      type: 'array',
+      items: { $ref: '#/components/schemas/PosEntry' },
+      description: `Words tagged ${tag}.`,
+    };
   return schema;
 }
 
@@ -47,8 +66,14 @@ function resultSchema(): Schema {
 function statusSchema(): Schema {
   const schema = fromZod(StatusResponse);
   const props = schema.properties as Record<string, Schema>;
-  props.result = { oneOf: [{ $ref: '#/components/schemas/AnalysisResult' }, { type: 'null' }], description: props.result.description };
-  props.processing_report = { $ref: '#/components/schemas/ProcessingReport', description: props.processing_report.description };
+  props.result = {
+    oneOf: [{ $ref: '#/components/schemas/AnalysisResult' }, { type: 'null' }],
+    description: props.result.description,
+  };
+  props.processing_report = {
+    $ref: '#/components/schemas/ProcessingReport',
+    description: props.processing_report.description,
+  };
   return schema;
 }
 
@@ -93,16 +118,28 @@ export function componentSchemas(): Record<string, Schema> {
       required: ['word', 'timestamps'],
       properties: {
         word: { type: 'string', description: 'Lower-case word form.' },
-        timestamps: { type: 'array', description: 'Every occurrence.', items: { type: 'object', required: ['start', 'end'], properties: { start: { type: 'number' }, end: { type: 'number' } } } },
+        timestamps: {
+          type: 'array',
+          description: 'Every occurrence.',
+          items: {
+            type: 'object',
+            required: ['start', 'end'],
+            properties: { start: { type: 'number' }, end: { type: 'number' } },
+          },
+        },
       },
     },
     StatusResponse: statusSchema(),
     ProcessingReport: describe(fromZod(ProcessingReport), {
       options_applied: 'The requested options that took effect.',
-      lip_sync: 'Null when lip_sync_correction was not requested. `offset`: the audio was shifted by `audio_shift_ms` (positive: it was late); `embedded`: the mouth was driven from the new speech by the built-in engine; `remote`: by the sync.so-compatible provider; `none`: requested but not applied (see notes).',
-      captions: 'How the caption track of `description` was timed: `alignment` (forced alignment) or `even-split` (fallback). Null without captions.',
-      voice: 'Present when the speech was synthesized from `description`: the engine and voice that spoke it, e.g. `{engine: "piper", voice_id: "en_US-joe-medium"}` (voice_generator 0\'s neural voice), `espeak-ng` (its fallback, explained in `notes`) or `elevenlabs`.',
-      output: 'The output video: size, frame rate, duration, and `fit` (`source`, or `loop`/`trim` to the new speech).',
+      lip_sync:
+        'Null when lip_sync_correction was not requested. `offset`: the audio was shifted by `audio_shift_ms` (positive: it was late); `embedded`: the mouth was driven from the new speech by the built-in engine; `remote`: by the sync.so-compatible provider; `none`: requested but not applied (see notes).',
+      captions:
+        'How the caption track of `description` was timed: `alignment` (forced alignment) or `even-split` (fallback). Null without captions.',
+      voice:
+        'Present when the speech was synthesized from `description`: the engine and voice that spoke it, e.g. `{engine: "piper", voice_id: "en_US-joe-medium"}` (voice_generator 0\'s neural voice), `espeak-ng` (its fallback, explained in `notes`) or `elevenlabs`.',
+      output:
+        'The output video: size, frame rate, duration, and `fit` (`source`, or `loop`/`trim` to the new speech).',
       notes: 'Plain-language notes, e.g. why a requested option was not applied.',
     }),
     JobCreated: fromZod(JobCreated),

@@ -27,8 +27,10 @@ interface IdempotencyRecord {
   expires_at: number;
 }
 
-export const idempotencyExpired = (rec: { response: unknown; created_at: number; expires_at: number }, now: number) =>
-  rec.expires_at <= now || (rec.response === null && now - rec.created_at > IDEMPOTENCY_PENDING_MS);
+export const idempotencyExpired = (
+  rec: { response: unknown; created_at: number; expires_at: number },
+  now: number,
+) => rec.expires_at <= now || (rec.response === null && now - rec.created_at > IDEMPOTENCY_PENDING_MS);
 
 export class IdempotencyRecords {
   constructor(private readonly storage: DurableObjectStorage) {}
@@ -50,7 +52,12 @@ export class IdempotencyRecords {
       if (rec.fingerprint !== fingerprint) return { state: 'mismatch' };
       return rec.response ? { state: 'replay', response: rec.response } : { state: 'in_progress' };
     }
-    const fresh: IdempotencyRecord = { fingerprint, response: null, created_at: now, expires_at: now + ttlMs };
+    const fresh: IdempotencyRecord = {
+      fingerprint,
+      response: null,
+      created_at: now,
+      expires_at: now + ttlMs,
+    };
     await this.storage.put(PREFIX + key, fresh);
     return { state: 'new' };
   }
@@ -63,7 +70,8 @@ export class IdempotencyRecords {
   /** The request failed: forget the key so a retry runs again (errors are not replayed). */
   async abandon(key: string, fingerprint: string): Promise<void> {
     const rec = await this.storage.get<IdempotencyRecord>(PREFIX + key);
-    if (rec && rec.fingerprint === fingerprint && rec.response === null) await this.storage.delete(PREFIX + key);
+    if (rec && rec.fingerprint === fingerprint && rec.response === null)
+      await this.storage.delete(PREFIX + key);
   }
 
   /** Deletes the expired records; returns how many remain. */

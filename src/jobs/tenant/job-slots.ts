@@ -39,7 +39,8 @@ export class JobSlots {
 
   /** Reads the stored slots (in the object's constructor, under `blockConcurrencyWhile`). */
   async load(): Promise<void> {
-    for (const [key, at] of await this.storage.list<number>({ prefix: PREFIX })) this.active.set(key.slice(PREFIX.length), at);
+    for (const [key, at] of await this.storage.list<number>({ prefix: PREFIX }))
+      this.active.set(key.slice(PREFIX.length), at);
   }
 
   get size(): number {
@@ -78,7 +79,9 @@ export class JobSlots {
       [...this.active].map(async ([id, at]) => {
         try {
           const job = (await jobs.get(jobs.idFromName(id)).get()) as { status: string } | null;
-          const ended = job ? job.status === 'completed' || job.status === 'failed' : now - at > ADMISSION_GRACE_MS;
+          const ended = job
+            ? job.status === 'completed' || job.status === 'failed'
+            : now - at > ADMISSION_GRACE_MS;
           return ended ? id : null;
         } catch {
           return null; // unknown: keep the slot
@@ -96,7 +99,8 @@ export class JobSlots {
   /** A job that never told us it ended (lost RPC) is freed once the watchdog must have ended it. */
   async pruneStale(now: number): Promise<void> {
     const w = watchdogLimits(this.watchdog);
-    const staleMs = (w.maxRedispatches + 1) * Math.max(w.pendingRedispatchMs, w.stallMs) + w.maxRunMs + 10 * 60_000;
+    const staleMs =
+      (w.maxRedispatches + 1) * Math.max(w.pendingRedispatchMs, w.stallMs) + w.maxRunMs + 10 * 60_000;
     await this.free([...this.active].filter(([, at]) => now - at > staleMs).map(([id]) => id));
   }
 

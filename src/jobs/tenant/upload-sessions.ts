@@ -24,7 +24,12 @@ export class UploadSessions {
   }
 
   /** Records one uploaded part (parts may arrive in parallel; the object's input gate keeps read and write together). */
-  async recordPart(uploadId: string, n: number, part: { etag: string; size: number }, now: number): Promise<UploadSession | null> {
+  async recordPart(
+    uploadId: string,
+    n: number,
+    part: { etag: string; size: number },
+    now: number,
+  ): Promise<UploadSession | null> {
     const session = await this.get(uploadId);
     if (!session || session.completed) return null;
     const next = { ...session, parts: { ...session.parts, [String(n)]: part }, touched_at: now };

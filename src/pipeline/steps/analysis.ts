@@ -40,7 +40,8 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
   const frames = await frameObservations(ctx);
   if (frames) {
     result = { ...result, ...analyzeVisual(frames, speechEvents(speech)) };
-    if (frames.length > 0 && frames.every((f) => !f.pose && !f.face)) warnings.push('no person was detected in the video');
+    if (frames.length > 0 && frames.every((f) => !f.pose && !f.face))
+      warnings.push('no person was detected in the video');
   } else if (ctx.job.options.visual_analytics) {
     warnings.push('the file has no video stream: visual analytics were skipped');
   }
@@ -62,7 +63,10 @@ const resultStep: Step<JobOf<'analysis'>> = {
  * Speech and vision need only the probe, not each other: they run side by side (measured on the
  * 60 s 720p gate clip: README "Speed"). A speech-only job is the speech lane alone.
  */
-export const speechAndVisionStep = concurrentSteps('speech+vision', [[audioStep, vadStep, asrStep, prosodyStep], [visionStep]]);
+export const speechAndVisionStep = concurrentSteps('speech+vision', [
+  [audioStep, vadStep, asrStep, prosodyStep],
+  [visionStep],
+]);
 
 export const analysisPlan: Plan<JobOf<'analysis'>> = {
   steps: [probeStep, speechAndVisionStep, resultStep],

@@ -33,19 +33,38 @@ export async function extractAudio(ctx: StepContext): Promise<AudioPath> {
       return 'edge';
     } catch (err) {
       // Over the duration budget, a demuxer/decoder ffmpeg.wasm lacks, or the binding failed: fall through.
-      console.warn(JSON.stringify({ level: 'warn', video_id: ctx.job.video_id, edge_audio_failed: String(err) }));
+      console.warn(
+        JSON.stringify({ level: 'warn', video_id: ctx.job.video_id, edge_audio_failed: String(err) }),
+      );
     }
   }
   const again = tryEdge ? await ctx.source() : { body, hints };
   const pcm = await ctx.media.extractAudio(again.body, again.hints);
   await streamToR2(ctx.bucket, audioKey(ctx), iterate(pcm));
-  logPath(ctx, 'container', size, edge === undefined ? 'no EDGE_AUDIO binding' : tryEdge ? 'edge decode failed' : 'over edge budget or raw PCM');
+  logPath(
+    ctx,
+    'container',
+    size,
+    edge === undefined
+      ? 'no EDGE_AUDIO binding'
+      : tryEdge
+        ? 'edge decode failed'
+        : 'over edge budget or raw PCM',
+  );
   return 'container';
 }
 
 /** One log line per job saying where its audio was decoded. */
 function logPath(ctx: StepContext, path: AudioPath, bytes: number, reason?: string): void {
-  console.log(JSON.stringify({ level: 'info', video_id: ctx.job.video_id, audio_decoded_by: path, input_bytes: bytes, ...(reason ? { reason } : {}) }));
+  console.log(
+    JSON.stringify({
+      level: 'info',
+      video_id: ctx.job.video_id,
+      audio_decoded_by: path,
+      input_bytes: bytes,
+      ...(reason ? { reason } : {}),
+    }),
+  );
 }
 
 const isRawPcm = (filename: string | null, type: string | null) =>
@@ -66,14 +85,22 @@ export const audioStep: Step = {
 };
 
 /** Reads the stored PCM in windows of `windowSec`, as Int16 samples (bounded memory). */
-export async function* pcmWindows(ctx: StepContext, windowSec: number): AsyncGenerator<{ offsetSec: number; samples: Int16Array }> {
+export async function* pcmWindows(
+  ctx: StepContext,
+  windowSec: number,
+): AsyncGenerator<{ offsetSec: number; samples: Int16Array }> {
   const head = await ctx.bucket.head(audioKey(ctx));
   if (!head) return;
   const windowBytes = Math.round(windowSec * PCM_RATE_HZ) * 2;
   for (let offset = 0; offset < head.size; offset += windowBytes) {
-    const obj = await ctx.bucket.get(audioKey(ctx), { range: { offset, length: Math.min(windowBytes, head.size - offset) } });
+    const obj = await ctx.bucket.get(audioKey(ctx), {
+      range: { offset, length: Math.min(windowBytes, head.size - offset) },
+    });
     if (!obj) return;
     const buf = await obj.arrayBuffer();
-    yield { offsetSec: offset / PCM_BYTES_PER_SEC, samples: new Int16Array(buf, 0, Math.floor(buf.byteLength / 2)) };
+    yield {
+      offsetSec: offset / PCM_BYTES_PER_SEC,
+      samples: new Int16Array(buf, 0, Math.floor(buf.byteLength / 2)),
+    };
   }
 }

@@ -37,7 +37,12 @@ const speechStep: Step<ProcessingJob> = {
 
 async function speechStream(ctx: StepContext<ProcessingJob>): Promise<ReadableStream | null> {
   const o = ctx.job.options;
-  const key = o.speech === 'synthesized' ? ctx.workKey('speech.wav') : o.speech === 'supplied' ? ctx.job.audio?.key : null;
+  const key =
+    o.speech === 'synthesized'
+      ? ctx.workKey('speech.wav')
+      : o.speech === 'supplied'
+        ? ctx.job.audio?.key
+        : null;
   if (!key) return null;
   const obj = await ctx.bucket.get(key);
   // Gone from storage: retrying cannot bring it back.
@@ -63,7 +68,9 @@ const renderStep: Step<ProcessingJob> = {
     const { body, hints } = await ctx.source();
     const speech = await speechStream(ctx);
     const res = await ctx.media.render(body, speech, renderRequest(ctx.job.options), hints);
-    await streamToR2(ctx.bucket, r2Keys.output(ctx.job.video_id), iterate(res.body!), { contentType: 'video/mp4' });
+    await streamToR2(ctx.bucket, r2Keys.output(ctx.job.video_id), iterate(res.body!), {
+      contentType: 'video/mp4',
+    });
     // Kept beside the step's other work so `finish` finds it after a retry too.
     const report = summarizeRenderReport(res.headers.get('x-render-report'));
     if (report) await ctx.bucket.put(ctx.workKey(REPORT_STEP), JSON.stringify(report));
@@ -79,5 +86,8 @@ async function readReport(ctx: StepContext<ProcessingJob>): Promise<ProcessingRe
 
 export const processingPlan: Plan<ProcessingJob> = {
   steps: [probeStep, speechStep, renderStep],
-  finish: async (ctx) => ({ output_key: r2Keys.output(ctx.job.video_id), processing_report: await readReport(ctx) }),
+  finish: async (ctx) => ({
+    output_key: r2Keys.output(ctx.job.video_id),
+    processing_report: await readReport(ctx),
+  }),
 };

@@ -38,7 +38,9 @@ export async function speechSegments(ctx: StepContext): Promise<TimeSegment[]> {
   return ctx.memo('vad', async () => {
     const all: TimeSegment[] = [];
     for await (const { offsetSec, samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC)) {
-      const found = await detectSpeech(samples, { maxBatch: numberVar(ctx.env.VAD_MAX_BATCH, DEFAULT_VAD_MAX_BATCH) });
+      const found = await detectSpeech(samples, {
+        maxBatch: numberVar(ctx.env.VAD_MAX_BATCH, DEFAULT_VAD_MAX_BATCH),
+      });
       for (const s of found) appendJoined(all, { start: s.start + offsetSec, end: s.end + offsetSec });
     }
     return all;

@@ -42,7 +42,11 @@ function $<T extends HTMLElement = HTMLElement>(id: string): T {
 }
 const input = (id: string) => $<HTMLInputElement>(id);
 
-const state: { file: File | null; objectUrl: string | null; polling: ReturnType<typeof setTimeout> | undefined } = {
+const state: {
+  file: File | null;
+  objectUrl: string | null;
+  polling: ReturnType<typeof setTimeout> | undefined;
+} = {
   file: null,
   objectUrl: null,
   polling: undefined,
@@ -107,7 +111,10 @@ drop.addEventListener('drop', (e) => {
 });
 
 // ---- options -----------------------------------------------------------------------------------
-const mode = () => (document.querySelector<HTMLInputElement>('input[name=mode]:checked')?.value === 'process' ? 'process' : 'analyze');
+const mode = () =>
+  document.querySelector<HTMLInputElement>('input[name=mode]:checked')?.value === 'process'
+    ? 'process'
+    : 'analyze';
 const voiceGenerator = () => $<HTMLSelectElement>('voice-generator').value;
 function syncOptions() {
   const isProcess = mode() === 'process';
@@ -179,17 +186,25 @@ function showError(err: ShownError) {
 }
 
 function apiError(status: number, text: string, requestId: string | null): ShownError {
-  let body: { error?: { code?: string; message?: string; field?: string }; request_id?: string } | null = null;
+  let body: { error?: { code?: string; message?: string; field?: string }; request_id?: string } | null =
+    null;
   try {
     body = JSON.parse(text);
   } catch {
     /* not JSON: show the text */
   }
   const e = body?.error ?? {};
-  return { code: e.code || `http_${status}`, status, message: e.message || text || 'request failed', field: e.field ?? null, requestId: body?.request_id || requestId };
+  return {
+    code: e.code || `http_${status}`,
+    status,
+    message: e.message || text || 'request failed',
+    field: e.field ?? null,
+    requestId: body?.request_id || requestId,
+  };
 }
 
-const formatBytes = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${Math.round(n / 1e3)} kB` : `${n} B`);
+const formatBytes = (n: number) =>
+  n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${Math.round(n / 1e3)} kB` : `${n} B`;
 
 // ---- upload (XHR: fetch has no upload progress) ------------------------------------------------
 function upload(path: string, body: FormData): Promise<{ video_id: string }> {
@@ -209,14 +224,21 @@ function upload(path: string, body: FormData): Promise<{ video_id: string }> {
         resolve(JSON.parse(xhr.responseText));
       } else reject(apiError(xhr.status, xhr.responseText, xhr.getResponseHeader('X-Request-Id')));
     };
-    xhr.onerror = () => reject({ code: 'network_error', message: 'The upload could not reach the service.' } satisfies ShownError);
+    xhr.onerror = () =>
+      reject({
+        code: 'network_error',
+        message: 'The upload could not reach the service.',
+      } satisfies ShownError);
     xhr.send(body);
   });
 }
 
 // ---- polling -----------------------------------------------------------------------------------
 async function getStatus(id: string): Promise<JobStatus> {
-  const res = await fetch(`/api/status/${encodeURIComponent(id)}`, { headers: { 'X-API-Key': apiKey(), Accept: 'application/json' }, cache: 'no-store' });
+  const res = await fetch(`/api/status/${encodeURIComponent(id)}`, {
+    headers: { 'X-API-Key': apiKey(), Accept: 'application/json' },
+    cache: 'no-store',
+  });
   const text = await res.text();
   if (!res.ok) throw apiError(res.status, text, res.headers.get('X-Request-Id'));
   return JSON.parse(text);
@@ -236,8 +258,10 @@ function poll(id: string): Promise<JobStatus> {
           setBar('job', progress);
           say(`Job ${id}: ${s.status} — ${progress.toFixed(0)}%`);
           if (s.status === 'completed') return resolve(s);
-          if (s.status === 'failed') return reject({ code: 'job_failed', message: s.error_message || 'The job failed.' });
-          if (s.status === 'not_found') return reject({ code: 'not_found', message: 'The service does not know this job.' });
+          if (s.status === 'failed')
+            return reject({ code: 'job_failed', message: s.error_message || 'The job failed.' });
+          if (s.status === 'not_found')
+            return reject({ code: 'not_found', message: 'The service does not know this job.' });
           delay = progress === last ? Math.min(delay * 1.5, MAX_POLL_MS) : FIRST_POLL_MS;
           last = progress;
           state.polling = setTimeout(tick, delay);
@@ -262,7 +286,9 @@ function showResults(kind: 'analyze' | 'process', s: JobStatus) {
     if (state.objectUrl) URL.revokeObjectURL(state.objectUrl);
     state.objectUrl = state.file ? URL.createObjectURL(state.file) : null;
     if (state.objectUrl) player.src = state.objectUrl;
-    results.innerHTML = ResultsRenderer.renderResults(s.result, { durationSec: player.duration || undefined });
+    results.innerHTML = ResultsRenderer.renderResults(s.result, {
+      durationSec: player.duration || undefined,
+    });
     dl.classList.add('hidden');
     wireTimeline();
   } else {
@@ -319,7 +345,11 @@ function wireTimeline() {
     if (svg && target.closest?.('#timeline')) {
       const rect = svg.getBoundingClientRect();
       const x = ((e.clientX - rect.left) / rect.width) * svg.viewBox.baseVal.width;
-      const [x0, x1, d] = [numberAttr(svg, 'data-x0'), numberAttr(svg, 'data-x1'), numberAttr(svg, 'data-duration')];
+      const [x0, x1, d] = [
+        numberAttr(svg, 'data-x0'),
+        numberAttr(svg, 'data-x1'),
+        numberAttr(svg, 'data-duration'),
+      ];
       seek(Math.max(0, Math.min(d, ((x - x0) / (x1 - x0)) * d)));
     }
   });

@@ -37,7 +37,14 @@ export async function startStack({ port, containerPort, keys, env = {} }: StackO
   const persist = mkdtempSync(join(tmpdir(), 'e2e-ux-state-'));
   const child: ChildProcess = spawn('node', ['scripts/start.mjs'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), CONTAINER_PORT: String(containerPort), PERSIST_DIR: persist, DEV_API_KEY: keys, ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      CONTAINER_PORT: String(containerPort),
+      PERSIST_DIR: persist,
+      DEV_API_KEY: keys,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -72,7 +79,12 @@ export async function startStack({ port, containerPort, keys, env = {} }: StackO
  * An origin that serves `GET` of `paths` (default `/`) from `handler` and proxies everything
  * else to `target`, so the page and the API share one origin (as when the Worker mounts it).
  */
-export async function startPageFront(port: number, target: string, handler: (req: Request) => Promise<Response>, paths: string[] = ['/']): Promise<{ origin: string; close(): Promise<void> }> {
+export async function startPageFront(
+  port: number,
+  target: string,
+  handler: (req: Request) => Promise<Response>,
+  paths: string[] = ['/'],
+): Promise<{ origin: string; close(): Promise<void> }> {
   const upstream = new URL(target);
   const server: Server = createServer(async (req, res) => {
     if (req.method === 'GET' && paths.includes((req.url ?? '/').split('?')[0])) {
@@ -82,7 +94,13 @@ export async function startPageFront(port: number, target: string, handler: (req
       return;
     }
     const proxied = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+      },
       (up) => {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);

@@ -10,7 +10,9 @@ const words = (s: string) => s.split(' ');
 
 describe('sameFormat', () => {
   it('should write a year the reference has the way it has it, and nothing else', () => {
-    expect(sameYearFormat('on Tuesday, March 3rd, 2026.', 'on Tuesday, March 3rd, 20.26.')).toBe('on Tuesday, March 3rd, 2026.');
+    expect(sameYearFormat('on Tuesday, March 3rd, 2026.', 'on Tuesday, March 3rd, 20.26.')).toBe(
+      'on Tuesday, March 3rd, 2026.',
+    );
     expect(sameYearFormat('Sales grew by 12.5%.', 'Sales grew by 20.26%.')).toBe('Sales grew by 20.26%.'); // no year in the reference
     expect(sameYearFormat('born in 1948', 'born in 19.84')).toBe('born in 19.84'); // a different year stays wrong
     expect(sameFormat('at 7:15 in 1999', 'at 7.15 in 19.99')).toBe('at 7:15  in 1999');
@@ -40,7 +42,11 @@ describe('errorSpans', () => {
   });
 
   it('should tally stretches over takes, most frequent first', () => {
-    const s = [{ ref: 'read', hyp: 'reach', at: 1 }, { ref: 'the', hyp: 'a', at: 2 }, { ref: 'read', hyp: 'reach', at: 1 }];
+    const s = [
+      { ref: 'read', hyp: 'reach', at: 1 },
+      { ref: 'the', hyp: 'a', at: 2 },
+      { ref: 'read', hyp: 'reach', at: 1 },
+    ];
     expect(tallySpans(s)).toEqual(['read → reach ×2', 'the → a']);
   });
 });

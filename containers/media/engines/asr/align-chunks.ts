@@ -47,7 +47,8 @@ export function tokenBreaks(text: string): BreakStrength[] {
     const n = alignTokens(word).length;
     const strength = wordBreak(word);
     if (n === 0) {
-      if (out.length) out[out.length - 1] = Math.max(out[out.length - 1], Math.max(strength, 1)) as BreakStrength;
+      if (out.length)
+        out[out.length - 1] = Math.max(out[out.length - 1], Math.max(strength, 1)) as BreakStrength;
       continue;
     }
     for (let i = 0; i < n - 1; i++) out.push(0);
@@ -71,7 +72,12 @@ function wordBreak(word: string): BreakStrength {
  * @example planChunks([1, 1, 1, 1], [0, 2, 0, 2], [{ start: 0, end: 1 }, { start: 1.4, end: 2.4 }])
  *   // [{ from: 0, to: 2, start: 0, end: 1 }, { from: 2, to: 4, start: 1.4, end: 2.4 }]
  */
-export function planChunks(weights: number[], breaks: BreakStrength[], spans: TimeSegment[], options: PlanOptions = {}): ChunkPlan[] {
+export function planChunks(
+  weights: number[],
+  breaks: BreakStrength[],
+  spans: TimeSegment[],
+  options: PlanOptions = {},
+): ChunkPlan[] {
   const { maxWords = 40, maxSpans = 12, skipCostPerSec = 4, maxChunkSec = 12 } = options;
   const n = weights.length;
   const m = spans.length;
@@ -109,7 +115,7 @@ export function planChunks(weights: number[], breaks: BreakStrength[], spans: Ti
   }
   if (cost[m][n] === Infinity) return [{ from: 0, to: n, start: spans[0].start, end: spans[m - 1].end }];
   const out: ChunkPlan[] = [];
-  for (let q = m, l = n; q > 0; ) {
+  for (let q = m, l = n; q > 0;) {
     const p = back[q][2 * l];
     const k = back[q][2 * l + 1];
     out.unshift({ from: k, to: l, start: spans[p].start, end: spans[q - 1].end });

@@ -39,7 +39,11 @@ export interface FillerAlignOptions {
  * Pure: the grammar items of a word list. Consecutive hesitation words become one filler run;
  * other words become their dictionary tokens (`known` says which tokens the dictionary has).
  */
-export function grammarItems(words: readonly string[], known: (token: string) => boolean, { exact = false } = {}): GrammarItem[] {
+export function grammarItems(
+  words: readonly string[],
+  known: (token: string) => boolean,
+  { exact = false } = {},
+): GrammarItem[] {
   const items: GrammarItem[] = [];
   words.forEach((w, i) => {
     const tokens = alignTokens(w);
@@ -57,16 +61,34 @@ export function grammarItems(words: readonly string[], known: (token: string) =>
  * between two tokens.
  * @example jsgfOf([{ kind: 'token', token: 'so', word: 0 }, { kind: 'fillers', word: 1 }]) // '... public <s> = so <f>; ...'
  */
-export function jsgfOf(items: readonly GrammarItem[], optionalWeight = 0, afterWord: (word: number) => boolean = () => true): string {
+export function jsgfOf(
+  items: readonly GrammarItem[],
+  optionalWeight = 0,
+  afterWord: (word: number) => boolean = () => true,
+): string {
   // No optional run inside a word or right beside a required one (that run counts the fillers there).
   const optionalAfter = (k: number) => {
     const it = items[k];
     const next = items[k + 1];
-    return optionalWeight > 0 && it.kind === 'token' && next?.kind === 'token' && next.word !== it.word && afterWord(it.word);
+    return (
+      optionalWeight > 0 &&
+      it.kind === 'token' &&
+      next?.kind === 'token' &&
+      next.word !== it.word &&
+      afterWord(it.word)
+    );
   };
-  const body = items.map((it, k) => (it.kind === 'fillers' ? '<f>' : it.token) + (optionalAfter(k) ? ' [<o>]' : '')).join(' ');
-  const lines = ['#JSGF V1.0;', 'grammar utt;', `public <s> = ${body};`, `<f> = (${ALIGN_FILLERS.join(' | ')})+;`];
-  if (optionalWeight > 0) lines.push(`<o> = /${(1 - optionalWeight).toFixed(6)}/ <NULL> | /${optionalWeight.toFixed(6)}/ <f>;`);
+  const body = items
+    .map((it, k) => (it.kind === 'fillers' ? '<f>' : it.token) + (optionalAfter(k) ? ' [<o>]' : ''))
+    .join(' ');
+  const lines = [
+    '#JSGF V1.0;',
+    'grammar utt;',
+    `public <s> = ${body};`,
+    `<f> = (${ALIGN_FILLERS.join(' | ')})+;`,
+  ];
+  if (optionalWeight > 0)
+    lines.push(`<o> = /${(1 - optionalWeight).toFixed(6)}/ <NULL> | /${optionalWeight.toFixed(6)}/ <f>;`);
   return [...lines, ''].join('\n');
 }
 
@@ -83,7 +105,10 @@ interface Seg {
  * filler run the fillers heard. Undefined when the result does not follow the items (the search
  * ended outside the grammar's final state).
  */
-export function readAlignment(items: readonly GrammarItem[], segs: readonly Seg[]): Array<{ item: GrammarItem; segs: Seg[] }> | undefined {
+export function readAlignment(
+  items: readonly GrammarItem[],
+  segs: readonly Seg[],
+): Array<{ item: GrammarItem; segs: Seg[] }> | undefined {
   const words = segs
     .map((s) => ({ ...s, t: s.t.replace(/\(\d+\)$/, '') }))
     .filter((s) => !/^(<s>|<\/s>|<sil>|\(NULL\)|\[.*\]|\+\+.*\+\+)$/.test(s.t));
@@ -125,7 +150,8 @@ export function alignWithFillers(
 ): Promise<TimedWord[] | undefined> {
   return withDecoder(async (decoder) => {
     const knownTokens = new Set<string>();
-    for (const t of new Set(words.flatMap((w) => alignTokens(w.word)))) if (await ensureWord(decoder, t)) knownTokens.add(t);
+    for (const t of new Set(words.flatMap((w) => alignTokens(w.word))))
+      if (await ensureWord(decoder, t)) knownTokens.add(t);
     const items = grammarItems(
       words.map((w) => w.word),
       (t) => knownTokens.has(t),
@@ -171,7 +197,11 @@ function search(decoder: AlignDecoder, pcm: Int16Array, grammar: string): Seg[] 
  * Pure: rebuilds the word list from the read alignment (segment times + `offsetSec`). Words
  * with no token in the dictionary keep their own times.
  */
-export function wordsOf(words: readonly TimedWord[], read: Array<{ item: GrammarItem; segs: Seg[] }>, offsetSec: number): TimedWord[] {
+export function wordsOf(
+  words: readonly TimedWord[],
+  read: Array<{ item: GrammarItem; segs: Seg[] }>,
+  offsetSec: number,
+): TimedWord[] {
   const out: TimedWord[] = [];
   const span = new Map<number, { start: number; end: number }>();
   const fillerRunWords = new Set<number>();
@@ -179,7 +209,8 @@ export function wordsOf(words: readonly TimedWord[], read: Array<{ item: Grammar
     if (item.kind === 'fillers') {
       if (item.word >= 0) fillerRunWords.add(item.word);
       const confidence = item.word >= 0 ? words[item.word].confidence : 0.5;
-      for (const s of countedFillers(segs)) out.push({ word: s.t, start: r3(offsetSec + s.b), end: r3(offsetSec + s.b + s.d), confidence });
+      for (const s of countedFillers(segs))
+        out.push({ word: s.t, start: r3(offsetSec + s.b), end: r3(offsetSec + s.b + s.d), confidence });
       continue;
     }
     const s = segs[0];

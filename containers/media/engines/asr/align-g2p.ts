@@ -14,13 +14,65 @@ const ESPEAK_TIMEOUT_MS = 5_000;
 
 /** IPA (as espeak-ng en-us writes it) → ARPAbet; longest symbols are matched first. */
 const IPA_TO_ARPABET: Readonly<Record<string, string>> = {
-  aɪ: 'AY', aʊ: 'AW', eɪ: 'EY', oʊ: 'OW', əʊ: 'OW', ɔɪ: 'OY', tʃ: 'CH', dʒ: 'JH',
-  ɑː: 'AA', ɑ: 'AA', ɒ: 'AA', a: 'AA', æ: 'AE', ɐ: 'AH', ʌ: 'AH', ə: 'AH', ɚ: 'ER', ɜː: 'ER', ɜ: 'ER',
-  ɛ: 'EH', e: 'EH', ɪ: 'IH', ᵻ: 'IH', iː: 'IY', i: 'IY', ʊ: 'UH', uː: 'UW', u: 'UW', ɔː: 'AO', ɔ: 'AO',
-  oː: 'AO', o: 'OW',
-  p: 'P', b: 'B', t: 'T', d: 'D', k: 'K', ɡ: 'G', g: 'G', f: 'F', v: 'V', θ: 'TH', ð: 'DH', s: 'S',
-  z: 'Z', ʃ: 'SH', ʒ: 'ZH', h: 'HH', x: 'HH', m: 'M', n: 'N', ŋ: 'NG', l: 'L', ɫ: 'L', ɹ: 'R', r: 'R',
-  ɾ: 'T', j: 'Y', w: 'W',
+  aɪ: 'AY',
+  aʊ: 'AW',
+  eɪ: 'EY',
+  oʊ: 'OW',
+  əʊ: 'OW',
+  ɔɪ: 'OY',
+  tʃ: 'CH',
+  dʒ: 'JH',
+  ɑː: 'AA',
+  ɑ: 'AA',
+  ɒ: 'AA',
+  a: 'AA',
+  æ: 'AE',
+  ɐ: 'AH',
+  ʌ: 'AH',
+  ə: 'AH',
+  ɚ: 'ER',
+  ɜː: 'ER',
+  ɜ: 'ER',
+  ɛ: 'EH',
+  e: 'EH',
+  ɪ: 'IH',
+  ᵻ: 'IH',
+  iː: 'IY',
+  i: 'IY',
+  ʊ: 'UH',
+  uː: 'UW',
+  u: 'UW',
+  ɔː: 'AO',
+  ɔ: 'AO',
+  oː: 'AO',
+  o: 'OW',
+  p: 'P',
+  b: 'B',
+  t: 'T',
+  d: 'D',
+  k: 'K',
+  ɡ: 'G',
+  g: 'G',
+  f: 'F',
+  v: 'V',
+  θ: 'TH',
+  ð: 'DH',
+  s: 'S',
+  z: 'Z',
+  ʃ: 'SH',
+  ʒ: 'ZH',
+  h: 'HH',
+  x: 'HH',
+  m: 'M',
+  n: 'N',
+  ŋ: 'NG',
+  l: 'L',
+  ɫ: 'L',
+  ɹ: 'R',
+  r: 'R',
+  ɾ: 'T',
+  j: 'Y',
+  w: 'W',
 };
 const SYMBOLS = Object.keys(IPA_TO_ARPABET).sort((a, b) => b.length - a.length);
 
@@ -32,7 +84,7 @@ const SYMBOLS = Object.keys(IPA_TO_ARPABET).sort((a, b) => b.length - a.length);
 export function ipaToArpabet(ipa: string): string {
   const phones: string[] = [];
   const s = ipa.normalize('NFC').replace(/[ˈˌ\u0329\u032f\u200d‍ʔ\s]/g, '');
-  for (let i = 0; i < s.length; ) {
+  for (let i = 0; i < s.length;) {
     const sym = SYMBOLS.find((k) => s.startsWith(k, i));
     if (!sym) {
       i++;
@@ -53,7 +105,9 @@ export function ipaToArpabet(ipa: string): string {
  */
 export async function espeakPronunciation(word: string, voice = 'en-us'): Promise<string | undefined> {
   try {
-    const { stdout } = await run('espeak-ng', ['-q', '--ipa', '-v', voice, word], { timeout: ESPEAK_TIMEOUT_MS });
+    const { stdout } = await run('espeak-ng', ['-q', '--ipa', '-v', voice, word], {
+      timeout: ESPEAK_TIMEOUT_MS,
+    });
     return ipaToArpabet(stdout) || undefined;
   } catch {
     return undefined;

@@ -52,7 +52,7 @@ export function findPauses(pcm: Int16Array, options: PauseOptions = {}): TimeSeg
   fillShortRuns(quiet, false, Math.round(maxBlipSec / frameSec));
   const out: TimeSegment[] = [];
   const durationSec = pcm.length / ASR_SAMPLE_RATE_HZ;
-  for (let i = 0; i < quiet.length; ) {
+  for (let i = 0; i < quiet.length;) {
     if (!quiet[i]) {
       i++;
       continue;
@@ -82,7 +82,7 @@ export function speechSpans(pauses: TimeSegment[], durationSec: number): TimeSeg
 
 /** Flips interior runs of `value` no longer than `maxLen` (a click inside silence). */
 function fillShortRuns(flags: boolean[], value: boolean, maxLen: number): void {
-  for (let i = 0; i < flags.length; ) {
+  for (let i = 0; i < flags.length;) {
     let j = i;
     while (j < flags.length && flags[j] === flags[i]) j++;
     if (flags[i] === value && i > 0 && j < flags.length && j - i <= maxLen) flags.fill(!value, i, j);

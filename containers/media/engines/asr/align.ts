@@ -49,7 +49,13 @@ const ATTEMPTS = [
   { fsgusefiller: false, beam: 1e-80, pbeam: 1e-80, wbeam: 1e-60, padSec: 0.03 },
 ] as const;
 /** Chunks (before, after) merged with a failing one, in turn; the last try is the whole text. */
-const WIDEN = [[0, 0], [0, 1], [1, 1], [1, 3], [Infinity, Infinity]] as const;
+const WIDEN = [
+  [0, 0],
+  [0, 1],
+  [1, 1],
+  [1, 3],
+  [Infinity, Infinity],
+] as const;
 /** A failed chunk is re-planned at every pause (high skip cost) at most this deep. */
 const MAX_SPLIT_DEPTH = 2;
 /** Re-planning that must use every pause: leaving one inside a chunk costs this per second. */
@@ -96,7 +102,8 @@ const spelledWords = new Set<string>();
  */
 export function alignText(pcm: Int16Array, text: string): Promise<TimedWord[]> {
   const tokens = alignTokens(text);
-  if (tokens.length === 0) return Promise.reject(new AsrInputError('invalid_text', 'alignment text has no words'));
+  if (tokens.length === 0)
+    return Promise.reject(new AsrInputError('invalid_text', 'alignment text has no words'));
   if (pcm.length === 0) return Promise.reject(new AsrInputError('invalid_audio', 'audio is empty'));
   const run = queue.then(async () => alignWithDecoder(await getDecoder(), pcm, text, tokens));
   queue = run.catch(() => {});
@@ -130,7 +137,12 @@ async function getDecoder(): Promise<Decoder> {
   return decoderPromise;
 }
 
-async function alignWithDecoder(decoder: Decoder, pcm: Int16Array, text: string, tokens: string[]): Promise<TimedWord[]> {
+async function alignWithDecoder(
+  decoder: Decoder,
+  pcm: Int16Array,
+  text: string,
+  tokens: string[],
+): Promise<TimedWord[]> {
   const found: Array<{ pron: string; spelled: boolean } | undefined> = [];
   for (const t of tokens) found.push(await ensureWord(decoder, t));
   const prons = found.map((f) => f?.pron);
@@ -139,18 +151,32 @@ async function alignWithDecoder(decoder: Decoder, pcm: Int16Array, text: string,
   } catch (err) {
     // espeak-ng's guess may be wrong, or the word not spoken at all: leave spelled words out.
     if (!found.some((f) => f?.spelled)) throw err;
-    return alignKnown(decoder, pcm, text, tokens, found.map((f) => (f?.spelled ? undefined : f?.pron)));
+    return alignKnown(
+      decoder,
+      pcm,
+      text,
+      tokens,
+      found.map((f) => (f?.spelled ? undefined : f?.pron)),
+    );
   }
 }
 
-function alignKnown(decoder: Decoder, pcm: Int16Array, text: string, tokens: string[], prons: Array<string | undefined>): TimedWord[] {
+function alignKnown(
+  decoder: Decoder,
+  pcm: Int16Array,
+  text: string,
+  tokens: string[],
+  prons: Array<string | undefined>,
+): TimedWord[] {
   const known = prons.map(Boolean);
   const durationSec = pcm.length / ASR_SAMPLE_RATE_HZ;
   const idx = tokens.flatMap((_, i) => (known[i] ? [i] : []));
   if (idx.length === 0) return interpolate(tokens, known, [], durationSec);
   // A left-out word's break (its punctuation) moves to the known word before it.
   const allBreaks = tokenBreaks(text);
-  const breaks = idx.map((i, k) => Math.max(...allBreaks.slice(i, (idx[k + 1] ?? tokens.length)).concat(0)) as BreakStrength);
+  const breaks = idx.map(
+    (i, k) => Math.max(...allBreaks.slice(i, idx[k + 1] ?? tokens.length).concat(0)) as BreakStrength,
+  );
   const job: Job = {
     decoder,
     pcm,
@@ -166,7 +192,7 @@ function alignKnown(decoder: Decoder, pcm: Int16Array, text: string, tokens: str
   // results[g] holds the words of the group of chunks starting at g; owner[c] is c's group.
   const results: Aligned[][] = [];
   const owner: number[] = [];
-  for (let c = 0; c < plan.length; ) {
+  for (let c = 0; c < plan.length;) {
     let error: unknown;
     // Widen a failing chunk: its boundaries may sit in the wrong pauses (speaking rate varies).
     for (const [back, ahead] of WIDEN) {
@@ -174,7 +200,12 @@ function alignKnown(decoder: Decoder, pcm: Int16Array, text: string, tokens: str
       const last = Math.min(plan.length - 1, c + ahead);
       if (error && first === c && last === c) continue;
       try {
-        const merged = { from: plan[first].from, to: plan[last].to, start: plan[first].start, end: plan[last].end };
+        const merged = {
+          from: plan[first].from,
+          to: plan[last].to,
+          start: plan[first].start,
+          end: plan[last].end,
+        };
         const words = alignRange(job, merged, 0);
         results.length = first;
         results[first] = words;
@@ -198,11 +229,18 @@ function alignRange(job: Job, chunk: ChunkPlan, depth: number): Aligned[] {
   if (result) return result;
   const inner = job.spans.filter((s) => s.start >= chunk.start && s.end <= chunk.end);
   if (depth < MAX_SPLIT_DEPTH && inner.length > 1 && chunk.to - chunk.from > 1) {
-    const sub = planChunks(job.weights.slice(chunk.from, chunk.to), job.breaks.slice(chunk.from, chunk.to), inner, {
-      skipCostPerSec: FORCE_SPLIT_SKIP_COST,
-    });
+    const sub = planChunks(
+      job.weights.slice(chunk.from, chunk.to),
+      job.breaks.slice(chunk.from, chunk.to),
+      inner,
+      {
+        skipCostPerSec: FORCE_SPLIT_SKIP_COST,
+      },
+    );
     if (sub.length > 1) {
-      return sub.flatMap((s) => alignRange(job, { ...s, from: s.from + chunk.from, to: s.to + chunk.from }, depth + 1));
+      return sub.flatMap((s) =>
+        alignRange(job, { ...s, from: s.from + chunk.from, to: s.to + chunk.from }, depth + 1),
+      );
     }
   }
   throw new AsrEngineError(
@@ -225,7 +263,12 @@ function alignChunk(job: Job, chunk: ChunkPlan): Aligned[] | undefined {
     const { padSec, ...config } = ATTEMPTS[a];
     const lo = Math.max(prevEnd, chunk.start - padSec);
     const hi = Math.min(nextStart, chunk.end + padSec);
-    const out = decodeAligned(job.decoder, job.pcm.subarray(Math.floor(lo * ASR_SAMPLE_RATE_HZ), Math.ceil(hi * ASR_SAMPLE_RATE_HZ)), words, config);
+    const out = decodeAligned(
+      job.decoder,
+      job.pcm.subarray(Math.floor(lo * ASR_SAMPLE_RATE_HZ), Math.ceil(hi * ASR_SAMPLE_RATE_HZ)),
+      words,
+      config,
+    );
     if (!out) continue;
     job.lastGood = a;
     return out.map((w) => ({ ...w, start: w.start + lo, end: w.end + lo }));
@@ -234,7 +277,12 @@ function alignChunk(job: Job, chunk: ChunkPlan): Aligned[] | undefined {
   return undefined;
 }
 
-function decodeAligned(decoder: Decoder, pcm: Int16Array, words: string[], config: Record<string, number | boolean>): Aligned[] | undefined {
+function decodeAligned(
+  decoder: Decoder,
+  pcm: Int16Array,
+  words: string[],
+  config: Record<string, number | boolean>,
+): Aligned[] | undefined {
   let segments: AlignSegment[];
   try {
     for (const [k, v] of Object.entries(config)) decoder.set_config(k, v as number);
@@ -255,7 +303,10 @@ function decodeAligned(decoder: Decoder, pcm: Int16Array, words: string[], confi
  * The pronunciation of `word`, adding it from cmudict or espeak-ng when the decoder lacks it;
  * `spelled` marks espeak-ng's guesses.
  */
-export async function ensureWord(decoder: Decoder, word: string): Promise<{ pron: string; spelled: boolean } | undefined> {
+export async function ensureWord(
+  decoder: Decoder,
+  word: string,
+): Promise<{ pron: string; spelled: boolean } | undefined> {
   const known = decoder.lookup_word(word);
   if (known) return { pron: known, spelled: spelledWords.has(word) };
   const listed = loadExtraDict().get(word);
@@ -294,10 +345,15 @@ export function interpolate(
 ): TimedWord[] {
   const out: TimedWord[] = [];
   let a = 0;
-  for (let i = 0; i < tokens.length; ) {
+  for (let i = 0; i < tokens.length;) {
     if (known[i]) {
       const w = aligned[a++];
-      out.push({ word: tokens[i], start: r3(w.start), end: r3(w.end), confidence: r3(Math.min(1, Math.max(0, w.confidence))) });
+      out.push({
+        word: tokens[i],
+        start: r3(w.start),
+        end: r3(w.end),
+        confidence: r3(Math.min(1, Math.max(0, w.confidence))),
+      });
       i++;
       continue;
     }

@@ -41,7 +41,8 @@ export const DEFAULT_ASR_WORKERS = 2;
 export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<AsrEngine> {
   const kind = (config.ASR_ENGINE ?? 'auto').trim().toLowerCase() || 'auto';
   const workers = Number(config.ASR_WORKERS ?? DEFAULT_ASR_WORKERS) || DEFAULT_ASR_WORKERS;
-  const { FasterWhisperEngine, missingWhisperFile, WHISPER_MODEL_NAME, DEFAULT_WHISPER_BEAM_SIZE } = await import('./faster-whisper.js');
+  const { FasterWhisperEngine, missingWhisperFile, WHISPER_MODEL_NAME, DEFAULT_WHISPER_BEAM_SIZE } =
+    await import('./faster-whisper.js');
   const { PocketsphinxEngine } = await import('./pocketsphinx.js');
   const venv = config.PYTHON_VENV || DEFAULT_PYTHON_VENV;
   const python = join(venv, 'bin', 'python');
@@ -51,12 +52,25 @@ export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<Asr
     case 'faster-whisper': {
       const missing = missingWhisperFile(python, modelDir);
       if (!missing) {
-        const beamSize = Math.max(1, Math.round(Number(config.WHISPER_BEAM_SIZE) || DEFAULT_WHISPER_BEAM_SIZE));
+        const beamSize = Math.max(
+          1,
+          Math.round(Number(config.WHISPER_BEAM_SIZE) || DEFAULT_WHISPER_BEAM_SIZE),
+        );
         const whisper = new FasterWhisperEngine({ python, modelDir, threads: workers, beamSize });
-        return kind === 'auto' ? new FallbackAsrEngine(whisper, () => new PocketsphinxEngine({ workers })) : whisper;
+        return kind === 'auto'
+          ? new FallbackAsrEngine(whisper, () => new PocketsphinxEngine({ workers }))
+          : whisper;
       }
-      if (kind === 'faster-whisper') throw new AsrModelError('model_not_found', `Whisper is not installed: ${missing} is missing (run npm run setup)`);
-      return new FallbackAsrEngine(undefined, () => new PocketsphinxEngine({ workers }), `${missing} is missing`);
+      if (kind === 'faster-whisper')
+        throw new AsrModelError(
+          'model_not_found',
+          `Whisper is not installed: ${missing} is missing (run npm run setup)`,
+        );
+      return new FallbackAsrEngine(
+        undefined,
+        () => new PocketsphinxEngine({ workers }),
+        `${missing} is missing`,
+      );
     }
     case 'pocketsphinx':
       return new PocketsphinxEngine({ workers });
@@ -80,7 +94,11 @@ export class FallbackAsrEngine implements AsrEngine {
   readonly #primary?: AsrEngine & { load(): Promise<void> };
   readonly #makeFallback: () => AsrEngine;
 
-  constructor(primary: (AsrEngine & { load(): Promise<void> }) | undefined, makeFallback: () => AsrEngine, reason?: string) {
+  constructor(
+    primary: (AsrEngine & { load(): Promise<void> }) | undefined,
+    makeFallback: () => AsrEngine,
+    reason?: string,
+  ) {
     this.#primary = primary;
     this.#makeFallback = makeFallback;
     this.#reason = primary ? undefined : reason;

@@ -26,7 +26,12 @@ import { AsrAbortedError } from './errors.js';
 import { alignWithFillers } from './align-fillers.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
 import { planUtterances } from './segments.js';
-import { cutRepeatLoops, isHallucinatedSegment, isHesitation, type WhisperSegment } from './whisper-filter.js';
+import {
+  cutRepeatLoops,
+  isHallucinatedSegment,
+  isHesitation,
+  type WhisperSegment,
+} from './whisper-filter.js';
 import { WhisperProcess, type WorkerLine } from './whisper-process.js';
 
 /** The model install_models.py verifies and installs: Whisper base. */
@@ -71,7 +76,9 @@ export const DEFAULT_WHISPER_BEAM_SIZE = 5;
 
 /** What must exist for the engine to run; the first missing path, or undefined. */
 export function missingWhisperFile(python: string, modelDir: string): string | undefined {
-  return [python, WORKER_SCRIPT, join(modelDir, 'model.bin'), join(modelDir, 'tokenizer.json')].find((p) => !existsSync(p));
+  return [python, WORKER_SCRIPT, join(modelDir, 'model.bin'), join(modelDir, 'tokenizer.json')].find(
+    (p) => !existsSync(p),
+  );
 }
 
 /** faster-whisper as an AsrEngine. */
@@ -111,7 +118,11 @@ export class FasterWhisperEngine implements AsrEngine {
   async transcribe(pcm: Int16Array, { speechSegments, signal }: TranscribeOptions = {}): Promise<AsrOutput> {
     const t0 = performance.now();
     if (signal?.aborted) throw new AsrAbortedError();
-    const utterances = planUtterances(pcm, speechSegments, { paddingSec: 0.2, mergeGapSec: 1, maxUtteranceSec: MAX_UTTERANCE_SEC });
+    const utterances = planUtterances(pcm, speechSegments, {
+      paddingSec: 0.2,
+      mergeGapSec: 1,
+      maxUtteranceSec: MAX_UTTERANCE_SEC,
+    });
     const out: AsrOutput = { engine: this.name, model: this.model, words: [] };
     if (utterances.length === 0) {
       this.lastRun = { wallMs: performance.now() - t0, peakRssBytes: 0, utterances: 0, processes: 0 };
@@ -127,7 +138,9 @@ export class FasterWhisperEngine implements AsrEngine {
         const words = keptWords(line.segments as WhisperSegment[]);
         // Alignment (WebAssembly, this thread) overlaps the worker's next utterance.
         perUtterance.push(
-          this.#align ? alignUtterance(pcm, Number(line.start), Number(line.end), words) : Promise.resolve(words),
+          this.#align
+            ? alignUtterance(pcm, Number(line.start), Number(line.end), words)
+            : Promise.resolve(words),
         );
       };
       // One utterance per request: the worker's queue then takes turns between concurrent jobs.
@@ -150,7 +163,12 @@ export class FasterWhisperEngine implements AsrEngine {
       clearInterval(poll);
       await rm(dir, { recursive: true, force: true });
     }
-    this.lastRun = { wallMs: performance.now() - t0, peakRssBytes: peak, utterances: utterances.length, processes: 1 };
+    this.lastRun = {
+      wallMs: performance.now() - t0,
+      peakRssBytes: peak,
+      utterances: utterances.length,
+      processes: 1,
+    };
     return out;
   }
 
@@ -178,7 +196,12 @@ export function keptWords(segments: readonly WhisperSegment[]): TimedWord[] {
 export function segmentWords(s: WhisperSegment): TimedWord[] {
   if (s.words.length > 0) {
     return s.words
-      .map((w) => ({ word: w.word.trim(), start: w.start, end: Math.max(w.start, w.end), confidence: w.probability }))
+      .map((w) => ({
+        word: w.word.trim(),
+        start: w.start,
+        end: Math.max(w.start, w.end),
+        confidence: w.probability,
+      }))
       .filter((w) => w.word !== '');
   }
   const texts = s.text.split(/\s+/).filter(Boolean);
@@ -202,7 +225,12 @@ const MAX_UNALIGNED_HESITATION_RUN = 3;
  * phrase-by-phrase aligner on the words as written, else the times the words came with
  * (Whisper's, or their segment's span shared by letters: rough, but the words stay).
  */
-async function alignUtterance(pcm: Int16Array, start: number, end: number, words: TimedWord[]): Promise<TimedWord[]> {
+async function alignUtterance(
+  pcm: Int16Array,
+  start: number,
+  end: number,
+  words: TimedWord[],
+): Promise<TimedWord[]> {
   if (words.length === 0) return words;
   const withFillers = await alignWithFillers(pcm, start, end, words);
   if (withFillers) return withFillers;

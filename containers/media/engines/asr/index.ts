@@ -7,11 +7,23 @@
 export { createAsrEngine, DEFAULT_ASR_WORKERS, FallbackAsrEngine, fallbackWarning } from './engine.js';
 export type { AsrEngine, AsrEngineConfig, AsrEngineKind, AsrRunStats, TranscribeOptions } from './engine.js';
 export { PocketsphinxEngine, PS_TUNED_PARAMS, type PocketsphinxOptions } from './pocketsphinx.js';
-export { FasterWhisperEngine, DISFLUENT_PROMPT, keptWords, type FasterWhisperOptions } from './faster-whisper.js';
+export {
+  FasterWhisperEngine,
+  DISFLUENT_PROMPT,
+  keptWords,
+  type FasterWhisperOptions,
+} from './faster-whisper.js';
 export { alignWithFillers } from './align-fillers.js';
 export { cutRepeatLoops, isHallucinatedSegment } from './whisper-filter.js';
 export { alignText, alignTokens } from './align.js';
 export { asrRoutes, createAsrRoutes, SPEECH_SEGMENTS_HEADER, type AsrRoutesOptions } from './routes.js';
-export { AsrError, AsrInputError, AsrModelError, AsrEngineError, AsrAbortedError, type AsrErrorCode } from './errors.js';
+export {
+  AsrError,
+  AsrInputError,
+  AsrModelError,
+  AsrEngineError,
+  AsrAbortedError,
+  type AsrErrorCode,
+} from './errors.js';
 export { ASR_SAMPLE_RATE_HZ, pcmFromBytes } from './pcm.js';
 export { planUtterances, partitionUtterances, validateSegments } from './segments.js';

@@ -19,9 +19,13 @@ export const pcmDurationSec = (samples: number): number => samples / ASR_SAMPLE_
  * Throws AsrInputError for an empty or odd-length body.
  */
 export function pcmFromBytes(bytes: Uint8Array): Int16Array {
-  if (bytes.byteLength === 0) throw new AsrInputError('invalid_audio', 'audio body is empty; expected s16le 16 kHz mono PCM');
+  if (bytes.byteLength === 0)
+    throw new AsrInputError('invalid_audio', 'audio body is empty; expected s16le 16 kHz mono PCM');
   if (bytes.byteLength % PCM_BYTES_PER_SAMPLE !== 0) {
-    throw new AsrInputError('invalid_audio', `audio body has ${bytes.byteLength} bytes; s16le PCM needs an even count`);
+    throw new AsrInputError(
+      'invalid_audio',
+      `audio body has ${bytes.byteLength} bytes; s16le PCM needs an even count`,
+    );
   }
   if (bytes.byteOffset % PCM_BYTES_PER_SAMPLE === 0) {
     return new Int16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / PCM_BYTES_PER_SAMPLE);
@@ -30,7 +34,8 @@ export function pcmFromBytes(bytes: Uint8Array): Int16Array {
 }
 
 /** The bytes of an Int16Array (no copy), for writing to files and pipes. */
-export const pcmToBytes = (pcm: Int16Array): Uint8Array => new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+export const pcmToBytes = (pcm: Int16Array): Uint8Array =>
+  new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
 
 /** Converts s16 samples to floats in [-1, 1), as WebAssembly decoders want. */
 export function pcmToFloat32(pcm: Int16Array): Float32Array {

@@ -108,4 +108,5 @@ export function joinUtterance(
 }
 
 const round = (sec: number): number => Math.round(sec * 1000) / 1000;
-const clamp01 = (x: number): number => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : MISSING_POSTERIOR_CONFIDENCE);
+const clamp01 = (x: number): number =>
+  Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : MISSING_POSTERIOR_CONFIDENCE;

@@ -79,7 +79,10 @@ export class PocketsphinxEngine implements AsrEngine {
     this.#minAudioPerWorkerSec = minAudioPerWorkerSec;
     this.#workers = Math.max(1, Math.floor(workers));
     this.#modelDir = modelDir;
-    this.#params = { ...PS_TUNED_PARAMS, ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])) };
+    this.#params = {
+      ...PS_TUNED_PARAMS,
+      ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
+    };
     this.#plan = plan;
   }
 
@@ -93,7 +96,11 @@ export class PocketsphinxEngine implements AsrEngine {
       return { engine: this.name, model: PS_MODEL_NAME, words: [], silences: [] };
     }
     const audioSec = utterances.reduce((s, u) => s + u.end - u.start, 0);
-    const workers = Math.min(this.#workers, utterances.length, 1 + Math.floor(audioSec / Math.max(this.#minAudioPerWorkerSec, 1e-9)));
+    const workers = Math.min(
+      this.#workers,
+      utterances.length,
+      1 + Math.floor(audioSec / Math.max(this.#minAudioPerWorkerSec, 1e-9)),
+    );
     const groups = partitionUtterances(utterances, workers);
     const dir = await mkdtemp(join(tmpdir(), 'asr-ps-'));
     try {
@@ -118,7 +125,10 @@ export class PocketsphinxEngine implements AsrEngine {
   async #decodeGroup(dir: string, index: number, utts: TimeSegment[], signal?: AbortSignal) {
     const ids = utts.map((_, i) => `g${index}u${String(i).padStart(4, '0')}`);
     const ctl = utts
-      .map((u, i) => `audio ${Math.floor(u.start * PS_FRAMES_PER_SEC)} ${Math.ceil(u.end * PS_FRAMES_PER_SEC)} ${ids[i]}`)
+      .map(
+        (u, i) =>
+          `audio ${Math.floor(u.start * PS_FRAMES_PER_SEC)} ${Math.ceil(u.end * PS_FRAMES_PER_SEC)} ${ids[i]}`,
+      )
       .join('\n');
     const ctlPath = join(dir, `g${index}.ctl`);
     const hypsegPath = join(dir, `g${index}.hypseg`);
@@ -145,7 +155,10 @@ export class PocketsphinxEngine implements AsrEngine {
       this.#live.delete(proc);
       proc.dispose();
     }
-    const [hypseg, ctm] = await Promise.all([readFile(hypsegPath, 'utf8'), readFile(ctmPath, 'utf8').catch(() => '')]);
+    const [hypseg, ctm] = await Promise.all([
+      readFile(hypsegPath, 'utf8'),
+      readFile(ctmPath, 'utf8').catch(() => ''),
+    ]);
     const segs = parseHypseg(hypseg);
     const ctmByUtt = parseCtm(ctm);
     const words: TimedWord[] = [];

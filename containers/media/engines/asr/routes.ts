@@ -49,7 +49,10 @@ export function createAsrRoutes({ engine, align = alignText }: AsrRoutesOptions 
     const segments = parseSegmentsHeader(c.req.header(SPEECH_SEGMENTS_HEADER));
     const pcm = pcmFromBytes(await readBody(c.req.raw));
     const asr = await getEngine();
-    const out: AsrOutput = await asr.transcribe(pcm, { speechSegments: segments, signal: withScopeSignal(c.req.raw.signal) });
+    const out: AsrOutput = await asr.transcribe(pcm, {
+      speechSegments: segments,
+      signal: withScopeSignal(c.req.raw.signal),
+    });
     return c.json(out);
   });
 
@@ -60,12 +63,17 @@ export function createAsrRoutes({ engine, align = alignText }: AsrRoutesOptions 
       const form = await c.req.parseBody();
       text = typeof form.text === 'string' ? form.text : text;
       const audio = form.audio;
-      if (!(audio instanceof File)) throw new AsrInputError('invalid_audio', 'multipart field "audio" (raw s16le PCM file) is missing');
+      if (!(audio instanceof File))
+        throw new AsrInputError('invalid_audio', 'multipart field "audio" (raw s16le PCM file) is missing');
       bytes = new Uint8Array(await audio.arrayBuffer());
     } else {
       bytes = await readBody(c.req.raw);
     }
-    if (!text?.trim()) throw new AsrInputError('invalid_text', 'text to align is missing: pass ?text= or a multipart "text" field');
+    if (!text?.trim())
+      throw new AsrInputError(
+        'invalid_text',
+        'text to align is missing: pass ?text= or a multipart "text" field',
+      );
     const words = await align(pcmFromBytes(bytes), text);
     return c.json({ words });
   });
@@ -141,4 +149,8 @@ async function readBody(req: Request): Promise<Uint8Array> {
 }
 
 const tooLarge = () =>
-  new AsrError('invalid_audio', `audio body exceeds ${MAX_PCM_BODY_BYTES} bytes (30 min of 16 kHz s16 mono)`, 413);
+  new AsrError(
+    'invalid_audio',
+    `audio body exceeds ${MAX_PCM_BODY_BYTES} bytes (30 min of 16 kHz s16 mono)`,
+    413,
+  );

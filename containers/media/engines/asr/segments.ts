@@ -34,15 +34,27 @@ const ENERGY_FRAME_SEC = 0.02;
  * @throws AsrInputError naming the offending index.
  */
 export function validateSegments(value: unknown): TimeSegment[] {
-  if (!Array.isArray(value)) throw new AsrInputError('invalid_segments', 'speech segments must be a JSON array of {start,end}');
+  if (!Array.isArray(value))
+    throw new AsrInputError('invalid_segments', 'speech segments must be a JSON array of {start,end}');
   return value.map((s, i) => {
     const start = (s as TimeSegment | null)?.start;
     const end = (s as TimeSegment | null)?.end;
-    if (typeof start !== 'number' || typeof end !== 'number' || !Number.isFinite(start) || !Number.isFinite(end)) {
-      throw new AsrInputError('invalid_segments', `speech segment [${i}] needs numeric start and end in seconds`);
+    if (
+      typeof start !== 'number' ||
+      typeof end !== 'number' ||
+      !Number.isFinite(start) ||
+      !Number.isFinite(end)
+    ) {
+      throw new AsrInputError(
+        'invalid_segments',
+        `speech segment [${i}] needs numeric start and end in seconds`,
+      );
     }
     if (start < 0 || end <= start) {
-      throw new AsrInputError('invalid_segments', `speech segment [${i}] must satisfy 0 <= start < end (got ${start}..${end})`);
+      throw new AsrInputError(
+        'invalid_segments',
+        `speech segment [${i}] must satisfy 0 <= start < end (got ${start}..${end})`,
+      );
     }
     return { start, end };
   });
@@ -52,12 +64,19 @@ export function validateSegments(value: unknown): TimeSegment[] {
  * Turns VAD segments (or none: the whole clip) into the utterances to decode.
  * @example planUtterances(pcm, [{ start: 1, end: 2 }, { start: 2.2, end: 3 }]) // [{ start: 0.7, end: 3.3 }]
  */
-export function planUtterances(pcm: Int16Array, speech: TimeSegment[] | undefined, options: DecodePlanOptions = {}): TimeSegment[] {
+export function planUtterances(
+  pcm: Int16Array,
+  speech: TimeSegment[] | undefined,
+  options: DecodePlanOptions = {},
+): TimeSegment[] {
   const { paddingSec = 0.3, mergeGapSec = 0.3, maxUtteranceSec = 10, minUtteranceSec = 0.1 } = options;
   const durationSec = pcm.length / ASR_SAMPLE_RATE_HZ;
   const source = speech ?? [{ start: 0, end: durationSec }];
   const padded = source
-    .map((s) => ({ start: Math.max(0, s.start - paddingSec), end: Math.min(durationSec, s.end + paddingSec) }))
+    .map((s) => ({
+      start: Math.max(0, s.start - paddingSec),
+      end: Math.min(durationSec, s.end + paddingSec),
+    }))
     .filter((s) => s.end > s.start)
     .sort((a, b) => a.start - b.start);
   const merged: TimeSegment[] = [];
@@ -76,7 +95,11 @@ function splitLong(pcm: Int16Array, seg: TimeSegment, maxSec: number): TimeSegme
   const out: TimeSegment[] = [];
   let start = seg.start;
   while (seg.end - start > maxSec) {
-    const cut = quietestPoint(pcm, Math.max(start + maxSec - SPLIT_SEARCH_WINDOW_SEC, start + 1), start + maxSec);
+    const cut = quietestPoint(
+      pcm,
+      Math.max(start + maxSec - SPLIT_SEARCH_WINDOW_SEC, start + 1),
+      start + maxSec,
+    );
     out.push({ start, end: cut });
     start = cut;
   }
@@ -89,7 +112,11 @@ export function quietestPoint(pcm: Int16Array, fromSec: number, toSec: number): 
   const frame = Math.round(ENERGY_FRAME_SEC * ASR_SAMPLE_RATE_HZ);
   let best = toSec;
   let bestEnergy = Infinity;
-  for (let i = Math.round(fromSec * ASR_SAMPLE_RATE_HZ); i + frame <= Math.min(pcm.length, toSec * ASR_SAMPLE_RATE_HZ); i += frame) {
+  for (
+    let i = Math.round(fromSec * ASR_SAMPLE_RATE_HZ);
+    i + frame <= Math.min(pcm.length, toSec * ASR_SAMPLE_RATE_HZ);
+    i += frame
+  ) {
     let e = 0;
     for (let j = i; j < i + frame; j++) e += pcm[j] * pcm[j];
     if (e < bestEnergy) {
@@ -105,7 +132,10 @@ export function quietestPoint(pcm: Int16Array, fromSec: number, toSec: number): 
  * dropping empty groups. Each group keeps time order.
  */
 export function partitionUtterances(utterances: TimeSegment[], workers: number): TimeSegment[][] {
-  const groups = Array.from({ length: Math.max(1, workers) }, () => ({ total: 0, items: [] as TimeSegment[] }));
+  const groups = Array.from({ length: Math.max(1, workers) }, () => ({
+    total: 0,
+    items: [] as TimeSegment[],
+  }));
   const byLength = [...utterances].sort((a, b) => b.end - b.start - (a.end - a.start));
   for (const u of byLength) {
     const g = groups.reduce((min, x) => (x.total < min.total ? x : min));

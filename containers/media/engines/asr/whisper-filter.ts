@@ -43,10 +43,16 @@ export const MIN_AVG_LOGPROB = -1.5;
  * Pure: whether Whisper's own scores say the segment is not real speech.
  * @example isHallucinatedSegment({ no_speech_prob: 0.9, avg_logprob: -1.2, compression_ratio: 1 }) // true
  */
-export function isHallucinatedSegment(s: Pick<WhisperSegment, 'text' | 'avg_logprob' | 'no_speech_prob' | 'compression_ratio'>): boolean {
+export function isHallucinatedSegment(
+  s: Pick<WhisperSegment, 'text' | 'avg_logprob' | 'no_speech_prob' | 'compression_ratio'>,
+): boolean {
   if (s.no_speech_prob > NO_SPEECH_PROB && s.avg_logprob < LOGPROB_FOR_NO_SPEECH) return true;
   // "uh, uh, uh, uh" compresses as well as a loop; the hesitations are judged by the aligner.
-  if (s.compression_ratio > MAX_COMPRESSION_RATIO && compressionRatio(withoutHesitations(s.text)) > MAX_COMPRESSION_RATIO) return true;
+  if (
+    s.compression_ratio > MAX_COMPRESSION_RATIO &&
+    compressionRatio(withoutHesitations(s.text)) > MAX_COMPRESSION_RATIO
+  )
+    return true;
   return s.avg_logprob < MIN_AVG_LOGPROB;
 }
 
@@ -82,7 +88,7 @@ const norm = normalizeWord;
 export function cutRepeatLoops(words: readonly string[]): number[] {
   const n = words.map(norm);
   const keep: number[] = [];
-  for (let i = 0; i < n.length; ) {
+  for (let i = 0; i < n.length;) {
     let skipped = false;
     for (let len = MAX_LOOP_WORDS; len >= 1; len--) {
       const need = len === 1 ? MIN_WORD_REPEATS : MIN_PHRASE_REPEATS;

@@ -21,7 +21,10 @@ const ABANDONED_KILL_MS = 60_000;
 const STDERR_TAIL_CHARS = 2_000;
 
 /** A line the worker writes for a request. */
-export type WorkerLine = { id: number; error?: string; done?: boolean; peak_rss_bytes?: number } & Record<string, unknown>;
+export type WorkerLine = { id: number; error?: string; done?: boolean; peak_rss_bytes?: number } & Record<
+  string,
+  unknown
+>;
 
 export interface WhisperProcessOptions {
   python: string;
@@ -72,7 +75,11 @@ export class WhisperProcess {
    * @throws AsrEngineError when the worker fails or dies, AsrAbortedError on abort (at once,
    *   whether the request was still queued or already in the worker).
    */
-  request(body: Record<string, unknown>, onLine: (line: WorkerLine) => void, signal?: AbortSignal): Promise<WorkerLine> {
+  request(
+    body: Record<string, unknown>,
+    onLine: (line: WorkerLine) => void,
+    signal?: AbortSignal,
+  ): Promise<WorkerLine> {
     if (signal?.aborted) return Promise.reject(new AsrAbortedError());
     return new Promise<WorkerLine>((resolve, reject) => {
       let abandoned = false;
@@ -88,13 +95,20 @@ export class WhisperProcess {
         isAbandoned: () => abandoned,
       };
       // The queue waits for the worker's own answer, not the caller's: one request in the worker at a time.
-      this.#queue = this.#queue.then(() => (abandoned ? undefined : this.#send(body, caller).catch(() => {})));
+      this.#queue = this.#queue.then(() =>
+        abandoned ? undefined : this.#send(body, caller).catch(() => {}),
+      );
     });
   }
 
   async #send(
     body: Record<string, unknown>,
-    caller: { onLine: (l: WorkerLine) => void; resolve: (l: WorkerLine) => void; reject: (e: Error) => void; isAbandoned: () => boolean },
+    caller: {
+      onLine: (l: WorkerLine) => void;
+      resolve: (l: WorkerLine) => void;
+      reject: (e: Error) => void;
+      isAbandoned: () => boolean;
+    },
   ): Promise<void> {
     try {
       await this.start();
@@ -110,13 +124,20 @@ export class WhisperProcess {
         if (caller.isAbandoned() && Date.now() - sentAt > ABANDONED_KILL_MS) this.#kill();
       }, 1_000);
       watchdog.unref();
-      const settle = <T>(fn: (x: T) => void) => (x: T) => {
-        clearInterval(watchdog);
-        this.#pending = undefined;
-        fn(x);
-        done();
+      const settle =
+        <T>(fn: (x: T) => void) =>
+        (x: T) => {
+          clearInterval(watchdog);
+          this.#pending = undefined;
+          fn(x);
+          done();
+        };
+      this.#pending = {
+        id,
+        onLine: caller.onLine,
+        resolve: settle(caller.resolve),
+        reject: settle(caller.reject),
       };
-      this.#pending = { id, onLine: caller.onLine, resolve: settle(caller.resolve), reject: settle(caller.reject) };
       child.stdin.write(`${JSON.stringify({ ...body, id })}\n`);
     });
   }
@@ -128,7 +149,13 @@ export class WhisperProcess {
       stdio: ['pipe', 'pipe', 'pipe'],
       // PASSIVE: OpenMP threads sleep at a barrier instead of spinning, so the cores they would
       // burn go to the vision threads that share them in an analysis job.
-      env: { OMP_WAIT_POLICY: 'PASSIVE', ...process.env, ASR_WORKERS: String(threads), OMP_NUM_THREADS: String(threads), PYTHONUNBUFFERED: '1' },
+      env: {
+        OMP_WAIT_POLICY: 'PASSIVE',
+        ...process.env,
+        ASR_WORKERS: String(threads),
+        OMP_NUM_THREADS: String(threads),
+        PYTHONUNBUFFERED: '1',
+      },
     });
     this.#child = child;
     child.stdin.on('error', () => {}); // a dead worker is reported by 'close'
@@ -138,7 +165,12 @@ export class WhisperProcess {
     return new Promise((resolve, reject) => {
       let ready = false;
       const timer = setTimeout(() => {
-        reject(new AsrModelError('model_invalid', `the Whisper worker did not load ${modelDir} within ${READY_TIMEOUT_MS / 1000} s`));
+        reject(
+          new AsrModelError(
+            'model_invalid',
+            `the Whisper worker did not load ${modelDir} within ${READY_TIMEOUT_MS / 1000} s`,
+          ),
+        );
         this.#kill();
       }, READY_TIMEOUT_MS);
       const lines = createInterface({ input: child.stdout });
@@ -154,7 +186,10 @@ export class WhisperProcess {
           if (line.ready === true) {
             ready = true;
             resolve({ model: String(line.model), loadMs: Number(line.load_ms) });
-          } else reject(new AsrModelError('model_invalid', String(line.error ?? 'the Whisper worker failed to start')));
+          } else
+            reject(
+              new AsrModelError('model_invalid', String(line.error ?? 'the Whisper worker failed to start')),
+            );
           return;
         }
         const p = this.#pending;
@@ -165,7 +200,9 @@ export class WhisperProcess {
       });
       child.on('error', (err) => {
         clearTimeout(timer);
-        reject(new AsrModelError('model_not_found', `cannot start the Whisper worker ${python}: ${err.message}`));
+        reject(
+          new AsrModelError('model_not_found', `cannot start the Whisper worker ${python}: ${err.message}`),
+        );
       });
       child.on('close', (code, sig) => {
         clearTimeout(timer);

@@ -13,7 +13,9 @@ import type { RenderPlan } from './plan.js';
  * `RENDER_X264_PRESET` overrides both. CRF 20 is visually clean.
  */
 export function x264Preset(plan: Pick<RenderPlan, 'width' | 'height'>): string {
-  return process.env.RENDER_X264_PRESET || (plan.width * plan.height >= 1280 * 720 ? 'superfast' : 'veryfast');
+  return (
+    process.env.RENDER_X264_PRESET || (plan.width * plan.height >= 1280 * 720 ? 'superfast' : 'veryfast')
+  );
 }
 export const X264_CRF = 20;
 export const AAC_BITRATE = '128k';
@@ -94,7 +96,18 @@ export function encoderArgs(spec: EncodeSpec): string[] {
   let maskLabel: string | null = null;
   if (mask.kind === 'pipe') {
     if (video.kind !== 'file') throw new Error('encoderArgs: a piped mask needs a file video input');
-    args.push('-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${mask.width}x${mask.height}`, '-r', String(fps), '-i', 'pipe:0');
+    args.push(
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'yuv420p',
+      '-s',
+      `${mask.width}x${mask.height}`,
+      '-r',
+      String(fps),
+      '-i',
+      'pipe:0',
+    );
     maskLabel = `[${next}:v]`;
     next++;
   }
@@ -125,7 +138,11 @@ export function encoderArgs(spec: EncodeSpec): string[] {
   const blurred = `scale=iw/${BLUR_DOWNSCALE}:ih/${BLUR_DOWNSCALE}:flags=fast_bilinear,boxblur=lr=${blurRadius(plan)}:lp=2,scale=${W}:${H}:flags=fast_bilinear`;
   if (mask.kind === 'pipe') {
     // All in yuv420p: no alpha plane, no RGBA, the sharp/blurred mix per plane at the frame's size.
-    filters.push(`[base]format=yuv420p,split[sharp][bgsrc]`, `[bgsrc]${blurred}[bg]`, `${maskLabel}scale=${W}:${H}:flags=fast_bilinear[m]`);
+    filters.push(
+      `[base]format=yuv420p,split[sharp][bgsrc]`,
+      `[bgsrc]${blurred}[bg]`,
+      `${maskLabel}scale=${W}:${H}:flags=fast_bilinear[m]`,
+    );
     filters.push(`[bg][sharp][m]maskedmerge[vout]`);
   } else if (mask.kind === 'alpha') {
     filters.push(`[base]split[sharp][bgsrc]`, `[bgsrc]format=yuv420p,${blurred}[bg]`);
@@ -142,7 +159,9 @@ export function encoderArgs(spec: EncodeSpec): string[] {
       : audio.kind === 'source' && audio.lagSec < 0
         ? `adelay=${Math.round(-audio.lagSec * 1000)}:all=1,`
         : '';
-  filters.push(`[${audioIndex}:a]${shift}aresample=${AUDIO_RATE_HZ},apad=whole_dur=${plan.durationSec.toFixed(3)}[aout]`);
+  filters.push(
+    `[${audioIndex}:a]${shift}aresample=${AUDIO_RATE_HZ},apad=whole_dur=${plan.durationSec.toFixed(3)}[aout]`,
+  );
 
   args.push('-filter_complex', filters.join(';'));
   args.push('-map', '[vout]', '-map', '[aout]');
@@ -150,11 +169,28 @@ export function encoderArgs(spec: EncodeSpec): string[] {
     args.push('-map', `${captionsIndex}:s`, '-c:s', 'mov_text', '-metadata:s:s:0', 'language=eng');
   }
   args.push(
-    '-c:v', 'libx264', '-preset', x264Preset(plan), '-crf', String(X264_CRF), '-pix_fmt', 'yuv420p', '-r', String(fps),
-    '-c:a', 'aac', '-b:a', AAC_BITRATE,
-    '-t', plan.durationSec.toFixed(3),
+    '-c:v',
+    'libx264',
+    '-preset',
+    x264Preset(plan),
+    '-crf',
+    String(X264_CRF),
+    '-pix_fmt',
+    'yuv420p',
+    '-r',
+    String(fps),
+    '-c:a',
+    'aac',
+    '-b:a',
+    AAC_BITRATE,
+    '-t',
+    plan.durationSec.toFixed(3),
     ...(spec.maxBytes ? ['-fs', String(Math.floor(spec.maxBytes))] : []),
-    '-movflags', '+faststart', '-f', 'mp4', spec.output,
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    spec.output,
   );
   return args;
 }
@@ -169,12 +205,24 @@ export function encoderArgs(spec: EncodeSpec): string[] {
 export function decoderArgs(
   source: string,
   plan: RenderPlan,
-  { loop, width = plan.width, height = plan.height, pixFmt = 'rgba', rough = false }: { loop: boolean; width?: number; height?: number; pixFmt?: 'rgba' | 'rgb24'; rough?: boolean },
+  {
+    loop,
+    width = plan.width,
+    height = plan.height,
+    pixFmt = 'rgba',
+    rough = false,
+  }: { loop: boolean; width?: number; height?: number; pixFmt?: 'rgba' | 'rgb24'; rough?: boolean },
 ): string[] {
   const args: string[] = [];
   if (loop) args.push('-stream_loop', '-1');
   if (rough) args.push('-threads', '1', '-skip_loop_filter', 'all', '-flags2', '+fast');
   args.push('-i', source, '-an', '-sn', '-t', plan.durationSec.toFixed(3));
-  args.push('-vf', `fps=${plan.fps},scale=${width}:${height}:flags=${rough ? 'area' : 'bicubic'},format=${pixFmt}`, '-f', 'rawvideo', 'pipe:1');
+  args.push(
+    '-vf',
+    `fps=${plan.fps},scale=${width}:${height}:flags=${rough ? 'area' : 'bicubic'},format=${pixFmt}`,
+    '-f',
+    'rawvideo',
+    'pipe:1',
+  );
   return args;
 }

@@ -72,15 +72,24 @@ export function writeWithBackpressure(stream: Writable, data: Uint8Array): Promi
 }
 
 /** RGBA frame → RGB at `scale` (nearest sample: landmarks need the shapes, not the texture). */
-export function rgbaToRgb(data: Uint8Array, width: number, height: number, scale: number): { rgb: Uint8Array; w: number; h: number } {
-  const w = Math.max(2, Math.round(width * scale)), h = Math.max(2, Math.round(height * scale));
+export function rgbaToRgb(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  scale: number,
+): { rgb: Uint8Array; w: number; h: number } {
+  const w = Math.max(2, Math.round(width * scale)),
+    h = Math.max(2, Math.round(height * scale));
   const rgb = new Uint8Array(w * h * 3);
   for (let y = 0; y < h; y++) {
     const sy = Math.min(height - 1, Math.floor((y + 0.5) / scale));
     for (let x = 0; x < w; x++) {
       const sx = Math.min(width - 1, Math.floor((x + 0.5) / scale));
-      const i = (sy * width + sx) * 4, o = (y * w + x) * 3;
-      rgb[o] = data[i]; rgb[o + 1] = data[i + 1]; rgb[o + 2] = data[i + 2];
+      const i = (sy * width + sx) * 4,
+        o = (y * w + x) * 3;
+      rgb[o] = data[i];
+      rgb[o + 1] = data[i + 1];
+      rgb[o + 2] = data[i + 2];
     }
   }
   return { rgb, w, h };
@@ -91,10 +100,12 @@ export function rgbaToRgb(data: Uint8Array, width: number, height: number, scale
  * (chroma planes 2×2-averaged): the encoder's maskedmerge then mixes Y, U and V alike.
  */
 export function yuv420pMask(mask: Uint8Array, width: number, height: number): Buffer {
-  const cw = width >> 1, ch = height >> 1;
+  const cw = width >> 1,
+    ch = height >> 1;
   const out = Buffer.allocUnsafe(width * height + 2 * cw * ch);
   out.set(mask, 0);
-  const u = width * height, v = u + cw * ch;
+  const u = width * height,
+    v = u + cw * ch;
   for (let y = 0; y < ch; y++) {
     for (let x = 0; x < cw; x++) {
       const i = 2 * y * width + 2 * x;

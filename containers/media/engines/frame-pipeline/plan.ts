@@ -45,7 +45,14 @@ export function planRender(source: ProbeResult, speechDurationSec: number | null
   const fps = v.fps > 0 && Number.isFinite(v.fps) ? Math.min(v.fps, MAX_OUTPUT_FPS) : FALLBACK_FPS;
   const sourceDur = source.duration_sec;
   if (speechDurationSec === null) {
-    return { width: w, height: h, fps: roundFps(fps), durationSec: sourceDur, fit: 'source', sourceHasAudio: !!source.audio };
+    return {
+      width: w,
+      height: h,
+      fps: roundFps(fps),
+      durationSec: sourceDur,
+      fit: 'source',
+      sourceHasAudio: !!source.audio,
+    };
   }
   return {
     width: w,

@@ -26,7 +26,6 @@ export interface WarpGazeEditorOptions extends GazeTargetOptions {
   tracker?: FaceTracker;
 }
 
-
 /**
  * @example
  * const editor = await createWarpGazeEditor();
@@ -38,7 +37,17 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
   const tracker = given ?? (await createFaceTracker({ iris: true }));
   const track = new KeyframeTrack();
   let smoothed: { yaw: number; pitch: number } | null = null;
-  const stats = { frames: 0, keyframes: 0, faces: 0, eyes_warped: 0, detect_ms: 0, rgb_ms: 0, iris_ms: 0, warp_ms: 0, shift_px_sum: 0 };
+  const stats = {
+    frames: 0,
+    keyframes: 0,
+    faces: 0,
+    eyes_warped: 0,
+    detect_ms: 0,
+    rgb_ms: 0,
+    iris_ms: 0,
+    warp_ms: 0,
+    shift_px_sum: 0,
+  };
   let disposed = false;
 
   const observe = async (frame: RawFrame) => {
@@ -58,7 +67,10 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
       if (face.rotation) {
         const r = face.rotation;
         smoothed = smoothed
-          ? { yaw: smoothed.yaw + HEAD_SMOOTHING * (r.yaw - smoothed.yaw), pitch: smoothed.pitch + HEAD_SMOOTHING * (r.pitch - smoothed.pitch) }
+          ? {
+              yaw: smoothed.yaw + HEAD_SMOOTHING * (r.yaw - smoothed.yaw),
+              pitch: smoothed.pitch + HEAD_SMOOTHING * (r.pitch - smoothed.pitch),
+            }
           : { yaw: r.yaw, pitch: r.pitch };
       }
     }
@@ -82,7 +94,8 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
       const eyes = eyeGeometry(k.mesh);
       if (eyes) {
         // Aim with the iris as seen in THIS frame (sub-pixel, follows saccades between keyframes).
-        for (const eye of eyes) eye.iris = locateIris(frame.data, frame.width, frame.height, frame.channels, eye);
+        for (const eye of eyes)
+          eye.iris = locateIris(frame.data, frame.width, frame.height, frame.channels, eye);
         stats.iris_ms += performance.now() - t0;
         const shifts = irisShifts(eyes, k.rotation, target);
         for (const [i, eye] of eyes.entries()) {
@@ -103,7 +116,9 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
         keyframes: stats.keyframes,
         faces: stats.faces,
         eyes_warped: stats.eyes_warped,
-        mean_shift_px: stats.eyes_warped ? Math.round((stats.shift_px_sum / stats.eyes_warped) * 100) / 100 : 0,
+        mean_shift_px: stats.eyes_warped
+          ? Math.round((stats.shift_px_sum / stats.eyes_warped) * 100) / 100
+          : 0,
         detect_ms: Math.round(stats.detect_ms),
         detect_input_ms: Math.round(stats.rgb_ms),
         iris_ms: Math.round(stats.iris_ms),

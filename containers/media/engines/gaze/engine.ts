@@ -12,7 +12,11 @@ export type GazeEngine =
   /** Edits decoded frames in place; fused with blur and mouth edits. */
   | { kind: 'frames'; name: string; createEditor(): Promise<FrameEditor> }
   /** Returns the path of a corrected copy of the video (same frames and timing). */
-  | { kind: 'video'; name: string; correctVideo(videoPath: string, workDir: string, signal?: AbortSignal): Promise<string> };
+  | {
+      kind: 'video';
+      name: string;
+      correctVideo(videoPath: string, workDir: string, signal?: AbortSignal): Promise<string>;
+    };
 
 /** The embedded landmark-warp engine. */
 export function embeddedGazeEngine(options: WarpGazeEditorOptions = {}): GazeEngine {
@@ -27,5 +31,9 @@ export function embeddedGazeEngine(options: WarpGazeEditorOptions = {}): GazeEng
 export function gazeEngineFromEnv(env: NodeJS.ProcessEnv = process.env): GazeEngine {
   const remote = gazeServiceFromEnv(env);
   if (!remote) return embeddedGazeEngine();
-  return { kind: 'video', name: 'remote', correctVideo: (video, workDir, signal) => correctGazeRemote(remote, video, workDir, signal) };
+  return {
+    kind: 'video',
+    name: 'remote',
+    correctVideo: (video, workDir, signal) => correctGazeRemote(remote, video, workDir, signal),
+  };
 }

@@ -5,7 +5,10 @@
  * project's own gaze measure (`src/analytics/visual/gaze.ts`), so "corrected" means the same
  * thing to the editor and to the analysis that checks it.
  */
-import { EYEBALL_RADIUS_PER_EYE_WIDTH, IRIS_REST_UP_PER_EYE_WIDTH } from '../../../../src/analytics/visual/gaze.js';
+import {
+  EYEBALL_RADIUS_PER_EYE_WIDTH,
+  IRIS_REST_UP_PER_EYE_WIDTH,
+} from '../../../../src/analytics/visual/gaze.js';
 
 export type Xy = { x: number; y: number };
 export type MeshLike = ArrayLike<ArrayLike<number | undefined>>;
@@ -15,8 +18,16 @@ export type MeshLike = ArrayLike<ArrayLike<number | undefined>>;
  * The first list is the person's right eye (image left in an unmirrored frame).
  */
 export const EYE_CONTOURS = [
-  { corners: [33, 133], upper: [33, 246, 161, 160, 159, 158, 157, 173, 133], lower: [133, 155, 154, 153, 145, 144, 163, 7, 33] },
-  { corners: [362, 263], upper: [362, 398, 384, 385, 386, 387, 388, 466, 263], lower: [263, 249, 390, 373, 374, 380, 381, 382, 362] },
+  {
+    corners: [33, 133],
+    upper: [33, 246, 161, 160, 159, 158, 157, 173, 133],
+    lower: [133, 155, 154, 153, 145, 144, 163, 7, 33],
+  },
+  {
+    corners: [362, 263],
+    upper: [362, 398, 384, 385, 386, 387, 388, 466, 263],
+    lower: [263, 249, 390, 373, 374, 380, 381, 382, 362],
+  },
 ] as const;
 /** Iris centre + 4 contour points per eye (Human's order may swap the eyes: matched by distance). */
 export const IRIS_POINTS = [
@@ -104,7 +115,11 @@ export interface GazeTargetOptions {
  * would make the person cross-eyed. Faded out for closing eyes.
  * @param rotation Human's head angles in radians (yaw > 0 = head to the person's right, pitch > 0 = down).
  */
-export function irisShifts(eyes: EyeGeometry[], rotation: { yaw: number; pitch: number } | null, options: GazeTargetOptions = {}): Xy[] {
+export function irisShifts(
+  eyes: EyeGeometry[],
+  rotation: { yaw: number; pitch: number } | null,
+  options: GazeTargetOptions = {},
+): Xy[] {
   const { strength = 1, headCompensation = true, maxHeadDeg = 15, maxShiftPerEyeWidth = 0.12 } = options;
   if (eyes.length === 0) return [];
   const maxHead = (maxHeadDeg * Math.PI) / 180;
@@ -116,7 +131,8 @@ export function irisShifts(eyes: EyeGeometry[], rotation: { yaw: number; pitch: 
   // eyeY = asin((u − rest)/R) and we want eyeY = +pitch → u = rest + R·sin(pitch).
   const targetAlong = R * Math.sin(yaw);
   const targetUp = IRIS_REST_UP_PER_EYE_WIDTH + R * Math.sin(pitch);
-  let along = 0, up = 0;
+  let along = 0,
+    up = 0;
   for (const e of eyes) {
     const off = sub(e.iris, e.center);
     along += dot(off, e.axis) / e.width / eyes.length;
@@ -132,5 +148,8 @@ export function irisShifts(eyes: EyeGeometry[], rotation: { yaw: number; pitch: 
   // A blink or squint in either eye fades both: the eyes must keep moving together.
   const opening = Math.min(...eyes.map((e) => e.opening));
   const fade = Math.max(0, Math.min(1, (opening - MIN_EYE_OPENING) / (FULL_EYE_OPENING - MIN_EYE_OPENING)));
-  return eyes.map((e) => ({ x: (e.axis.x * dA + e.up.x * dU) * e.width * fade, y: (e.axis.y * dA + e.up.y * dU) * e.width * fade }));
+  return eyes.map((e) => ({
+    x: (e.axis.x * dA + e.up.x * dU) * e.width * fade,
+    y: (e.axis.y * dA + e.up.y * dU) * e.width * fade,
+  }));
 }

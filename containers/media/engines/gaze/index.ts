@@ -7,5 +7,10 @@ export { embeddedGazeEngine, gazeEngineFromEnv, type GazeEngine } from './engine
 export { createWarpGazeEditor, type WarpGazeEditorOptions } from './editor.js';
 export { eyeGeometry, irisShifts, type EyeGeometry, type GazeTargetOptions } from './geometry.js';
 export { warpEye } from './warp.js';
-export { correctGazeRemote, gazeServiceFromEnv, GazeServiceError, type GazeServiceOptions } from './remote.js';
+export {
+  correctGazeRemote,
+  gazeServiceFromEnv,
+  GazeServiceError,
+  type GazeServiceOptions,
+} from './remote.js';
 export { measureGaze, type GazeMeasurement, type GazeMeasureOptions } from './measure.js';

@@ -28,7 +28,8 @@ interface DiscStencil {
 
 function stencil(rDisc: number, rRing: number): DiscStencil {
   const reach = Math.ceil(rRing);
-  const disc = new Int32Array(2 * reach + 1).fill(-1), outer = new Int32Array(2 * reach + 1).fill(-1);
+  const disc = new Int32Array(2 * reach + 1).fill(-1),
+    outer = new Int32Array(2 * reach + 1).fill(-1);
   for (let dy = -reach; dy <= reach; dy++)
     for (let dx = 0; dx <= reach; dx++) {
       const dist = Math.hypot(dx, dy);
@@ -47,12 +48,14 @@ interface RowSums {
 }
 
 function rowSums(L: Float32Array, w: number, h: number): RowSums {
-  const sum = new Float64Array((w + 1) * h), count = new Int32Array((w + 1) * h);
+  const sum = new Float64Array((w + 1) * h),
+    count = new Int32Array((w + 1) * h);
   for (let y = 0; y < h; y++) {
-    let s = 0, n = 0;
+    let s = 0,
+      n = 0;
     for (let x = 0; x < w; x++) {
       const v = L[y * w + x];
-      if (v === v) (s += v), n++;
+      if (v === v) ((s += v), n++);
       sum[y * (w + 1) + x + 1] = s;
       count[y * (w + 1) + x + 1] = n;
     }
@@ -62,23 +65,30 @@ function rowSums(L: Float32Array, w: number, h: number): RowSums {
 
 /** Mean luma of the disc minus that of its ring at (px, py); Infinity when too little disc shows. */
 function discScore(g: RowSums, s: DiscStencil, px: number, py: number): number {
-  let d = 0, nd = 0, all = 0, nAll = 0;
+  let d = 0,
+    nd = 0,
+    all = 0,
+    nAll = 0;
   for (let dy = -s.reach; dy <= s.reach; dy++) {
     const y = py + dy;
     if (y < 0 || y >= g.h) continue;
     const row = y * (g.w + 1);
     const o = s.outer[dy + s.reach];
     if (o < 0) continue;
-    let xa = Math.max(0, px - o), xb = Math.min(g.w - 1, px + o);
-    if (xb >= xa) (all += g.sum[row + xb + 1] - g.sum[row + xa]), (nAll += g.count[row + xb + 1] - g.count[row + xa]);
+    let xa = Math.max(0, px - o),
+      xb = Math.min(g.w - 1, px + o);
+    if (xb >= xa)
+      ((all += g.sum[row + xb + 1] - g.sum[row + xa]), (nAll += g.count[row + xb + 1] - g.count[row + xa]));
     const h = s.disc[dy + s.reach];
     if (h < 0) continue;
-    (xa = Math.max(0, px - h)), (xb = Math.min(g.w - 1, px + h));
-    if (xb >= xa) (d += g.sum[row + xb + 1] - g.sum[row + xa]), (nd += g.count[row + xb + 1] - g.count[row + xa]);
+    ((xa = Math.max(0, px - h)), (xb = Math.min(g.w - 1, px + h)));
+    if (xb >= xa)
+      ((d += g.sum[row + xb + 1] - g.sum[row + xa]), (nd += g.count[row + xb + 1] - g.count[row + xa]));
   }
   // Needs a visible part of the disc; a disc hidden under the lids says nothing.
   if (nd < s.minDisc) return Infinity;
-  const r = all - d, nr = nAll - nd;
+  const r = all - d,
+    nr = nAll - nd;
   return d / nd - (nr ? r / nr : 255);
 }
 
@@ -86,22 +96,42 @@ function discScore(g: RowSums, s: DiscStencil, px: number, py: number): number {
  * Sub-pixel iris centre (px) of `eye` in an RGB(A) frame, or the mesh estimate when the
  * opening shows too few pixels to judge.
  */
-export function locateIris(data: Uint8Array, width: number, height: number, channels: 3 | 4, eye: EyeGeometry): Xy {
+export function locateIris(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  channels: 3 | 4,
+  eye: EyeGeometry,
+): Xy {
   const rDisc = Math.max(1.5, DISC_IRIS_RADII * eye.irisRadius);
   const rRing = rDisc * 1.8;
   const search = Math.max(2, Math.round(IRIS_SEARCH_PER_EYE_WIDTH * eye.width));
-  const cx = Math.round(eye.iris.x), cy = Math.round(eye.iris.y);
+  const cx = Math.round(eye.iris.x),
+    cy = Math.round(eye.iris.y);
   const R = search + Math.ceil(rRing) + 1;
-  const x0 = Math.max(0, cx - R), y0 = Math.max(0, cy - R), x1 = Math.min(width - 1, cx + R), y1 = Math.min(height - 1, cy + R);
-  const bw = x1 - x0 + 1, bh = y1 - y0 + 1;
+  const x0 = Math.max(0, cx - R),
+    y0 = Math.max(0, cy - R),
+    x1 = Math.min(width - 1, cx + R),
+    y1 = Math.min(height - 1, cy + R);
+  const bw = x1 - x0 + 1,
+    bh = y1 - y0 + 1;
   // Luma of pixels inside the opening (1 px in from the lid line), NaN outside.
   const L = new Float32Array(bw * bh).fill(NaN);
   let inside = 0;
   // Only the lid polygon's box can be inside: most of the search box is lid and skin.
-  let px0 = Infinity, py0 = Infinity, px1 = -Infinity, py1 = -Infinity;
-  for (const p of eye.polygon) (px0 = Math.min(px0, p.x)), (py0 = Math.min(py0, p.y)), (px1 = Math.max(px1, p.x)), (py1 = Math.max(py1, p.y));
-  const ya = Math.max(0, Math.floor(py0) - y0), yb = Math.min(bh - 1, Math.ceil(py1) - y0);
-  const xa = Math.max(0, Math.floor(px0) - x0), xb = Math.min(bw - 1, Math.ceil(px1) - x0);
+  let px0 = Infinity,
+    py0 = Infinity,
+    px1 = -Infinity,
+    py1 = -Infinity;
+  for (const p of eye.polygon)
+    ((px0 = Math.min(px0, p.x)),
+      (py0 = Math.min(py0, p.y)),
+      (px1 = Math.max(px1, p.x)),
+      (py1 = Math.max(py1, p.y)));
+  const ya = Math.max(0, Math.floor(py0) - y0),
+    yb = Math.min(bh - 1, Math.ceil(py1) - y0);
+  const xa = Math.max(0, Math.floor(px0) - x0),
+    xb = Math.min(bw - 1, Math.ceil(px1) - x0);
   for (let y = ya; y <= yb; y++)
     for (let x = xa; x <= xb; x++) {
       if (signedDistance(eye.polygon, x0 + x + 0.5, y0 + y + 0.5) > -0.5) continue;
@@ -114,21 +144,26 @@ export function locateIris(data: Uint8Array, width: number, height: number, chan
   const sums = rowSums(L, bw, bh);
 
   // Full-resolution scores over the search square (+1 px border for the sub-pixel step), memoised.
-  const side = 2 * search + 3, ox = cx - x0 - search - 1, oy = cy - y0 - search - 1;
+  const side = 2 * search + 3,
+    ox = cx - x0 - search - 1,
+    oy = cy - y0 - search - 1;
   const grid = new Float64Array(side * side).fill(NaN);
   const at = (x: number, y: number) => {
-    const gi = x - ox, gj = y - oy;
+    const gi = x - ox,
+      gj = y - oy;
     if (gi < 0 || gj < 0 || gi >= side || gj >= side) return discScore(sums, full, x, y);
     const k = gj * side + gi;
     if (grid[k] !== grid[k]) grid[k] = discScore(sums, full, x, y);
     return grid[k];
   };
   // Exhaustive: with row sums a score costs one step per stencil row, so even 1080p eyes are cheap.
-  let best = Infinity, bx = cx - x0, by = cy - y0;
+  let best = Infinity,
+    bx = cx - x0,
+    by = cy - y0;
   for (let dy = -search; dy <= search; dy++)
     for (let dx = -search; dx <= search; dx++) {
       const s = at(cx - x0 + dx, cy - y0 + dy);
-      if (s < best) (best = s), (bx = cx - x0 + dx), (by = cy - y0 + dy);
+      if (s < best) ((best = s), (bx = cx - x0 + dx), (by = cy - y0 + dy));
     }
   if (!Number.isFinite(best)) return eye.iris;
   // Parabolic sub-pixel refinement per axis.

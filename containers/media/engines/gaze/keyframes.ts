@@ -40,18 +40,25 @@ export class KeyframeTrack {
       // Only one side saw a face: trust it only if it is the nearer one (a face appearing/leaving).
       const only = (prev?.mesh ? prev : next)!;
       const other = prev?.mesh ? next : prev;
-      return !other || Math.abs(only.index - index) <= Math.abs(other.index - index) ? { ...only, index } : null;
+      return !other || Math.abs(only.index - index) <= Math.abs(other.index - index)
+        ? { ...only, index }
+        : null;
     }
     const t = (index - prev.index) / (next.index - prev.index);
     const n = Math.min(prev.mesh.length, next.mesh.length);
     const mesh: MeshPoint[] = new Array(n);
     for (let i = 0; i < n; i++) {
-      const a = prev.mesh[i], b = next.mesh[i];
+      const a = prev.mesh[i],
+        b = next.mesh[i];
       mesh[i] = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
     }
-    const rotation = prev.rotation && next.rotation
-      ? { yaw: prev.rotation.yaw + (next.rotation.yaw - prev.rotation.yaw) * t, pitch: prev.rotation.pitch + (next.rotation.pitch - prev.rotation.pitch) * t }
-      : (prev.rotation ?? next.rotation);
+    const rotation =
+      prev.rotation && next.rotation
+        ? {
+            yaw: prev.rotation.yaw + (next.rotation.yaw - prev.rotation.yaw) * t,
+            pitch: prev.rotation.pitch + (next.rotation.pitch - prev.rotation.pitch) * t,
+          }
+        : (prev.rotation ?? next.rotation);
     return { index, mesh, rotation };
   }
 }

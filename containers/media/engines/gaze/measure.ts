@@ -42,7 +42,10 @@ export interface GazeMeasurement {
 }
 
 /** @example const { meanAbsDeg } = await measureGaze('out.mp4'); */
-export async function measureGaze(path: string, { sampleFps = 5, maxSide = 640, maxSec, useHeadRotation = true, signal }: GazeMeasureOptions = {}): Promise<GazeMeasurement> {
+export async function measureGaze(
+  path: string,
+  { sampleFps = 5, maxSide = 640, maxSec, useHeadRotation = true, signal }: GazeMeasureOptions = {},
+): Promise<GazeMeasurement> {
   const probe = await probeFile(path, signal);
   const v = probe.video;
   if (!v) throw new Error(`measureGaze: ${path} has no video`);
@@ -54,15 +57,28 @@ export async function measureGaze(path: string, { sampleFps = 5, maxSide = 640, 
   using tracker = await createFaceTracker({ iris: true });
   const args = ['-i', path, '-an'];
   if (maxSec) args.push('-t', String(maxSec));
-  using dec = spawnFfmpeg([...args, '-vf', `fps=${sampleFps},scale=${w}:${h},format=rgb24`, '-f', 'rawvideo', 'pipe:1'], signal);
+  using dec = spawnFfmpeg(
+    [...args, '-vf', `fps=${sampleFps},scale=${w}:${h},format=rgb24`, '-f', 'rawvideo', 'pipe:1'],
+    signal,
+  );
   dec.child.stdin.end();
   let frames = 0;
-  const xs: number[] = [], ys: number[] = [], both: number[] = [], eyes: number[] = [], direct: number[] = [];
+  const xs: number[] = [],
+    ys: number[] = [],
+    both: number[] = [],
+    eyes: number[] = [],
+    direct: number[] = [];
   for await (const f of readFrames(dec.child.stdout, { width: w, height: h, channels: 3, fps: sampleFps })) {
     frames++;
     const face = await tracker.detect(f.data, w, h);
     if (!face) continue;
-    const obs = { score: face.score, box: face.box, mesh: face.mesh, rotation: face.rotation, emotion: [] } as unknown as FrameObservation['face'];
+    const obs = {
+      score: face.score,
+      box: face.box,
+      mesh: face.mesh,
+      rotation: face.rotation,
+      emotion: [],
+    } as unknown as FrameObservation['face'];
     const g = gazeAngles(obs, useHeadRotation);
     if (!g.measured) continue;
     xs.push(Math.abs(g.x));
@@ -84,5 +100,13 @@ export async function measureGaze(path: string, { sampleFps = 5, maxSide = 640, 
   await dec.done;
   const mean = (a: number[]) => (a.length ? a.reduce((s, x) => s + x, 0) / a.length : NaN);
   const r2 = (x: number) => Math.round(x * 100) / 100;
-  return { frames, faces: both.length, meanAbsDeg: r2(mean(both)), meanAbsXDeg: r2(mean(xs)), meanAbsYDeg: r2(mean(ys)), meanAbsEyeDeg: r2(mean(eyes)), meanAbsDirectDeg: r2(mean(direct)) };
+  return {
+    frames,
+    faces: both.length,
+    meanAbsDeg: r2(mean(both)),
+    meanAbsXDeg: r2(mean(xs)),
+    meanAbsYDeg: r2(mean(ys)),
+    meanAbsEyeDeg: r2(mean(eyes)),
+    meanAbsDirectDeg: r2(mean(direct)),
+  };
 }

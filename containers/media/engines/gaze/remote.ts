@@ -24,7 +24,11 @@ export interface GazeServiceOptions {
 }
 
 export class GazeServiceError extends Error {
-  constructor(message: string, readonly providerStatus?: number, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly providerStatus?: number,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'GazeServiceError';
   }
@@ -60,7 +64,9 @@ export async function correctGazeRemote(
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     } as RequestInit);
   } catch (err) {
-    throw new GazeServiceError(`gaze service unreachable: ${(err as Error).message}`, undefined, { cause: err });
+    throw new GazeServiceError(`gaze service unreachable: ${(err as Error).message}`, undefined, {
+      cause: err,
+    });
   }
   if (!res.ok || !res.body) {
     const text = await res.text().catch(() => '');

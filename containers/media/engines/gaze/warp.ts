@@ -30,12 +30,15 @@ export function signedDistance(poly: Xy[], x: number, y: number): number {
   let inside = false;
   let best = Infinity;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const a = poly[j], b = poly[i];
+    const a = poly[j],
+      b = poly[i];
     if (a.y > y !== b.y > y && x < ((b.x - a.x) * (y - a.y)) / (b.y - a.y) + a.x) inside = !inside;
-    const ex = b.x - a.x, ey = b.y - a.y;
+    const ex = b.x - a.x,
+      ey = b.y - a.y;
     const l2 = ex * ex + ey * ey || 1;
     const t = Math.max(0, Math.min(1, ((x - a.x) * ex + (y - a.y) * ey) / l2));
-    const dx = x - a.x - t * ex, dy = y - a.y - t * ey;
+    const dx = x - a.x - t * ex,
+      dy = y - a.y - t * ey;
     const d2 = dx * dx + dy * dy; // squared until the end: Math.hypot is slow and runs per pixel
     if (d2 < best) best = d2;
   }
@@ -48,29 +51,50 @@ export function signedDistance(poly: Xy[], x: number, y: number): number {
  * Returns the number of pixels changed (0 when the shift is negligible).
  * @example warpEye(frame.data, 1280, 720, 4, eye, { x: 2.5, y: -1 });
  */
-export function warpEye(data: Uint8Array, width: number, height: number, channels: 3 | 4, eye: EyeGeometry, shift: Xy): number {
+export function warpEye(
+  data: Uint8Array,
+  width: number,
+  height: number,
+  channels: 3 | 4,
+  eye: EyeGeometry,
+  shift: Xy,
+): number {
   const shiftLen = Math.hypot(shift.x, shift.y);
   if (!(shiftLen >= MIN_SHIFT_PX)) return 0;
   const feather = Math.max(MIN_FEATHER_PX, FEATHER_PER_EYE_WIDTH * eye.width);
   const poly = eye.polygon;
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (const p of poly) {
-    x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y); x1 = Math.max(x1, p.x); y1 = Math.max(y1, p.y);
+    x0 = Math.min(x0, p.x);
+    y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x);
+    y1 = Math.max(y1, p.y);
   }
   // The region written (mask support) and the region read (plus the shift), both clamped.
   const m = Math.ceil(feather) + 1;
-  const bx0 = Math.max(0, Math.floor(x0) - m), by0 = Math.max(0, Math.floor(y0) - m);
-  const bx1 = Math.min(width - 1, Math.ceil(x1) + m), by1 = Math.min(height - 1, Math.ceil(y1) + m);
+  const bx0 = Math.max(0, Math.floor(x0) - m),
+    by0 = Math.max(0, Math.floor(y0) - m);
+  const bx1 = Math.min(width - 1, Math.ceil(x1) + m),
+    by1 = Math.min(height - 1, Math.ceil(y1) + m);
   if (bx1 <= bx0 || by1 <= by0) return 0;
   const r = Math.ceil(shiftLen) + 2;
-  const sx0 = Math.max(0, bx0 - r), sy0 = Math.max(0, by0 - r);
-  const sx1 = Math.min(width - 1, bx1 + r), sy1 = Math.min(height - 1, by1 + r);
-  const sw = sx1 - sx0 + 1, sh = sy1 - sy0 + 1;
+  const sx0 = Math.max(0, bx0 - r),
+    sy0 = Math.max(0, by0 - r);
+  const sx1 = Math.min(width - 1, bx1 + r),
+    sy1 = Math.min(height - 1, by1 + r);
+  const sw = sx1 - sx0 + 1,
+    sh = sy1 - sy0 + 1;
   const src = new Uint8Array(sw * sh * 3);
   for (let y = 0; y < sh; y++)
     for (let x = 0; x < sw; x++) {
-      const i = ((sy0 + y) * width + sx0 + x) * channels, o = (y * sw + x) * 3;
-      src[o] = data[i]; src[o + 1] = data[i + 1]; src[o + 2] = data[i + 2];
+      const i = ((sy0 + y) * width + sx0 + x) * channels,
+        o = (y * sw + x) * 3;
+      src[o] = data[i];
+      src[o + 1] = data[i + 1];
+      src[o + 2] = data[i + 2];
     }
 
   // Warp weight along the eye axis: 1 across the iris's old and new place, 0 at the corners.
@@ -93,26 +117,39 @@ export function warpEye(data: Uint8Array, width: number, height: number, channel
   let changed = 0;
   for (let y = by0; y <= by1; y++)
     for (let x = bx0; x <= bx1; x++) {
-      const px = x + 0.5, py = y + 0.5;
+      const px = x + 0.5,
+        py = y + 0.5;
       const sd = signedDistance(poly, px, py);
       const outMask = 1 - smooth(-feather, feather, sd);
       if (outMask <= 0) continue;
       const g = weight((px - center.x) * axis.x + (py - center.y) * axis.y);
-      const a = sMove * g, u = uMove * g * smooth(0, vBand, -sd);
-      const mx = axis.x * a + up.x * u, my = axis.y * a + up.y * u;
-      const qx = px - mx, qy = py - my;
+      const a = sMove * g,
+        u = uMove * g * smooth(0, vBand, -sd);
+      const mx = axis.x * a + up.x * u,
+        my = axis.y * a + up.y * u;
+      const qx = px - mx,
+        qy = py - my;
       // The distance moves by at most the displacement (1-Lipschitz): deep inside, the sample
       // is surely inside too and its mask is exactly 1, no second polygon pass needed.
       const deep = sd + Math.sqrt(mx * mx + my * my) <= -feather;
       const alpha = outMask * (deep ? 1 : 1 - smooth(-feather, feather, signedDistance(poly, qx, qy)));
       if (alpha <= 0) continue;
       // Bilinear sample of the untouched copy (pixel centres at +0.5).
-      const fx = Math.max(0, Math.min(sw - 1.001, qx - 0.5 - sx0)), fy = Math.max(0, Math.min(sh - 1.001, qy - 0.5 - sy0));
-      const ix = Math.floor(fx), iy = Math.floor(fy), tx = fx - ix, ty = fy - iy;
-      const o00 = (iy * sw + ix) * 3, o10 = o00 + 3, o01 = o00 + sw * 3, o11 = o01 + 3;
+      const fx = Math.max(0, Math.min(sw - 1.001, qx - 0.5 - sx0)),
+        fy = Math.max(0, Math.min(sh - 1.001, qy - 0.5 - sy0));
+      const ix = Math.floor(fx),
+        iy = Math.floor(fy),
+        tx = fx - ix,
+        ty = fy - iy;
+      const o00 = (iy * sw + ix) * 3,
+        o10 = o00 + 3,
+        o01 = o00 + sw * 3,
+        o11 = o01 + 3;
       const i = (y * width + x) * channels;
       for (let c = 0; c < 3; c++) {
-        const v = (src[o00 + c] * (1 - tx) + src[o10 + c] * tx) * (1 - ty) + (src[o01 + c] * (1 - tx) + src[o11 + c] * tx) * ty;
+        const v =
+          (src[o00 + c] * (1 - tx) + src[o10 + c] * tx) * (1 - ty) +
+          (src[o01 + c] * (1 - tx) + src[o11 + c] * tx) * ty;
         data[i + c] = Math.round(data[i + c] * (1 - alpha) + v * alpha);
       }
       changed++;

@@ -49,14 +49,32 @@ export interface AvOffsetOptions {
 }
 
 export interface AvOffsetResult extends OffsetEstimate {
-  details: { raw_lag_ms: number; bias_ms: number; peak_r: number; min_confidence: number; frames: number; faces: number; applied: boolean };
+  details: {
+    raw_lag_ms: number;
+    bias_ms: number;
+    peak_r: number;
+    min_confidence: number;
+    frames: number;
+    faces: number;
+    applied: boolean;
+  };
 }
 
 /**
  * `lagSec` is the shift to apply (0 unless `details.applied`): positive means the audio is late.
  * @example const { lagSec } = await measureAvOffset('/tmp/clip.mp4', probe);
  */
-export async function measureAvOffset(path: string, probe: ProbeResult, { maxSec = 8, width = 320, minConfidence = MIN_CONFIDENCE, biasSec = IN_SYNC_LAG_SEC, signal }: AvOffsetOptions = {}): Promise<AvOffsetResult> {
+export async function measureAvOffset(
+  path: string,
+  probe: ProbeResult,
+  {
+    maxSec = 8,
+    width = 320,
+    minConfidence = MIN_CONFIDENCE,
+    biasSec = IN_SYNC_LAG_SEC,
+    signal,
+  }: AvOffsetOptions = {},
+): Promise<AvOffsetResult> {
   const v = probe.video!;
   const rotated = Math.abs(v.rotation) % 180 === 90;
   const [sw, sh] = rotated ? [v.height, v.width] : [v.width, v.height];
@@ -66,11 +84,19 @@ export async function measureAvOffset(path: string, probe: ProbeResult, { maxSec
   // whatever the source's rate, VFR or start offset), the origin the envelope uses too.
   const vf = `fps=${ANALYSIS_FPS}:start_time=0:round=near,scale=${w}:${h},format=rgb24`;
   using tracker = await createFaceTracker({ iris: false });
-  using dec = spawnFfmpeg(['-i', path, '-an', '-t', String(maxSec), '-vf', vf, '-f', 'rawvideo', 'pipe:1'], signal);
+  using dec = spawnFfmpeg(
+    ['-i', path, '-an', '-t', String(maxSec), '-vf', vf, '-f', 'rawvideo', 'pipe:1'],
+    signal,
+  );
   dec.child.stdin.end();
   const open: number[] = [];
   let faces = 0;
-  for await (const f of readFrames(dec.child.stdout, { width: w, height: h, channels: 3, fps: ANALYSIS_FPS })) {
+  for await (const f of readFrames(dec.child.stdout, {
+    width: w,
+    height: h,
+    channels: 3,
+    fps: ANALYSIS_FPS,
+  })) {
     const face = await tracker.detect(f.data, w, h);
     open.push(face ? outerLipOpening(face.mesh) : NaN);
     if (face) faces++;
@@ -82,7 +108,9 @@ export async function measureAvOffset(path: string, probe: ProbeResult, { maxSec
   // Search ±MAX_LAG_SEC around the in-sync reading, not around 0: the range is symmetric in
   // what it can correct.
   const usable = faces >= 10 && faces >= open.length / 2;
-  const est = usable ? estimateLag(mouth, env, ENVELOPE_HZ, { centerSec: biasSec }) : { lagSec: 0, confidence: 0, peak: 0 };
+  const est = usable
+    ? estimateLag(mouth, env, ENVELOPE_HZ, { centerSec: biasSec })
+    : { lagSec: 0, confidence: 0, peak: 0 };
   const applied = est.confidence >= minConfidence;
   const round3 = (x: number) => Math.round(x * 1000) / 1000;
   return {

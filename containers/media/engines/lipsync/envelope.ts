@@ -31,7 +31,10 @@ export interface SpeechEnvelopeOptions {
  * list, muxer offset) is padded with silence at the front, so envelope and video frames share
  * one origin.
  */
-export async function speechEnvelope(path: string, { maxSec, bandHz = VOICE_BAND_HZ, signal }: SpeechEnvelopeOptions = {}): Promise<Float64Array> {
+export async function speechEnvelope(
+  path: string,
+  { maxSec, bandHz = VOICE_BAND_HZ, signal }: SpeechEnvelopeOptions = {},
+): Promise<Float64Array> {
   const filters = `aresample=first_pts=0,highpass=f=${bandHz[0]},lowpass=f=${bandHz[1]}`;
   const args = ['-i', path, '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE_HZ), '-af', filters];
   if (maxSec) args.push('-t', String(maxSec));

@@ -25,7 +25,13 @@ const faceOnly = (iris: boolean) => ({
   cacheSensitivity: 0.3,
   body: { enabled: false },
   hand: { enabled: false },
-  face: { enabled: true, detector: { skipFrames: 15, skipTime: 1500 }, emotion: { enabled: false }, iris: { enabled: iris }, mesh: { enabled: true } },
+  face: {
+    enabled: true,
+    detector: { skipFrames: 15, skipTime: 1500 },
+    emotion: { enabled: false },
+    iris: { enabled: iris },
+    mesh: { enabled: true },
+  },
 });
 
 export interface FaceTracker extends Disposable {

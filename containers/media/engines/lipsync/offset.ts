@@ -50,7 +50,9 @@ export function resample(x: ArrayLike<number>, fromHz: number, toHz: number): Fl
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const p = (i / toHz) * fromHz;
-    const i0 = Math.floor(p), i1 = Math.min(x.length - 1, i0 + 1), w = p - i0;
+    const i0 = Math.floor(p),
+      i1 = Math.min(x.length - 1, i0 + 1),
+      w = p - i0;
     out[i] = x[i0] * (1 - w) + x[i1] * w;
   }
   return out;
@@ -58,7 +60,9 @@ export function resample(x: ArrayLike<number>, fromHz: number, toHz: number): Fl
 
 /** Second-order Butterworth section (RBJ cookbook), normalised so a0 = 1. */
 function biquad(kind: 'low' | 'high', cutoffHz: number, hz: number): number[] {
-  const w = (2 * Math.PI * cutoffHz) / hz, cos = Math.cos(w), alpha = Math.sin(w) / Math.SQRT2;
+  const w = (2 * Math.PI * cutoffHz) / hz,
+    cos = Math.cos(w),
+    alpha = Math.sin(w) / Math.SQRT2;
   const a0 = 1 + alpha;
   const b1 = kind === 'low' ? 1 - cos : -(1 + cos);
   const b0 = kind === 'low' ? b1 / 2 : -b1 / 2;
@@ -68,25 +72,37 @@ function biquad(kind: 'low' | 'high', cutoffHz: number, hz: number): number[] {
 /** Runs a biquad forward then backward (zero phase), starting from the edge value to avoid a step. */
 function filtfilt(x: Float64Array, [b0, b1, b2, a1, a2]: number[]): Float64Array {
   const pass = (src: Float64Array, dst: Float64Array, reverse: boolean) => {
-    const n = src.length, at = (i: number) => (reverse ? n - 1 - i : i);
+    const n = src.length,
+      at = (i: number) => (reverse ? n - 1 - i : i);
     const first = src[at(0)];
     const steady = (b0 + b1 + b2) / (1 + a1 + a2); // DC gain: 1 for low-pass, 0 for high-pass
-    let x1 = first, x2 = first, y1 = first * steady, y2 = first * steady;
+    let x1 = first,
+      x2 = first,
+      y1 = first * steady,
+      y2 = first * steady;
     for (let i = 0; i < n; i++) {
       const v = src[at(i)];
       const y = b0 * v + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2;
       dst[at(i)] = y;
-      x2 = x1; x1 = v; y2 = y1; y1 = y;
+      x2 = x1;
+      x1 = v;
+      y2 = y1;
+      y1 = y;
     }
   };
-  const tmp = new Float64Array(x.length), out = new Float64Array(x.length);
+  const tmp = new Float64Array(x.length),
+    out = new Float64Array(x.length);
   pass(x, tmp, false);
   pass(tmp, out, true);
   return out;
 }
 
 /** Band-limits to `band`, then central difference (movement, not level). */
-export function syllableVelocity(x: ArrayLike<number>, hz: number, band: readonly [number, number] = SYLLABLE_BAND_HZ): Float64Array {
+export function syllableVelocity(
+  x: ArrayLike<number>,
+  hz: number,
+  band: readonly [number, number] = SYLLABLE_BAND_HZ,
+): Float64Array {
   if (x.length < 3) return new Float64Array(x.length);
   let y: Float64Array = Float64Array.from(x);
   const mean = y.reduce((a, b) => a + b, 0) / y.length;
@@ -101,13 +117,23 @@ export function syllableVelocity(x: ArrayLike<number>, hz: number, band: readonl
 /** Pearson correlation of m[t] with a[t + lag] over the overlap. */
 function pearsonAt(m: Float64Array, a: Float64Array, lag: number): number {
   const n = Math.min(m.length, a.length);
-  const lo = Math.max(0, -lag), hi = Math.min(n, n - lag);
+  const lo = Math.max(0, -lag),
+    hi = Math.min(n, n - lag);
   const cnt = hi - lo;
   if (cnt < 3) return 0;
-  let sm = 0, sa = 0, smm = 0, saa = 0, sma = 0;
+  let sm = 0,
+    sa = 0,
+    smm = 0,
+    saa = 0,
+    sma = 0;
   for (let t = lo; t < hi; t++) {
-    const x = m[t], y = a[t + lag];
-    sm += x; sa += y; smm += x * x; saa += y * y; sma += x * y;
+    const x = m[t],
+      y = a[t + lag];
+    sm += x;
+    sa += y;
+    smm += x * x;
+    saa += y * y;
+    sma += x * y;
   }
   const cov = sma - (sm * sa) / cnt;
   const den = Math.sqrt((smm - (sm * sm) / cnt) * (saa - (sa * sa) / cnt));
@@ -119,25 +145,34 @@ function pearsonAt(m: Float64Array, a: Float64Array, lag: number): number {
  * Positive lag: an event in `mouth` at t shows up in `audio` at t + lag.
  * @example estimateLag(mouth100Hz, energy100Hz, 100) // { lagSec: 0.3, confidence: 0.4, peak: 0.6 }
  */
-export function estimateLag(mouth: ArrayLike<number>, audio: ArrayLike<number>, hz: number, options: EstimateLagOptions = {}): OffsetEstimate {
+export function estimateLag(
+  mouth: ArrayLike<number>,
+  audio: ArrayLike<number>,
+  hz: number,
+  options: EstimateLagOptions = {},
+): OffsetEstimate {
   const { maxLagSec = MAX_LAG_SEC, centerSec = 0, bandHz = SYLLABLE_BAND_HZ } = options;
   const n = Math.min(mouth.length, audio.length);
   const m = syllableVelocity(Array.prototype.slice.call(mouth, 0, n), hz, bandHz);
   const a = syllableVelocity(Array.prototype.slice.call(audio, 0, n), hz, bandHz);
-  const lo = Math.round((centerSec - maxLagSec) * hz), hi = Math.round((centerSec + maxLagSec) * hz);
+  const lo = Math.round((centerSec - maxLagSec) * hz),
+    hi = Math.round((centerSec + maxLagSec) * hz);
   const corr = new Float64Array(hi - lo + 1);
   for (let L = lo; L <= hi; L++) corr[L - lo] = pearsonAt(m, a, L);
   let best = 0;
   for (let i = 1; i < corr.length; i++) if (corr[i] > corr[best]) best = i;
   let frac = 0;
   if (best > 0 && best < corr.length - 1) {
-    const y0 = corr[best - 1], y1 = corr[best], y2 = corr[best + 1];
+    const y0 = corr[best - 1],
+      y1 = corr[best],
+      y2 = corr[best + 1];
     const den = y0 - 2 * y1 + y2;
     if (den !== 0) frac = Math.max(-0.5, Math.min(0.5, (0.5 * (y0 - y2)) / den));
   }
   const gap = Math.round(COMPETITOR_GAP_SEC * hz);
   let competitor = -1;
-  for (let i = 0; i < corr.length; i++) if (Math.abs(i - best) >= gap) competitor = Math.max(competitor, corr[i]);
+  for (let i = 0; i < corr.length; i++)
+    if (Math.abs(i - best) >= gap) competitor = Math.max(competitor, corr[i]);
   const peak = corr[best] ?? 0;
   const confidence = Math.max(0, Math.min(peak, peak - competitor));
   return { lagSec: (best + lo + frac) / hz, confidence, peak };

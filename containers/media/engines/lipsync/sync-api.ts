@@ -26,7 +26,10 @@ export interface SyncApiOptions {
 }
 
 export class SyncApiError extends Error {
-  constructor(message: string, readonly providerStatus?: number) {
+  constructor(
+    message: string,
+    readonly providerStatus?: number,
+  ) {
     super(message);
     this.name = 'SyncApiError';
   }
@@ -42,7 +45,13 @@ export function syncApiFromEnv(env: NodeJS.ProcessEnv = process.env): SyncApiOpt
  * @example const out = await syncLipSync({ baseUrl }, 'v.mp4', 'a.wav', '/tmp/job');
  */
 export async function syncLipSync(
-  { baseUrl, apiKey, pollIntervalMs = SYNC_POLL_INTERVAL_MS, timeoutMs = SYNC_TIMEOUT_MS, fetch: doFetch = fetch }: SyncApiOptions,
+  {
+    baseUrl,
+    apiKey,
+    pollIntervalMs = SYNC_POLL_INTERVAL_MS,
+    timeoutMs = SYNC_TIMEOUT_MS,
+    fetch: doFetch = fetch,
+  }: SyncApiOptions,
   videoPath: string,
   audioPath: string,
   workDir: string,
@@ -67,13 +76,17 @@ export async function syncLipSync(
       const out = await doFetch(gen.outputUrl);
       if (!out.ok || !out.body) throw await failure('download output', out);
       const path = join(workDir, 'lipsync-remote.mp4');
-      await pipeline(Readable.fromWeb(out.body as unknown as NodeWebReadableStream<Uint8Array>), createWriteStream(path));
+      await pipeline(
+        Readable.fromWeb(out.body as unknown as NodeWebReadableStream<Uint8Array>),
+        createWriteStream(path),
+      );
       return path;
     }
     if (gen.status === 'FAILED' || gen.status === 'REJECTED') {
       throw new SyncApiError(`sync generation ${id} ${gen.status}: ${gen.error ?? 'no reason given'}`);
     }
-    if (Date.now() > deadline) throw new SyncApiError(`sync generation ${id} still ${gen.status} after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new SyncApiError(`sync generation ${id} still ${gen.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, pollIntervalMs));
   }
 }

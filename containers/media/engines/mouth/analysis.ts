@@ -49,11 +49,23 @@ export interface AnalysisOptions {
 }
 
 /** Crop kept around the lips, in mouth widths beyond the lip box (covers the blend ellipse). */
-const CROP_ALONG = 0.45, CROP_UP = 0.5, CROP_DOWN = 0.6;
+const CROP_ALONG = 0.45,
+  CROP_UP = 0.5,
+  CROP_DOWN = 0.6;
 
 /** @example const a = await analyseMouths(sourcePath, plan); */
-export async function analyseMouths(sourcePath: string, plan: RenderPlan, options: AnalysisOptions = {}): Promise<MouthAnalysis> {
-  const { everyNth = 2, capacity = DEFAULT_BANK_CAPACITY, detectMaxSide = ANALYSIS_DETECT_MAX_SIDE_PX, tracker: given, signal } = options;
+export async function analyseMouths(
+  sourcePath: string,
+  plan: RenderPlan,
+  options: AnalysisOptions = {},
+): Promise<MouthAnalysis> {
+  const {
+    everyNth = 2,
+    capacity = DEFAULT_BANK_CAPACITY,
+    detectMaxSide = ANALYSIS_DETECT_MAX_SIDE_PX,
+    tracker: given,
+    signal,
+  } = options;
   const N = Math.max(1, Math.floor(everyNth));
   const t0 = performance.now();
   const tracker = given ?? (await createFaceTracker({ iris: false }));
@@ -61,9 +73,13 @@ export async function analyseMouths(sourcePath: string, plan: RenderPlan, option
   const signatures: Uint8Array[] = [];
   const openness: number[] = [];
   const bank = new PatchBank<BankedPatch>(capacity);
-  let meshes = 0, faces = 0;
+  let meshes = 0,
+    faces = 0;
   const stages = { signature: 0, detect_input: 0, mesh: 0, cut: 0 };
-  const lap = (stage: keyof typeof stages, since: number) => ((stages[stage] += performance.now() - since), performance.now());
+  const lap = (stage: keyof typeof stages, since: number) => (
+    (stages[stage] += performance.now() - since),
+    performance.now()
+  );
   try {
     using dec = spawnFfmpeg(decoderArgs(sourcePath, plan, { loop: false, pixFmt: 'rgba' }), signal);
     dec.child.stdin.end();
@@ -86,7 +102,11 @@ export async function analyseMouths(sourcePath: string, plan: RenderPlan, option
           rec = mouthRecord(face.mesh, 1 / scale);
           const o = recordOpenness(rec);
           openness.push(o);
-          bank.add({ openness: o, frame: f.index, value: { record: rec, patch: cropAroundLips(f.data, W, H, rec) } });
+          bank.add({
+            openness: o,
+            frame: f.index,
+            value: { record: rec, patch: cropAroundLips(f.data, W, H, rec) },
+          });
           lap('cut', t);
         }
       }
@@ -98,15 +118,37 @@ export async function analyseMouths(sourcePath: string, plan: RenderPlan, option
   } finally {
     if (!given) tracker.dispose();
   }
-  return { records, signatures, openness, bank, meshes, faces, ms: performance.now() - t0, stages_ms: stages };
+  return {
+    records,
+    signatures,
+    openness,
+    bank,
+    meshes,
+    faces,
+    ms: performance.now() - t0,
+    stages_ms: stages,
+  };
 }
 
 function cropAroundLips(data: Uint8Array, W: number, H: number, rec: Float32Array): Patch {
   const lips = outerLips(rec);
-  const xs = lips.map((p) => p.x), ys = lips.map((p) => p.y);
-  const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
+  const xs = lips.map((p) => p.x),
+    ys = lips.map((p) => p.y);
+  const x0 = Math.min(...xs),
+    x1 = Math.max(...xs),
+    y0 = Math.min(...ys),
+    y1 = Math.max(...ys);
   const mw = x1 - x0;
-  return cutPatch(data, W, H, 4, x0 - CROP_ALONG * mw, y0 - CROP_UP * mw, mw * (1 + 2 * CROP_ALONG), y1 - y0 + (CROP_UP + CROP_DOWN) * mw);
+  return cutPatch(
+    data,
+    W,
+    H,
+    4,
+    x0 - CROP_ALONG * mw,
+    y0 - CROP_UP * mw,
+    mw * (1 + 2 * CROP_ALONG),
+    y1 - y0 + (CROP_UP + CROP_DOWN) * mw,
+  );
 }
 
 /**
@@ -118,7 +160,8 @@ function fillBetweenMeshes(records: (Float32Array | null)[], isKey: boolean[], N
   for (let i = 0; i < records.length; i++) {
     if (!isKey[i]) continue;
     if (records[i] && last >= 0 && records[last] && i - last <= N)
-      for (let k = last + 1; k < i; k++) records[k] = lerpRecord(records[last]!, records[i]!, (k - last) / (i - last));
+      for (let k = last + 1; k < i; k++)
+        records[k] = lerpRecord(records[last]!, records[i]!, (k - last) / (i - last));
     last = i;
   }
   // Tail after the last mesh frame: hold it.

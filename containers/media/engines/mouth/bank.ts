@@ -22,13 +22,15 @@ export function redundantIndex(openness: ArrayLike<number>): number {
   const n = openness.length;
   if (n < 2) return n - 1;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => openness[a] - openness[b] || a - b);
-  let best = Infinity, at = 1;
+  let best = Infinity,
+    at = 1;
   for (let r = 1; r < n; r++) {
     const gap = openness[order[r]] - openness[order[r - 1]];
-    if (gap < best) (best = gap), (at = r);
+    if (gap < best) ((best = gap), (at = r));
   }
   // Drop the member of the pair that leaves the smaller hole: the extremes are always kept.
-  const left = at - 1, right = at;
+  const left = at - 1,
+    right = at;
   if (right === n - 1) return order[left === 0 ? right : left];
   if (left === 0) return order[right];
   const holeIfLeft = openness[order[right]] - openness[order[left - 1]];
@@ -46,6 +48,7 @@ export class PatchBank<T> {
   add(entry: BankEntry<T>): void {
     this.offered++;
     this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(redundantIndex(this.entries.map((e) => e.openness)), 1);
+    if (this.entries.length > this.capacity)
+      this.entries.splice(redundantIndex(this.entries.map((e) => e.openness)), 1);
   }
 }

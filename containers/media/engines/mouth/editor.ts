@@ -43,20 +43,49 @@ export interface MouthEditorOptions extends SelectOptions {
  * // render loop: edit(frame) for each output frame, in order.
  */
 export async function createMouthEditor(options: MouthEditorOptions): Promise<FrameEditor> {
-  const { sourcePath, speechPath, plan, everyNth = 2, capacity = DEFAULT_BANK_CAPACITY, leadSec = MOUTH_LEADS_AUDIO_SEC, tracker, signal, ...select } = options;
+  const {
+    sourcePath,
+    speechPath,
+    plan,
+    everyNth = 2,
+    capacity = DEFAULT_BANK_CAPACITY,
+    leadSec = MOUTH_LEADS_AUDIO_SEC,
+    tracker,
+    signal,
+    ...select
+  } = options;
   const analysis = await analyseMouths(sourcePath, plan, { everyNth, capacity, tracker, signal });
   const t0 = performance.now();
   const frames = frameCount(plan);
   const bank = analysis.bank.entries;
   const usable = bank.length >= 2 && analysis.openness.length >= 2;
   const env = usable ? await speechEnvelope(speechPath, { signal }) : new Float64Array(0);
-  const targets = usable ? targetOpenness(env, analysis.openness, { fps: plan.fps, frames, envelopeHz: ENVELOPE_HZ, leadSec }) : new Float64Array(0);
-  const choice = usable ? selectPatches(targets, bank.map((e) => e.openness), select) : new Int32Array(0);
+  const targets = usable
+    ? targetOpenness(env, analysis.openness, { fps: plan.fps, frames, envelopeHz: ENVELOPE_HZ, leadSec })
+    : new Float64Array(0);
+  const choice = usable
+    ? selectPatches(
+        targets,
+        bank.map((e) => e.openness),
+        select,
+      )
+    : new Int32Array(0);
   const planMs = performance.now() - t0;
 
   const n = analysis.signatures.length;
   let expected = 0;
-  const stats = { frames: 0, edited: 0, no_face: 0, bad_fit: 0, resyncs: 0, blend_ms: 0, match_ms: 0, err_sum: 0, scored: 0, switches: 0 };
+  const stats = {
+    frames: 0,
+    edited: 0,
+    no_face: 0,
+    bad_fit: 0,
+    resyncs: 0,
+    blend_ms: 0,
+    match_ms: 0,
+    err_sum: 0,
+    scored: 0,
+    switches: 0,
+  };
   let lastChoice = -1;
   const dispose = () => {};
   return {
@@ -86,7 +115,8 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
         const destLips = outerLips(dest);
         const placed = outerLips(src).map((p) => applySimilarity(toFrame, p));
         const ellipse = mouthEllipse([destLips[0], destLips[10]], [destLips, placed]);
-        if (blendPatch(frame.data, frame.width, frame.height, frame.channels, patch, toFrame, ellipse) > 0) stats.edited++;
+        if (blendPatch(frame.data, frame.width, frame.height, frame.channels, patch, toFrame, ellipse) > 0)
+          stats.edited++;
       } finally {
         stats.blend_ms += performance.now() - t1;
       }
@@ -101,7 +131,9 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
         faces: analysis.faces,
         bank_patches: bank.length,
         bank_offered: analysis.bank.offered,
-        source_openness: o.length ? { min: r3(o[0]), median: r3(o[o.length >> 1]), max: r3(o[o.length - 1]) } : null,
+        source_openness: o.length
+          ? { min: r3(o[0]), median: r3(o[o.length >> 1]), max: r3(o[o.length - 1]) }
+          : null,
         frames: stats.frames,
         edited: stats.edited,
         no_face: stats.no_face,
@@ -110,7 +142,9 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
         patch_switches: stats.switches,
         mean_abs_openness_error: stats.scored ? r3(stats.err_sum / stats.scored) : null,
         analysis_ms: Math.round(analysis.ms),
-        analysis_stages_ms: Object.fromEntries(Object.entries(analysis.stages_ms).map(([k, v]) => [k, Math.round(v)])),
+        analysis_stages_ms: Object.fromEntries(
+          Object.entries(analysis.stages_ms).map(([k, v]) => [k, Math.round(v)]),
+        ),
         plan_ms: Math.round(planMs),
         blend_ms: Math.round(stats.blend_ms),
         match_ms: Math.round(stats.match_ms),

@@ -23,27 +23,37 @@ export interface SelectOptions {
  * Returns, per frame, the index into `candidates` (openness of each banked patch).
  * @example selectPatches([0, 0.3, 0.3, 0], [0, 0.1, 0.3]) // [0, 2, 2, 0]
  */
-export function selectPatches(targets: ArrayLike<number>, candidates: ArrayLike<number>, options: SelectOptions = {}): Int32Array {
-  const F = targets.length, K = candidates.length;
+export function selectPatches(
+  targets: ArrayLike<number>,
+  candidates: ArrayLike<number>,
+  options: SelectOptions = {},
+): Int32Array {
+  const F = targets.length,
+    K = candidates.length;
   const out = new Int32Array(F);
   if (F === 0) return out;
   if (K === 0) throw new Error('selectPatches: no candidates');
-  let lo = Infinity, hi = -Infinity;
-  for (let k = 0; k < K; k++) (lo = Math.min(lo, candidates[k])), (hi = Math.max(hi, candidates[k]));
+  let lo = Infinity,
+    hi = -Infinity;
+  for (let k = 0; k < K; k++) ((lo = Math.min(lo, candidates[k])), (hi = Math.max(hi, candidates[k])));
   const { jumpWeight = 0.5, switchCost = 0.01, scale = Math.max(1e-3, hi - lo) } = options;
   const data = (f: number, k: number) => ((candidates[k] - targets[f]) / scale) ** 2;
   const trans = new Float64Array(K * K);
   for (let j = 0; j < K; j++)
-    for (let k = 0; k < K; k++) trans[j * K + k] = j === k ? 0 : jumpWeight * ((candidates[k] - candidates[j]) / scale) ** 2 + switchCost;
+    for (let k = 0; k < K; k++)
+      trans[j * K + k] =
+        j === k ? 0 : jumpWeight * ((candidates[k] - candidates[j]) / scale) ** 2 + switchCost;
   const back = K <= 0xffff ? new Uint16Array(F * K) : new Uint32Array(F * K);
-  let prev = new Float64Array(K), cur = new Float64Array(K);
+  let prev = new Float64Array(K),
+    cur = new Float64Array(K);
   for (let k = 0; k < K; k++) prev[k] = data(0, k);
   for (let f = 1; f < F; f++) {
     for (let k = 0; k < K; k++) {
-      let best = Infinity, arg = 0;
+      let best = Infinity,
+        arg = 0;
       for (let j = 0; j < K; j++) {
         const c = prev[j] + trans[j * K + k];
-        if (c < best) (best = c), (arg = j);
+        if (c < best) ((best = c), (arg = j));
       }
       cur[k] = best + data(f, k);
       back[f * K + k] = arg;

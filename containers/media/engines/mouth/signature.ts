@@ -10,7 +10,8 @@ export const SIGNATURE_SIDE = 16;
 
 /** Mean gray of a SIGNATURE_SIDE² grid of cells (4×4 samples per cell). */
 export function frameSignature(data: Uint8Array, width: number, height: number, channels: 3 | 4): Uint8Array {
-  const S = SIGNATURE_SIDE, out = new Uint8Array(S * S);
+  const S = SIGNATURE_SIDE,
+    out = new Uint8Array(S * S);
   for (let cy = 0; cy < S; cy++)
     for (let cx = 0; cx < S; cx++) {
       let s = 0;
@@ -42,11 +43,12 @@ export function matchFrame(sig: Uint8Array, signatures: Uint8Array[], expected: 
   const candidates = new Set<number>();
   for (let d = -radius; d <= radius; d++) candidates.add((((expected + d) % n) + n) % n);
   for (let d = 0; d <= radius; d++) candidates.add(Math.min(n - 1, d));
-  let best = -1, bestD = Infinity;
+  let best = -1,
+    bestD = Infinity;
   for (const c of candidates) {
     // Ties go to the expected frame (static shots have near-identical neighbours).
     const dist = signatureDistance(sig, signatures[c]) + (c === ((expected % n) + n) % n ? -0.5 : 0);
-    if (dist < bestD) (bestD = dist), (best = c);
+    if (dist < bestD) ((bestD = dist), (best = c));
   }
   return best;
 }

@@ -26,17 +26,23 @@ export interface TargetOptions {
 }
 
 /** Mean envelope level (dB) over each output frame's span, shifted by the lead. */
-export function frameLevels(envelopeDb: ArrayLike<number>, { fps, frames, envelopeHz, leadSec = 0 }: TargetOptions): Float64Array {
+export function frameLevels(
+  envelopeDb: ArrayLike<number>,
+  { fps, frames, envelopeHz, leadSec = 0 }: TargetOptions,
+): Float64Array {
   const out = new Float64Array(frames);
   const n = envelopeDb.length;
   let floor = Infinity;
   for (let i = 0; i < n; i++) floor = Math.min(floor, envelopeDb[i]);
   if (!Number.isFinite(floor)) floor = -80;
   for (let f = 0; f < frames; f++) {
-    const t0 = f / fps + leadSec, t1 = (f + 1) / fps + leadSec;
-    const i0 = Math.max(0, Math.floor(t0 * envelopeHz)), i1 = Math.min(n, Math.max(i0 + 1, Math.ceil(t1 * envelopeHz)));
-    let s = 0, c = 0;
-    for (let i = i0; i < i1; i++) (s += envelopeDb[i]), c++;
+    const t0 = f / fps + leadSec,
+      t1 = (f + 1) / fps + leadSec;
+    const i0 = Math.max(0, Math.floor(t0 * envelopeHz)),
+      i1 = Math.min(n, Math.max(i0 + 1, Math.ceil(t1 * envelopeHz)));
+    let s = 0,
+      c = 0;
+    for (let i = i0; i < i1; i++) ((s += envelopeDb[i]), c++);
     // Past the speech's end (the lead looks ahead) the mouth is at rest.
     out[f] = c ? s / c : floor;
   }
@@ -47,8 +53,9 @@ export function frameLevels(envelopeDb: ArrayLike<number>, { fps, frames, envelo
 export function smooth(x: ArrayLike<number>, half: number): Float64Array {
   const out = new Float64Array(x.length);
   for (let i = 0; i < x.length; i++) {
-    let s = 0, c = 0;
-    for (let k = Math.max(0, i - half); k <= Math.min(x.length - 1, i + half); k++) (s += x[k]), c++;
+    let s = 0,
+      c = 0;
+    for (let k = Math.max(0, i - half); k <= Math.min(x.length - 1, i + half); k++) ((s += x[k]), c++);
     out[i] = s / c;
   }
   return out;
@@ -58,7 +65,8 @@ export function smooth(x: ArrayLike<number>, half: number): Float64Array {
 export function quantile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return NaN;
   const p = Math.max(0, Math.min(1, q)) * (sorted.length - 1);
-  const i = Math.floor(p), j = Math.min(sorted.length - 1, i + 1);
+  const i = Math.floor(p),
+    j = Math.min(sorted.length - 1, i + 1);
   return sorted[i] + (sorted[j] - sorted[i]) * (p - i);
 }
 
@@ -74,7 +82,8 @@ export function quantileMap(levels: ArrayLike<number>, reference: ArrayLike<numb
   const out = new Float64Array(levels.length);
   for (let i = 0; i < levels.length; i++) {
     // Lower bound: number of values strictly below.
-    let lo = 0, hi = n;
+    let lo = 0,
+      hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (sorted[mid] < levels[i]) lo = mid + 1;
@@ -90,7 +99,11 @@ export function quantileMap(levels: ArrayLike<number>, reference: ArrayLike<numb
  * smoothing → quantile-matched onto the source's openness values.
  * @example targetOpenness(envDb, sourceOpenness, { fps: 25, frames: 250, envelopeHz: 100, leadSec: 0.15 })
  */
-export function targetOpenness(envelopeDb: ArrayLike<number>, sourceOpenness: ArrayLike<number>, options: TargetOptions): Float64Array {
+export function targetOpenness(
+  envelopeDb: ArrayLike<number>,
+  sourceOpenness: ArrayLike<number>,
+  options: TargetOptions,
+): Float64Array {
   const { silenceBelowPeakDb = 40, smoothFrames = 1 } = options;
   const levels = frameLevels(envelopeDb, options);
   let peak = -Infinity;

@@ -19,7 +19,23 @@ export const MAX_ALIGN_SEC = 600;
 
 /** Decodes any audio file to 16 kHz mono s16 samples. */
 async function decodePcm16k(path: string, signal?: AbortSignal): Promise<Int16Array> {
-  using proc = spawnFfmpeg(['-i', path, '-vn', '-ac', '1', '-ar', String(ASR_SAMPLE_RATE_HZ), '-t', String(MAX_ALIGN_SEC), '-f', 's16le', 'pipe:1'], signal);
+  using proc = spawnFfmpeg(
+    [
+      '-i',
+      path,
+      '-vn',
+      '-ac',
+      '1',
+      '-ar',
+      String(ASR_SAMPLE_RATE_HZ),
+      '-t',
+      String(MAX_ALIGN_SEC),
+      '-f',
+      's16le',
+      'pipe:1',
+    ],
+    signal,
+  );
   proc.child.stdin.end();
   const chunks: Buffer[] = [];
   proc.child.stdout.on('data', (c: Buffer) => chunks.push(c));
@@ -68,7 +84,7 @@ export function spokenSpans(text: string): { spoken: string; spans: Array<[numbe
   const at = (toks: string[], p: number) => toks.length > 0 && toks.every((t, k) => n[p + k] === t);
   const spans: Array<[number, number]> = [];
   let j = 0;
-  for (let i = 0; i < words.length; ) {
+  for (let i = 0; i < words.length;) {
     if (at(own[i], j)) {
       spans.push([j, j + own[i].length]);
       j += own[i].length;
@@ -103,14 +119,21 @@ export function spokenSpans(text: string): { spoken: string; spans: Array<[numbe
 }
 
 /** Pure: caption words timed by the spoken tokens they map to (`spokenSpans`). */
-export function wordsFromSpans(text: string, spans: Array<[number, number]>, tokens: Array<{ start: number; end: number }>): CaptionWord[] {
+export function wordsFromSpans(
+  text: string,
+  spans: Array<[number, number]>,
+  tokens: Array<{ start: number; end: number }>,
+): CaptionWord[] {
   const out: CaptionWord[] = [];
-  text.split(/\s+/).filter(Boolean).forEach((word, i) => {
-    const [a, b] = spans[i] ?? [0, 0];
-    const prevEnd = out.at(-1)?.end ?? 0;
-    if (b <= a || a >= tokens.length) out.push({ word, start: prevEnd, end: prevEnd });
-    else out.push({ word, start: tokens[a].start, end: tokens[Math.min(b, tokens.length) - 1].end });
-  });
+  text
+    .split(/\s+/)
+    .filter(Boolean)
+    .forEach((word, i) => {
+      const [a, b] = spans[i] ?? [0, 0];
+      const prevEnd = out.at(-1)?.end ?? 0;
+      if (b <= a || a >= tokens.length) out.push({ word, start: prevEnd, end: prevEnd });
+      else out.push({ word, start: tokens[a].start, end: tokens[Math.min(b, tokens.length) - 1].end });
+    });
   return out;
 }
 
@@ -119,7 +142,11 @@ export function wordsFromSpans(text: string, spans: Array<[number, number]>, tok
  * then falls back to an even split and says so in its report).
  * @example const words = await alignCaptions('speech.wav', 'Hello there, world.');
  */
-export async function alignCaptions(audioPath: string, text: string, signal?: AbortSignal): Promise<CaptionWord[]> {
+export async function alignCaptions(
+  audioPath: string,
+  text: string,
+  signal?: AbortSignal,
+): Promise<CaptionWord[]> {
   const pcm = await decodePcm16k(audioPath, signal);
   const { spoken, spans } = spokenSpans(text);
   const tokens = await alignText(pcm, spoken);

@@ -18,7 +18,12 @@ export interface AudioChoice {
   lipSync: LipSyncReport;
 }
 
-export async function chooseAudio(input: RenderInput, { source, speech }: Prepared, engines: RenderEngines, log: RenderLog): Promise<AudioChoice> {
+export async function chooseAudio(
+  input: RenderInput,
+  { source, speech }: Prepared,
+  engines: RenderEngines,
+  log: RenderLog,
+): Promise<AudioChoice> {
   const wantsSync = input.options.lip_sync_correction;
   if (speech) return { audio: { kind: 'speech', path: speech.path }, lipSync: undefined };
   if (!source.audio) {
@@ -27,14 +32,22 @@ export async function chooseAudio(input: RenderInput, { source, speech }: Prepar
   }
   const audio: AudioInput = { kind: 'source', path: input.sourcePath, lagSec: 0 };
   if (!wantsSync) return { audio, lipSync: undefined };
-  if (!engines.estimateAvOffset) throw engineFailure('lipsync_unavailable', 'lip_sync_correction: no offset estimator is configured');
+  if (!engines.estimateAvOffset)
+    throw engineFailure('lipsync_unavailable', 'lip_sync_correction: no offset estimator is configured');
   const est = await log.time('lipsync_offset', () => engines.estimateAvOffset!(input.sourcePath, source));
-  const lipSync: NonNullable<LipSyncReport> = { mode: 'offset', measured_lag_ms: Math.round(est.lagSec * 1000), confidence: est.confidence, ...est.details };
+  const lipSync: NonNullable<LipSyncReport> = {
+    mode: 'offset',
+    measured_lag_ms: Math.round(est.lagSec * 1000),
+    confidence: est.confidence,
+    ...est.details,
+  };
   audio.lagSec = est.lagSec;
   // An estimate below the confidence gate is reported, not applied: the audio stays put.
   if (est.details?.applied === false) {
     lipSync.mode = 'none';
-    log.note(`lip_sync_correction: the audio/video offset could not be measured reliably (confidence ${est.confidence.toFixed(2)}); the audio is not shifted`);
+    log.note(
+      `lip_sync_correction: the audio/video offset could not be measured reliably (confidence ${est.confidence.toFixed(2)}); the audio is not shifted`,
+    );
   } else log.apply('lip_sync_correction');
   return { audio, lipSync };
 }
@@ -43,9 +56,16 @@ export async function chooseAudio(input: RenderInput, { source, speech }: Prepar
  * New speech + lip sync through the remote provider, if one is configured: the path of a video whose
  * mouth follows the speech, or null (then the embedded mouth editor may do it).
  */
-export async function remoteLipSync(input: RenderInput, { speech }: Prepared, engines: RenderEngines, log: RenderLog): Promise<{ videoPath: string; lipSync: LipSyncReport } | null> {
+export async function remoteLipSync(
+  input: RenderInput,
+  { speech }: Prepared,
+  engines: RenderEngines,
+  log: RenderLog,
+): Promise<{ videoPath: string; lipSync: LipSyncReport } | null> {
   if (!speech || !input.options.lip_sync_correction || !engines.remoteLipSync) return null;
-  const videoPath = await log.time('lipsync_remote', () => engines.remoteLipSync!(input.sourcePath, speech.path, input.workDir));
+  const videoPath = await log.time('lipsync_remote', () =>
+    engines.remoteLipSync!(input.sourcePath, speech.path, input.workDir),
+  );
   if (!videoPath) return null;
   log.apply('lip_sync_correction');
   return { videoPath, lipSync: { mode: 'remote', model: input.options.lip_sync_correction_model } };

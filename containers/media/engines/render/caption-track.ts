@@ -17,14 +17,21 @@ export interface CaptionTrack {
   report: NonNullable<RenderReport['captions']>;
 }
 
-export async function writeCaptionTrack(input: RenderInput, { speech, plan }: Prepared, engines: RenderEngines, log: RenderLog): Promise<CaptionTrack | null> {
+export async function writeCaptionTrack(
+  input: RenderInput,
+  { speech, plan }: Prepared,
+  engines: RenderEngines,
+  log: RenderLog,
+): Promise<CaptionTrack | null> {
   const text = input.options.captions;
   if (!text) return null;
   const aligned =
     speech && engines.align
       ? await log.time('captions_align', () =>
           engines.align!(speech.path, text).catch((err) => {
-            log.note(`captions: forced alignment failed (${(err as Error).message}); cue times are an even split`);
+            log.note(
+              `captions: forced alignment failed (${(err as Error).message}); cue times are an even split`,
+            );
             return null;
           }),
         )

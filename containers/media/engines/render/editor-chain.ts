@@ -45,7 +45,11 @@ export async function buildEditorChain(
         // The service returns a corrected copy; it becomes the source of the one local encode.
         chain.videoSource = await log.time('gaze_remote', () =>
           gaze.correctVideo(chain.videoSource, workDir, signal).catch((err) => {
-            throw engineFailure('gaze_provider_error', `eye_contact_correction: ${(err as Error).message}`, err);
+            throw engineFailure(
+              'gaze_provider_error',
+              `eye_contact_correction: ${(err as Error).message}`,
+              err,
+            );
           }),
         );
         log.apply('eye_contact_correction');
@@ -56,18 +60,23 @@ export async function buildEditorChain(
     }
     if (speech && options.lip_sync_correction && !from.remoteLipSync) {
       if (!engines.mouth) {
-        log.note('lip_sync_correction with new speech: not applied (no mouth engine in this build; set SYNC_API_URL for the remote provider)');
+        log.note(
+          'lip_sync_correction with new speech: not applied (no mouth engine in this build; set SYNC_API_URL for the remote provider)',
+        );
         chain.lipSync = { mode: 'none', model: options.lip_sync_correction_model };
       } else {
         // First in the chain: it recognises the source frame by its pixels before others edit them.
-        chain.mouth = await log.time('mouth_init', () => engines.mouth!(chain.videoSource, plan, speech.path, signal));
+        chain.mouth = await log.time('mouth_init', () =>
+          engines.mouth!(chain.videoSource, plan, speech.path, signal),
+        );
         chain.editors.unshift(chain.mouth);
         log.apply('lip_sync_correction');
         chain.lipSync = { mode: 'embedded', model: options.lip_sync_correction_model };
       }
     }
     if (options.blur_background) {
-      if (!engines.segmenter) throw engineFailure('segmenter_unavailable', 'blur_background: no segmenter is configured');
+      if (!engines.segmenter)
+        throw engineFailure('segmenter_unavailable', 'blur_background: no segmenter is configured');
       chain.segmenter = await log.time('segmenter_init', () => engines.segmenter!());
       log.apply('blur_background');
     }

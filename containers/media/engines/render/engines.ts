@@ -27,9 +27,13 @@ export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): Rend
     },
     gaze: () => gazeEngineFromEnv(env),
     // Used only when the remote provider is not configured (render.ts tries it first).
-    mouth: (sourcePath, plan, speechPath, signal) => createMouthEditor({ sourcePath, plan, speechPath, signal }),
+    mouth: (sourcePath, plan, speechPath, signal) =>
+      createMouthEditor({ sourcePath, plan, speechPath, signal }),
     align: (audioPath, text) => alignCaptions(audioPath, text),
     // A child process per render: the job's nice, DELETE and deadline reach it; the main thread stays free.
-    segmenter: async () => createProcessSegmenter({ model: (env.SEGMENTATION_MODEL as 'selfie' | 'meet' | undefined) ?? 'selfie' }),
+    segmenter: async () =>
+      createProcessSegmenter({
+        model: (env.SEGMENTATION_MODEL as 'selfie' | 'meet' | undefined) ?? 'selfie',
+      }),
   };
 }

@@ -30,15 +30,26 @@ export interface ReceiveFormOptions {
  * Writes the file parts of `body` under `dir` (one file per part name).
  * @example const form = await receiveForm(req.raw, tmp, { fileParts: ['source', 'speech'] });
  */
-export async function receiveForm(request: Request, dir: string, { fileParts }: ReceiveFormOptions): Promise<ReceivedForm> {
+export async function receiveForm(
+  request: Request,
+  dir: string,
+  { fileParts }: ReceiveFormOptions,
+): Promise<ReceivedForm> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!contentType.toLowerCase().startsWith('multipart/form-data')) {
-    throw new (await import('./errors.js')).RenderError('unsupported_media_type', 'expected multipart/form-data', 415);
+    throw new (await import('./errors.js')).RenderError(
+      'unsupported_media_type',
+      'expected multipart/form-data',
+      415,
+    );
   }
   if (!request.body) throw badInput('options_invalid', 'request body is empty');
   const form: ReceivedForm = { files: {}, fields: {} };
   const writes: Promise<void>[] = [];
-  const parser = busboy({ headers: { 'content-type': contentType }, limits: { fieldSize: MAX_TEXT_FIELD_BYTES } });
+  const parser = busboy({
+    headers: { 'content-type': contentType },
+    limits: { fieldSize: MAX_TEXT_FIELD_BYTES },
+  });
 
   const parsed = new Promise<void>((resolve, reject) => {
     parser.on('file', (name, stream) => {
@@ -60,13 +71,18 @@ export async function receiveForm(request: Request, dir: string, { fileParts }: 
       // A client may send a media part without a filename; busboy then reports it as a field.
       form.fields[name] ??= value;
     });
-    parser.on('error', (err: Error) => reject(badInput('multipart_invalid', `multipart body: ${err.message}`, err)));
+    parser.on('error', (err: Error) =>
+      reject(badInput('multipart_invalid', `multipart body: ${err.message}`, err)),
+    );
     parser.on('close', resolve);
   });
   const source = Readable.fromWeb(request.body as unknown as NodeWebReadableStream<Uint8Array>);
-  await Promise.all([pipeline(source, parser).catch((err) => {
-    throw badInput('multipart_invalid', `multipart body: ${(err as Error).message}`, err);
-  }), parsed]);
+  await Promise.all([
+    pipeline(source, parser).catch((err) => {
+      throw badInput('multipart_invalid', `multipart body: ${(err as Error).message}`, err);
+    }),
+    parsed,
+  ]);
   await Promise.all(writes);
   return form;
 }

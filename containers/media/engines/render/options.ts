@@ -22,7 +22,10 @@ export function parseRenderOptions(text: string | undefined): RenderOptions {
   const parsed = RenderRequest.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw badInput('options_invalid', issue.path.length ? `options.${issue.path.join('.')}: ${issue.message}` : `options: ${issue.message}`);
+    throw badInput(
+      'options_invalid',
+      issue.path.length ? `options.${issue.path.join('.')}: ${issue.message}` : `options: ${issue.message}`,
+    );
   }
   // Blank captions are no captions.
   const { captions, ...toggles } = parsed.data;

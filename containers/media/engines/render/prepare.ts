@@ -4,7 +4,11 @@
  * output, and from then on bound the render's wall clock by the real output duration.
  */
 import { open } from 'node:fs/promises';
-import { WORK_BUDGET_BASE_SEC, WORK_BUDGET_PER_MEDIA_SEC, type ProbeResult } from '../../../../src/contract/media.js';
+import {
+  WORK_BUDGET_BASE_SEC,
+  WORK_BUDGET_PER_MEDIA_SEC,
+  type ProbeResult,
+} from '../../../../src/contract/media.js';
 import { probeFile } from '../../src/ffmpeg.js';
 import { mediaLimitsFrom, mediaProblem } from '../../src/media-limits.js';
 import { currentScope } from '../../src/work-scope.js';
@@ -21,7 +25,9 @@ import type { RenderLog } from './render-log.js';
  * and `RENDER_BUDGET_FACTOR`.
  */
 export const renderBudgetMs = (durationSec: number) =>
-  ((Number(process.env.RENDER_BUDGET_BASE_SEC) || WORK_BUDGET_BASE_SEC) + (Number(process.env.RENDER_BUDGET_FACTOR) || WORK_BUDGET_PER_MEDIA_SEC) * durationSec) * 1000;
+  ((Number(process.env.RENDER_BUDGET_BASE_SEC) || WORK_BUDGET_BASE_SEC) +
+    (Number(process.env.RENDER_BUDGET_FACTOR) || WORK_BUDGET_PER_MEDIA_SEC) * durationSec) *
+  1000;
 
 /** New speech for the render: its file, its real duration and the voice that spoke it (if synthesized). */
 export interface SpeechInput {
@@ -55,9 +61,18 @@ export async function prepare(input: RenderInput, log: RenderLog): Promise<Prepa
   const scope = currentScope();
   if (scope) scope.mediaSec = plan.durationSec;
   const budget = renderBudgetMs(plan.durationSec);
-  scope?.narrow(budget, `the render took longer than its budget of ${Math.round(budget / 1000)} s for ${plan.durationSec.toFixed(1)} s of video`);
-  if (plan.fit === 'loop') log.note(`speech (${speech!.durationSec.toFixed(2)} s) is longer than the source (${source.duration_sec.toFixed(2)} s): the source video loops`);
-  if (plan.fit === 'trim') log.note(`speech (${speech!.durationSec.toFixed(2)} s) is shorter than the source: the video is cut at the speech's end`);
+  scope?.narrow(
+    budget,
+    `the render took longer than its budget of ${Math.round(budget / 1000)} s for ${plan.durationSec.toFixed(1)} s of video`,
+  );
+  if (plan.fit === 'loop')
+    log.note(
+      `speech (${speech!.durationSec.toFixed(2)} s) is longer than the source (${source.duration_sec.toFixed(2)} s): the source video loops`,
+    );
+  if (plan.fit === 'trim')
+    log.note(
+      `speech (${speech!.durationSec.toFixed(2)} s) is shorter than the source: the video is cut at the speech's end`,
+    );
   return { source, speech, plan };
 }
 

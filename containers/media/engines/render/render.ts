@@ -11,11 +11,30 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
-import { KeyMaskStream, MaskTracker, downsampleRgba, upsampleMaskIntoAlpha, type KeyMaskOptions, type Segmenter } from '../segment/index.js';
+import {
+  KeyMaskStream,
+  MaskTracker,
+  downsampleRgba,
+  upsampleMaskIntoAlpha,
+  type KeyMaskOptions,
+  type Segmenter,
+} from '../segment/index.js';
 import type { FrameEditor } from '../frame-pipeline/editors.js';
 import { badInput, engineFailure, RenderError } from './errors.js';
-import { decoderArgs, encoderArgs, type EncodeSpec, type MaskInput, type VideoInput } from '../frame-pipeline/ffmpeg-args.js';
-import { readFrames, readRecords, writeWithBackpressure, yuv420pMask, type RawFrame } from '../frame-pipeline/frames.js';
+import {
+  decoderArgs,
+  encoderArgs,
+  type EncodeSpec,
+  type MaskInput,
+  type VideoInput,
+} from '../frame-pipeline/ffmpeg-args.js';
+import {
+  readFrames,
+  readRecords,
+  writeWithBackpressure,
+  yuv420pMask,
+  type RawFrame,
+} from '../frame-pipeline/frames.js';
 import type { RenderReport } from '../../../../src/contract/render.js';
 import { chooseAudio, remoteLipSync } from './audio.js';
 import { writeCaptionTrack } from './caption-track.js';
@@ -33,7 +52,10 @@ export type { RenderEngines, RenderInput, RenderReport, RenderResult };
  * far above CRF 20 at 1080p), at most `RENDER_MAX_OUTPUT_BYTES` (8 GiB): a job's temp disk is bounded.
  */
 export const outputBudgetBytes = (durationSec: number) =>
-  Math.min(Number(process.env.RENDER_MAX_OUTPUT_BYTES) || 8 * 2 ** 30, 64 * 2 ** 20 + 4 * 2 ** 20 * durationSec);
+  Math.min(
+    Number(process.env.RENDER_MAX_OUTPUT_BYTES) || 8 * 2 ** 30,
+    64 * 2 ** 20 + 4 * 2 ** 20 * durationSec,
+  );
 
 /**
  * Key masks per second in the blur paths (`BLUR_MASKS_PER_SEC`): the segmenter runs on one frame
@@ -76,7 +98,13 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   });
   const outputPath = join(input.workDir, 'output.mp4');
   const { plan } = prepared;
-  const spec = { plan, audio, captionsPath: captions?.path, output: outputPath, maxBytes: outputBudgetBytes(plan.durationSec) };
+  const spec = {
+    plan,
+    audio,
+    captionsPath: captions?.path,
+    output: outputPath,
+    maxBytes: outputBudgetBytes(plan.durationSec),
+  };
   // A remote lip-sync video already follows the speech's length: it is never looped.
   const loop = plan.fit === 'loop' && !remote;
   const run = await log.time('encode', () => runRender(chain, loop, spec, input.signal));
@@ -85,21 +113,41 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
 }
 
 /** Stage 5: the pipeline shape the chain needs, run once: one decode, one encode. */
-async function runRender(chain: EditorChain, loop: boolean, spec: Omit<EncodeSpec, 'video' | 'mask'>, signal?: AbortSignal): Promise<RunOutcome> {
+async function runRender(
+  chain: EditorChain,
+  loop: boolean,
+  spec: Omit<EncodeSpec, 'video' | 'mask'>,
+  signal?: AbortSignal,
+): Promise<RunOutcome> {
   const { editors, segmenter, videoSource } = chain;
   const fps = spec.plan.fps;
   if (editors.length === 0 && !segmenter) {
-    await runEncoder({ ...spec, video: { kind: 'file', path: videoSource, loop }, mask: { kind: 'none' } }, signal);
+    await runEncoder(
+      { ...spec, video: { kind: 'file', path: videoSource, loop }, mask: { kind: 'none' } },
+      signal,
+    );
     return { path: 'passthrough' };
   }
   if (editors.length === 0 && segmenter) {
     const keys = blurKeyOptions(fps);
     const done = await runMaskPipe(videoSource, loop, spec, segmenter, keys, signal);
-    return { path: 'mask-pipe', frames: done.frames, blur: { segmenter: segmenter.name, masks: done.keys, motion_keys: done.motionKeys, key_every: keys.every } };
+    return {
+      path: 'mask-pipe',
+      frames: done.frames,
+      blur: {
+        segmenter: segmenter.name,
+        masks: done.keys,
+        motion_keys: done.motionKeys,
+        key_every: keys.every,
+      },
+    };
   }
   const tracker = segmenter ? new MaskTracker(segmenter, { everyNth: segmentEveryN(fps) }) : undefined;
   const frames = await runFramePipeline(videoSource, loop, spec, editors, tracker, signal);
-  const blur = tracker && segmenter ? { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) } : undefined;
+  const blur =
+    tracker && segmenter
+      ? { segmenter: segmenter.name, masks: tracker.segmentations, segment_ms: Math.round(tracker.segmentMs) }
+      : undefined;
   return { path: 'frames', frames, blur };
 }
 
@@ -115,7 +163,10 @@ async function checkOutputSize(spec: Pick<EncodeSpec, 'output' | 'maxBytes'>): P
   if (!spec.maxBytes) return;
   const { size } = await stat(spec.output);
   if (size >= spec.maxBytes * 0.99) {
-    throw badInput('output_too_large', `the processed video exceeded its size budget of ${Math.round(spec.maxBytes / 2 ** 20)} MB`);
+    throw badInput(
+      'output_too_large',
+      `the processed video exceeded its size budget of ${Math.round(spec.maxBytes / 2 ** 20)} MB`,
+    );
   }
 }
 
@@ -135,7 +186,10 @@ async function runMaskPipe(
   const mask: MaskInput = { kind: 'pipe', width: mw, height: mh };
   const video: VideoInput = { kind: 'file', path: source, loop };
   using enc = spawnFfmpeg(encoderArgs({ ...spec, video, mask }), signal);
-  using dec = spawnFfmpeg(decoderArgs(source, spec.plan, { loop, width: mw, height: mh, pixFmt: 'rgb24', rough: true }), signal);
+  using dec = spawnFfmpeg(
+    decoderArgs(source, spec.plan, { loop, width: mw, height: mh, pixFmt: 'rgb24', rough: true }),
+    signal,
+  );
   dec.child.stdin.end();
   enc.child.stdout.resume();
   let n = 0;
@@ -178,7 +232,12 @@ async function runFramePipeline(
     n++;
   };
   const pump = async () => {
-    for await (const frame of readFrames(dec.child.stdout, { width: plan.width, height: plan.height, channels: 4, fps: plan.fps })) {
+    for await (const frame of readFrames(dec.child.stdout, {
+      width: plan.width,
+      height: plan.height,
+      channels: 4,
+      fps: plan.fps,
+    })) {
       if (tracker) {
         // Segment the unedited frame: edits are tiny and must not change the mask.
         const small = tracker.needsInput(frame.index)
@@ -199,10 +258,16 @@ async function runFramePipeline(
 }
 
 /** Waits for the pump and both processes; the first failure wins and stops the others. */
-async function settle(pump: Promise<void>, dec: { done: Promise<void>; dispose(): void }, enc: { done: Promise<void>; dispose(): void }) {
+async function settle(
+  pump: Promise<void>,
+  dec: { done: Promise<void>; dispose(): void },
+  enc: { done: Promise<void>; dispose(): void },
+) {
   const all = [
     pump.catch((err) => {
-      throw err instanceof RenderError ? err : engineFailure('render_failed', `frame pipeline: ${(err as Error).message}`, err);
+      throw err instanceof RenderError
+        ? err
+        : engineFailure('render_failed', `frame pipeline: ${(err as Error).message}`, err);
     }),
     dec.done.catch((err) => {
       throw mediaFailure('media_unreadable', 'the video', err);
@@ -216,7 +281,9 @@ async function settle(pump: Promise<void>, dec: { done: Promise<void>; dispose()
     enc.dispose();
     const results = await Promise.allSettled(all);
     // A dead encoder shows up first as EPIPE in the pump; a process's own failure is the precise one.
-    const precise = [results[1], results[2]].find((r) => r.status === 'rejected' && (r.reason as RenderError).status !== 500);
+    const precise = [results[1], results[2]].find(
+      (r) => r.status === 'rejected' && (r.reason as RenderError).status !== 500,
+    );
     throw precise?.status === 'rejected' ? precise.reason : err;
   }
 }

@@ -18,18 +18,34 @@ export interface RunOutcome {
   blur?: Record<string, unknown>;
 }
 
-export function buildReport({ plan, speech }: Prepared, chain: EditorChain, captions: CaptionTrack | null, run: RunOutcome, log: RenderLog): RenderReport {
+export function buildReport(
+  { plan, speech }: Prepared,
+  chain: EditorChain,
+  captions: CaptionTrack | null,
+  run: RunOutcome,
+  log: RenderLog,
+): RenderReport {
   return {
-    output: { width: plan.width, height: plan.height, fps: plan.fps, duration_sec: plan.durationSec, fit: plan.fit },
+    output: {
+      width: plan.width,
+      height: plan.height,
+      fps: plan.fps,
+      duration_sec: plan.durationSec,
+      fit: plan.fit,
+    },
     path: run.path,
     options_applied: log.applied,
     stages_ms: log.stagesMs,
     frames: run.frames,
     lip_sync: lipSyncOutcome(chain, log),
     blur: run.blur,
-    editors: chain.editors.length ? Object.fromEntries(chain.editors.map((e) => [e.name, e.report()])) : undefined,
+    editors: chain.editors.length
+      ? Object.fromEntries(chain.editors.map((e) => [e.name, e.report()]))
+      : undefined,
     captions: captions?.report,
-    voice: speech?.provenance ? { engine: speech.provenance.engine, voice_id: speech.provenance.voice_id } : undefined,
+    voice: speech?.provenance
+      ? { engine: speech.provenance.engine, voice_id: speech.provenance.voice_id }
+      : undefined,
     notes: log.notes,
   };
 }
@@ -37,7 +53,14 @@ export function buildReport({ plan, speech }: Prepared, chain: EditorChain, capt
 function lipSyncOutcome({ mouth, lipSync }: EditorChain, log: RenderLog): LipSyncReport {
   if (!mouth || !lipSync) return lipSync;
   const m = mouth.report();
-  const edited = { ...lipSync, engine: m.engine, frames_edited: m.edited, frames: m.frames, bank_patches: m.bank_patches, mean_abs_openness_error: m.mean_abs_openness_error };
+  const edited = {
+    ...lipSync,
+    engine: m.engine,
+    frames_edited: m.edited,
+    frames: m.frames,
+    bank_patches: m.bank_patches,
+    mean_abs_openness_error: m.mean_abs_openness_error,
+  };
   if (!m.skipped) return edited;
   log.retract('lip_sync_correction', `lip_sync_correction with new speech: not applied (${m.skipped})`);
   return { ...edited, mode: 'none', skipped: m.skipped };

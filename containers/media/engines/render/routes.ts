@@ -26,7 +26,10 @@ export interface RenderRoutesOptions {
 }
 
 /** Builds the render sub-app. */
-export function createRenderRoutes({ engines = defaultRenderEngines(), tmpRoot = tmpdir() }: RenderRoutesOptions = {}) {
+export function createRenderRoutes({
+  engines = defaultRenderEngines(),
+  tmpRoot = tmpdir(),
+}: RenderRoutesOptions = {}) {
   const app = new Hono();
   app.post('/render', async function render(c) {
     const workDir = await mkdtemp(join(tmpRoot, 'render-'));
@@ -38,12 +41,20 @@ export function createRenderRoutes({ engines = defaultRenderEngines(), tmpRoot =
       currentScope()?.signal.addEventListener('abort', () => abort.abort(), { once: true });
       const form = await receiveForm(c.req.raw, workDir, { fileParts: ['source', 'speech'] });
       const source = form.files.source;
-      if (!source || source.bytes === 0) throw badInput('source_missing', 'source: a video file part named "source" is required');
+      if (!source || source.bytes === 0)
+        throw badInput('source_missing', 'source: a video file part named "source" is required');
       const speech = form.files.speech;
       if (speech && speech.bytes === 0) throw badInput('speech_unreadable', 'speech: the part is empty');
       const options = parseRenderOptions(form.fields.options);
       const { outputPath, report } = await renderVideo(
-        { sourcePath: source.path, speechPath: speech?.path, options, workDir, signal: abort.signal, limits: mediaLimitsFrom(c.req.raw.headers) },
+        {
+          sourcePath: source.path,
+          speechPath: speech?.path,
+          options,
+          workDir,
+          signal: abort.signal,
+          limits: mediaLimitsFrom(c.req.raw.headers),
+        },
         engines,
       );
       const { size } = await stat(outputPath);
@@ -77,5 +88,8 @@ export const renderRoutes = createRenderRoutes();
 
 /** JSON with every non-ASCII character escaped: header values must be ASCII (notes may hold "–", names "é"). */
 export function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

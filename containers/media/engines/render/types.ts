@@ -19,12 +19,20 @@ export interface RenderEngines {
   /** Eye-contact correction: a per-frame editor (embedded) or a whole-video service (remote). */
   gaze?: () => GazeEngine;
   /** Measures how late the source audio is versus the mouth (seconds; positive = audio late). */
-  estimateAvOffset?: (sourcePath: string, probe: ProbeResult) => Promise<{ lagSec: number; confidence: number; details?: Record<string, unknown> }>;
+  estimateAvOffset?: (
+    sourcePath: string,
+    probe: ProbeResult,
+  ) => Promise<{ lagSec: number; confidence: number; details?: Record<string, unknown> }>;
   /**
    * Mouth editor driven by new speech (embedded classical method): analyses `sourcePath` as the
    * render will show it (`plan`), then edits the output frames in order.
    */
-  mouth?: (sourcePath: string, plan: RenderPlan, speechPath: string, signal?: AbortSignal) => Promise<FrameEditor>;
+  mouth?: (
+    sourcePath: string,
+    plan: RenderPlan,
+    speechPath: string,
+    signal?: AbortSignal,
+  ) => Promise<FrameEditor>;
   /** Remote lip-sync: returns a path to a video whose mouth follows the speech, or null if not configured. */
   remoteLipSync?: (videoPath: string, speechPath: string, workDir: string) => Promise<string | null>;
   /** Word timings of `text` spoken in `audioPath`, or null when no aligner is available. */
@@ -49,4 +57,3 @@ export interface RenderResult {
   outputPath: string;
   report: RenderReport;
 }
-

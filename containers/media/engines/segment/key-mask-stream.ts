@@ -57,21 +57,27 @@ export class KeyMaskStream {
   async #queue(index: number, rgb: Uint8Array): Promise<void> {
     this.keys++;
     const entry = { index, map: this.segmenter.segment(rgb), ready: false };
-    entry.map.then(() => (entry.ready = true), () => (entry.ready = true));
+    entry.map.then(
+      () => (entry.ready = true),
+      () => (entry.ready = true),
+    );
     this.#inFlight.push(entry);
     await this.#releaseFinished();
   }
 
   /** Finished keys go out at once (the encoder waits for them); unfinished ones only past the bound. */
   async #releaseFinished(): Promise<void> {
-    while (this.#inFlight.length && (this.#inFlight.length > IN_FLIGHT || this.#inFlight[0].ready)) await this.#release();
+    while (this.#inFlight.length && (this.#inFlight.length > IN_FLIGHT || this.#inFlight[0].ready))
+      await this.#release();
   }
 
   /** Waits for the oldest key's map and emits the masks up to and including that key. */
   async #release(): Promise<void> {
     const { index, map } = this.#inFlight.shift()!;
     const mask = probabilityToMask(await map, this.segmenter.inputWidth, this.segmenter.inputHeight);
-    if (this.#lastKey) for (const m of inBetweenMasks(this.#lastKey.mask, this.#lastKey.index, mask, index)) await this.emit(m);
+    if (this.#lastKey)
+      for (const m of inBetweenMasks(this.#lastKey.mask, this.#lastKey.index, mask, index))
+        await this.emit(m);
     await this.emit(mask);
     this.#lastKey = { index, mask };
   }

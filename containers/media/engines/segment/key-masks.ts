@@ -28,7 +28,8 @@ export function grayThumb(rgb: Uint8Array, width: number, height: number): Uint8
   const column = new Uint32Array(width);
   for (let x = 0; x < width; x++) column[x] = Math.min(THUMB_SIDE - 1, Math.floor((x * THUMB_SIDE) / width));
   // Every other row/column only where each thumbnail cell still gets samples.
-  const stepX = width >= 2 * THUMB_SIDE ? 2 : 1, stepY = height >= 2 * THUMB_SIDE ? 2 : 1;
+  const stepX = width >= 2 * THUMB_SIDE ? 2 : 1,
+    stepY = height >= 2 * THUMB_SIDE ? 2 : 1;
   for (let y = 0; y < height; y += stepY) {
     const ty = Math.min(THUMB_SIDE - 1, Math.floor((y * THUMB_SIDE) / height)) * THUMB_SIDE;
     for (let x = 0; x < width; x += stepX) {
@@ -94,7 +95,12 @@ export class KeyMaskPlanner {
 }
 
 /** The mask `t` of the way (0..1) from key mask `a` to key mask `b` (linear, per pixel). */
-export function blendMasks(a: Uint8Array, b: Uint8Array, t: number, out = new Uint8Array(a.length)): Uint8Array {
+export function blendMasks(
+  a: Uint8Array,
+  b: Uint8Array,
+  t: number,
+  out = new Uint8Array(a.length),
+): Uint8Array {
   const w = Math.round(t * 256);
   for (let i = 0; i < a.length; i++) out[i] = (a[i] * (256 - w) + b[i] * w + 128) >> 8;
   return out;

@@ -88,12 +88,16 @@ export function boxBlur3(src: Float32Array, w: number, h: number): Float32Array 
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let x = 0; x < w; x++) {
-      const a = src[row + Math.max(0, x - 1)], b = src[row + x], c = src[row + Math.min(w - 1, x + 1)];
+      const a = src[row + Math.max(0, x - 1)],
+        b = src[row + x],
+        c = src[row + Math.min(w - 1, x + 1)];
       tmp[row + x] = (a + b + c) / 3;
     }
   }
   for (let y = 0; y < h; y++) {
-    const up = Math.max(0, y - 1) * w, mid = y * w, down = Math.min(h - 1, y + 1) * w;
+    const up = Math.max(0, y - 1) * w,
+      mid = y * w,
+      down = Math.min(h - 1, y + 1) * w;
     for (let x = 0; x < w; x++) out[mid + x] = (tmp[up + x] + tmp[mid + x] + tmp[down + x]) / 3;
   }
   return out;
@@ -108,7 +112,10 @@ export function downsampleRgba(src: Uint8Array, sw: number, sh: number, dw: numb
     for (let x = 0; x < dw; x++) {
       const sx0 = Math.min(sw - 1, Math.floor(((x + 0.25) * sw) / dw));
       const sx1 = Math.min(sw - 1, Math.floor(((x + 0.75) * sw) / dw));
-      const a = (sy0 * sw + sx0) * 4, b = (sy0 * sw + sx1) * 4, c = (sy1 * sw + sx0) * 4, d = (sy1 * sw + sx1) * 4;
+      const a = (sy0 * sw + sx0) * 4,
+        b = (sy0 * sw + sx1) * 4,
+        c = (sy1 * sw + sx0) * 4,
+        d = (sy1 * sw + sx1) * 4;
       const o = (y * dw + x) * 3;
       for (let k = 0; k < 3; k++) out[o + k] = (src[a + k] + src[b + k] + src[c + k] + src[d + k] + 2) >> 2;
     }
@@ -117,14 +124,26 @@ export function downsampleRgba(src: Uint8Array, sw: number, sh: number, dw: numb
 }
 
 /** Writes a small gray mask, bilinearly upsampled, into the alpha channel of an RGBA frame. */
-export function upsampleMaskIntoAlpha(mask: Uint8Array, mw: number, mh: number, rgba: Uint8Array, w: number, h: number): void {
-  const sx = mw / w, sy = mh / h;
+export function upsampleMaskIntoAlpha(
+  mask: Uint8Array,
+  mw: number,
+  mh: number,
+  rgba: Uint8Array,
+  w: number,
+  h: number,
+): void {
+  const sx = mw / w,
+    sy = mh / h;
   for (let y = 0; y < h; y++) {
     const fy = Math.max(0, (y + 0.5) * sy - 0.5);
-    const y0 = Math.min(mh - 1, Math.floor(fy)), y1 = Math.min(mh - 1, y0 + 1), wy = fy - y0;
+    const y0 = Math.min(mh - 1, Math.floor(fy)),
+      y1 = Math.min(mh - 1, y0 + 1),
+      wy = fy - y0;
     for (let x = 0; x < w; x++) {
       const fx = Math.max(0, (x + 0.5) * sx - 0.5);
-      const x0 = Math.min(mw - 1, Math.floor(fx)), x1 = Math.min(mw - 1, x0 + 1), wx = fx - x0;
+      const x0 = Math.min(mw - 1, Math.floor(fx)),
+        x1 = Math.min(mw - 1, x0 + 1),
+        wx = fx - x0;
       const top = mask[y0 * mw + x0] * (1 - wx) + mask[y0 * mw + x1] * wx;
       const bot = mask[y1 * mw + x0] * (1 - wx) + mask[y1 * mw + x1] * wx;
       rgba[(y * w + x) * 4 + 3] = top * (1 - wy) + bot * wy;

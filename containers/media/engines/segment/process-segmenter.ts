@@ -15,7 +15,8 @@ import { MODEL_SIZE, type SegmentationModel, type Segmenter } from './segmenter.
  */
 function childArgs(model: SegmentationModel): string[] {
   const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? './segmenter-process.ts' : './segmenter-process.js', import.meta.url).pathname;
+  const entry = new URL(fromSource ? './segmenter-process.ts' : './segmenter-process.js', import.meta.url)
+    .pathname;
   return [...(fromSource ? ['--import', import.meta.resolve('tsx')] : []), entry, model];
 }
 
@@ -23,7 +24,10 @@ function childArgs(model: SegmentationModel): string[] {
  * Starts the segmenter process (the model loads while the caller decodes its first frames).
  * @example using seg = createProcessSegmenter({ model: 'selfie' }); const p = await seg.segment(rgb256);
  */
-export function createProcessSegmenter({ model = 'selfie', signal }: { model?: SegmentationModel; signal?: AbortSignal } = {}): Segmenter {
+export function createProcessSegmenter({
+  model = 'selfie',
+  signal,
+}: { model?: SegmentationModel; signal?: AbortSignal } = {}): Segmenter {
   const { w, h } = MODEL_SIZE[model];
   const proc = spawnMedia(process.execPath, childArgs(model), signal);
   const waiting: Array<{ resolve: (p: Float32Array) => void; reject: (err: Error) => void }> = [];

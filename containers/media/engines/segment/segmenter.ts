@@ -33,7 +33,9 @@ export interface TfjsSegmenterOptions {
  * Loads the embedded segmenter.
  * @example using seg = await createTfjsSegmenter(); const p = await seg.segment(rgb256);
  */
-export async function createTfjsSegmenter({ model = 'selfie' }: TfjsSegmenterOptions = {}): Promise<Segmenter> {
+export async function createTfjsSegmenter({
+  model = 'selfie',
+}: TfjsSegmenterOptions = {}): Promise<Segmenter> {
   const tf = await loadTf();
   const graph: GraphModel = await loadLocalGraphModel(model);
   const { w, h } = MODEL_SIZE[model];

@@ -62,7 +62,11 @@ export function createElevenLabsEngine({
     async synthesize({ text, voiceId, credential, signal }: SynthesisRequest): Promise<SynthesisResult> {
       const key = credential || apiKey;
       if (!key) {
-        throw new TtsError('tts_credentials_missing', 'voice_generator 1 needs a credential: send credential_voice_generator, or configure ELEVENLABS_API_KEY on the server', 400);
+        throw new TtsError(
+          'tts_credentials_missing',
+          'voice_generator 1 needs a credential: send credential_voice_generator, or configure ELEVENLABS_API_KEY on the server',
+          400,
+        );
       }
       const voice = voiceId && voiceId !== 'default' ? voiceId : defaultVoice;
       const url = `${baseUrl.replace(/\/+$/, '')}/v1/text-to-speech/${encodeURIComponent(voice)}?output_format=${encodeURIComponent(outputFormat)}`;
@@ -76,14 +80,26 @@ export function createElevenLabsEngine({
           signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
       } catch (err) {
-        throw new TtsError('tts_provider_unreachable', `ElevenLabs request failed: ${(err as Error).message}`, 502, { cause: err });
+        throw new TtsError(
+          'tts_provider_unreachable',
+          `ElevenLabs request failed: ${(err as Error).message}`,
+          502,
+          { cause: err },
+        );
       }
       if (!res.ok) throw await providerError(res);
       const body = Buffer.from(await res.arrayBuffer());
-      if (body.length === 0) throw new TtsError('tts_provider_error', 'ElevenLabs returned an empty audio body', 502);
+      if (body.length === 0)
+        throw new TtsError('tts_provider_error', 'ElevenLabs returned an empty audio body', 502);
       const wav = await toWav(body, outputFormat, signal);
       const info = parseWav(wav);
-      return { wav, sampleRateHz: info.sampleRateHz, durationSec: info.dataBytes / 2 / info.sampleRateHz, engine: 'elevenlabs', voiceId: voice };
+      return {
+        wav,
+        sampleRateHz: info.sampleRateHz,
+        durationSec: info.dataBytes / 2 / info.sampleRateHz,
+        engine: 'elevenlabs',
+        voiceId: voice,
+      };
     },
   };
 }
@@ -116,14 +132,34 @@ async function providerError(res: Response): Promise<TtsError> {
 async function toWav(body: Buffer, outputFormat: string, signal?: AbortSignal): Promise<Buffer> {
   const pcm = /^pcm_(\d+)$/.exec(outputFormat);
   if (pcm) return pcmToWav(body.subarray(0, body.length & ~1), Number(pcm[1]));
-  using proc = spawnFfmpeg(['-i', 'pipe:0', '-ac', '1', '-ar', String(OUTPUT_SAMPLE_RATE_HZ), '-c:a', 'pcm_s16le', '-f', 's16le', 'pipe:1'], signal);
+  using proc = spawnFfmpeg(
+    [
+      '-i',
+      'pipe:0',
+      '-ac',
+      '1',
+      '-ar',
+      String(OUTPUT_SAMPLE_RATE_HZ),
+      '-c:a',
+      'pcm_s16le',
+      '-f',
+      's16le',
+      'pipe:1',
+    ],
+    signal,
+  );
   const chunks: Buffer[] = [];
   proc.child.stdout.on('data', (c: Buffer) => chunks.push(c));
   proc.child.stdin.end(body);
   try {
     await proc.done;
   } catch (err) {
-    throw new TtsError('tts_provider_error', `ElevenLabs audio (${outputFormat}) could not be decoded: ${(err as Error).message}`, 502, { cause: err });
+    throw new TtsError(
+      'tts_provider_error',
+      `ElevenLabs audio (${outputFormat}) could not be decoded: ${(err as Error).message}`,
+      502,
+      { cause: err },
+    );
   }
   return pcmToWav(Buffer.concat(chunks), OUTPUT_SAMPLE_RATE_HZ);
 }

@@ -31,18 +31,33 @@ const PIPER_NAMES = new Set(['default', 'piper', PIPER_DEFAULT_VOICE]);
 /**
  * @example const tts = createEmbeddedTtsEngine(); // piper if installed, else espeak-ng + note
  */
-export function createEmbeddedTtsEngine({ voiceDir = process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT, piper: piperOptions, espeak: espeakOptions }: EmbeddedTtsOptions = {}): TtsEngine {
+export function createEmbeddedTtsEngine({
+  voiceDir = process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT,
+  piper: piperOptions,
+  espeak: espeakOptions,
+}: EmbeddedTtsOptions = {}): TtsEngine {
   const espeak = createEspeakEngine(espeakOptions);
   const voice = piperOptions?.voice ?? PIPER_DEFAULT_VOICE;
   const piper = createPiperEngine({ ...piperOptions, voiceDir });
   const fallback = async (req: SynthesisRequest, why: string): Promise<SynthesisResult> => {
     const result = await espeak.synthesize({ ...req, text: normalizeText(req.text), voiceId: undefined });
-    return { ...result, notes: [...(result.notes ?? []), `voice_generator 0: the neural voice ${voice} ${why}; espeak-ng (${result.voiceId}) spoke instead`] };
+    return {
+      ...result,
+      notes: [
+        ...(result.notes ?? []),
+        `voice_generator 0: the neural voice ${voice} ${why}; espeak-ng (${result.voiceId}) spoke instead`,
+      ],
+    };
   };
   /** The Piper voice by `viaPiper`, else espeak-ng: asked for by name, or the fallback (with its note). */
-  async function speak<T>(req: SynthesisRequest, viaPiper: () => Promise<T>, viaEspeak: (result: Promise<SynthesisResult>) => Promise<T>): Promise<T> {
+  async function speak<T>(
+    req: SynthesisRequest,
+    viaPiper: () => Promise<T>,
+    viaEspeak: (result: Promise<SynthesisResult>) => Promise<T>,
+  ): Promise<T> {
     // Both voices say the same words, so the caption aligner (which normalises too) fits either.
-    if (req.voiceId && !PIPER_NAMES.has(req.voiceId)) return viaEspeak(espeak.synthesize({ ...req, text: normalizeText(req.text) }));
+    if (req.voiceId && !PIPER_NAMES.has(req.voiceId))
+      return viaEspeak(espeak.synthesize({ ...req, text: normalizeText(req.text) }));
     // Checked per request: installing the voice later needs no restart.
     if (!existsSync(join(voiceDir, `${voice}.onnx`)) || !existsSync(join(voiceDir, `${voice}.onnx.json`))) {
       return viaEspeak(fallback(req, `is not installed (${voiceDir}; run the setup or rebuild the image)`));
@@ -50,21 +65,40 @@ export function createEmbeddedTtsEngine({ voiceDir = process.env.PIPER_VOICE_DIR
     try {
       return await viaPiper();
     } catch (err) {
-      if (err instanceof TtsError && err.code === 'tts_voice_unavailable') return viaEspeak(fallback(req, `could not be loaded (${err.message})`));
+      if (err instanceof TtsError && err.code === 'tts_voice_unavailable')
+        return viaEspeak(fallback(req, `could not be loaded (${err.message})`));
       throw err;
     }
   }
   return {
     name: 'embedded',
-    synthesize: (req) => speak(req, () => piper.synthesize(req), (result) => result),
-    synthesizeStream: (req) => speak(req, () => piper.synthesizeStream(req), async (result) => wholeAsStream(await result)),
+    synthesize: (req) =>
+      speak(
+        req,
+        () => piper.synthesize(req),
+        (result) => result,
+      ),
+    synthesizeStream: (req) =>
+      speak(
+        req,
+        () => piper.synthesizeStream(req),
+        async (result) => wholeAsStream(await result),
+      ),
   };
 }
 
 /** Pure: a finished result as a one-piece stream (espeak-ng speaks a whole text in one process). */
-export function wholeAsStream({ wav, sampleRateHz, engine, voiceId, notes }: SynthesisResult): SynthesisStream {
+export function wholeAsStream({
+  wav,
+  sampleRateHz,
+  engine,
+  voiceId,
+  notes,
+}: SynthesisResult): SynthesisStream {
   const info = parseWav(wav);
-  const pcm = new Int16Array(wav.buffer.slice(wav.byteOffset + info.dataOffset, wav.byteOffset + info.dataOffset + info.dataBytes));
+  const pcm = new Int16Array(
+    wav.buffer.slice(wav.byteOffset + info.dataOffset, wav.byteOffset + info.dataOffset + info.dataBytes),
+  );
   return {
     sampleRateHz,
     engine,

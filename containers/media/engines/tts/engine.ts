@@ -41,4 +41,3 @@ export interface TtsEngine {
   /** Engines that synthesise in pieces stream them (the route then sends the WAV as it grows). */
   synthesizeStream?(req: SynthesisRequest): Promise<SynthesisStream>;
 }
-

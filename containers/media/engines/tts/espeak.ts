@@ -30,13 +30,27 @@ const VOICE_PATTERN = /^[a-z]{2,3}(-[a-z0-9]{1,8})*(\+[a-z0-9_-]{1,16})?$/i;
 /**
  * @example const wav = (await createEspeakEngine().synthesize({ text: 'Hello' })).wav;
  */
-export function createEspeakEngine({ voice = 'en-us+m3', rateWpm = 160, pitch = 45, wordGap = 1 }: EspeakOptions = {}): TtsEngine {
+export function createEspeakEngine({
+  voice = 'en-us+m3',
+  rateWpm = 160,
+  pitch = 45,
+  wordGap = 1,
+}: EspeakOptions = {}): TtsEngine {
   return {
     name: 'espeak-ng',
     async synthesize({ text, voiceId, signal }: SynthesisRequest): Promise<SynthesisResult> {
       const v = voiceId && voiceId !== 'default' ? voiceId : voice;
-      if (!VOICE_PATTERN.test(v)) throw new TtsError('tts_voice_invalid', `voice_id: ${JSON.stringify(v)} is not an espeak-ng voice name (e.g. en-us, en-gb+f3)`, 400);
-      using proc = spawnMedia(ESPEAK_BIN, ['-v', v, '-s', String(rateWpm), '-p', String(pitch), '-g', String(wordGap), '--stdout'], signal);
+      if (!VOICE_PATTERN.test(v))
+        throw new TtsError(
+          'tts_voice_invalid',
+          `voice_id: ${JSON.stringify(v)} is not an espeak-ng voice name (e.g. en-us, en-gb+f3)`,
+          400,
+        );
+      using proc = spawnMedia(
+        ESPEAK_BIN,
+        ['-v', v, '-s', String(rateWpm), '-p', String(pitch), '-g', String(wordGap), '--stdout'],
+        signal,
+      );
       const chunks: Buffer[] = [];
       proc.child.stdout.on('data', (c: Buffer) => chunks.push(c));
       proc.child.stdin.end(text, 'utf8'); // text via stdin: no argument-length or option-injection issues
@@ -49,7 +63,13 @@ export function createEspeakEngine({ voice = 'en-us+m3', rateWpm = 160, pitch = 
       if (raw.length <= 44) throw new TtsError('tts_failed', `espeak-ng produced no audio (voice ${v})`, 500);
       const wav = repairWav(raw);
       const info = parseWav(wav);
-      return { wav, sampleRateHz: info.sampleRateHz, durationSec: info.dataBytes / 2 / info.sampleRateHz, engine: 'espeak-ng', voiceId: v };
+      return {
+        wav,
+        sampleRateHz: info.sampleRateHz,
+        durationSec: info.dataBytes / 2 / info.sampleRateHz,
+        engine: 'espeak-ng',
+        voiceId: v,
+      };
     },
   };
 }

@@ -8,8 +8,23 @@
  */
 import { cardinal, decimal, digitByDigit, ordinal, year } from './numbers.js';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const MONTH_ABBR: Record<string, string> = Object.fromEntries(MONTHS.map((m) => [m.slice(0, 3), m]).concat([['Sept', 'September']]));
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+const MONTH_ABBR: Record<string, string> = Object.fromEntries(
+  MONTHS.map((m) => [m.slice(0, 3), m]).concat([['Sept', 'September']]),
+);
 const MONTH_RE = `(?:${MONTHS.join('|')}|(?:${Object.keys(MONTH_ABBR).join('|')})\\.?)`;
 
 /** Abbreviations expanded everywhere (case-sensitive; the period is part of the match). */
@@ -51,19 +66,59 @@ const CURRENCY: Record<string, [string, string, string, string]> = {
   '€': ['euro', 'euros', 'cent', 'cents'],
   '£': ['pound', 'pounds', 'penny', 'pence'],
 };
-const SCALE_WORDS: Record<string, string> = { k: 'thousand', m: 'million', mn: 'million', b: 'billion', bn: 'billion', thousand: 'thousand', million: 'million', billion: 'billion', trillion: 'trillion' };
+const SCALE_WORDS: Record<string, string> = {
+  k: 'thousand',
+  m: 'million',
+  mn: 'million',
+  b: 'billion',
+  bn: 'billion',
+  thousand: 'thousand',
+  million: 'million',
+  billion: 'billion',
+  trillion: 'trillion',
+};
 
 const UNITS: Record<string, [string, string]> = {
-  km: ['kilometer', 'kilometers'], kg: ['kilogram', 'kilograms'], cm: ['centimeter', 'centimeters'], mm: ['millimeter', 'millimeters'],
-  mi: ['mile', 'miles'], ft: ['foot', 'feet'], lb: ['pound', 'pounds'], lbs: ['pound', 'pounds'], mph: ['mile per hour', 'miles per hour'],
-  'km/h': ['kilometer per hour', 'kilometers per hour'], GB: ['gigabyte', 'gigabytes'], MB: ['megabyte', 'megabytes'], ms: ['millisecond', 'milliseconds'],
-  '°C': ['degree Celsius', 'degrees Celsius'], '°F': ['degree Fahrenheit', 'degrees Fahrenheit'],
-  g: ['gram', 'grams'], mg: ['milligram', 'milligrams'], ml: ['milliliter', 'milliliters'], mL: ['milliliter', 'milliliters'], L: ['liter', 'liters'],
-  oz: ['ounce', 'ounces'], min: ['minute', 'minutes'], hr: ['hour', 'hours'], hrs: ['hour', 'hours'], yd: ['yard', 'yards'],
-  TB: ['terabyte', 'terabytes'], KB: ['kilobyte', 'kilobytes'], Hz: ['hertz', 'hertz'], kHz: ['kilohertz', 'kilohertz'], MHz: ['megahertz', 'megahertz'], GHz: ['gigahertz', 'gigahertz'],
+  km: ['kilometer', 'kilometers'],
+  kg: ['kilogram', 'kilograms'],
+  cm: ['centimeter', 'centimeters'],
+  mm: ['millimeter', 'millimeters'],
+  mi: ['mile', 'miles'],
+  ft: ['foot', 'feet'],
+  lb: ['pound', 'pounds'],
+  lbs: ['pound', 'pounds'],
+  mph: ['mile per hour', 'miles per hour'],
+  'km/h': ['kilometer per hour', 'kilometers per hour'],
+  GB: ['gigabyte', 'gigabytes'],
+  MB: ['megabyte', 'megabytes'],
+  ms: ['millisecond', 'milliseconds'],
+  '°C': ['degree Celsius', 'degrees Celsius'],
+  '°F': ['degree Fahrenheit', 'degrees Fahrenheit'],
+  g: ['gram', 'grams'],
+  mg: ['milligram', 'milligrams'],
+  ml: ['milliliter', 'milliliters'],
+  mL: ['milliliter', 'milliliters'],
+  L: ['liter', 'liters'],
+  oz: ['ounce', 'ounces'],
+  min: ['minute', 'minutes'],
+  hr: ['hour', 'hours'],
+  hrs: ['hour', 'hours'],
+  yd: ['yard', 'yards'],
+  TB: ['terabyte', 'terabytes'],
+  KB: ['kilobyte', 'kilobytes'],
+  Hz: ['hertz', 'hertz'],
+  kHz: ['kilohertz', 'kilohertz'],
+  MHz: ['megahertz', 'megahertz'],
+  GHz: ['gigahertz', 'gigahertz'],
 };
 /** Unit symbols after a number, longest first ("mph" before "m…"); "m" and "s" are left alone: meters or million, seconds or a plural. */
-const UNIT_RE = new RegExp(`(-?\\d[\\d,]*(?:\\.\\d+)?)\\s?(${Object.keys(UNITS).sort((a, b) => b.length - a.length).map((u) => u.replace('/', '\\/')).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+const UNIT_RE = new RegExp(
+  `(-?\\d[\\d,]*(?:\\.\\d+)?)\\s?(${Object.keys(UNITS)
+    .sort((a, b) => b.length - a.length)
+    .map((u) => u.replace('/', '\\/'))
+    .join('|')})(?![\\p{L}\\p{N}])`,
+  'gu',
+);
 
 const stripCommas = (s: string) => s.replace(/,/g, '');
 
@@ -71,7 +126,8 @@ const stripCommas = (s: string) => s.replace(/,/g, '');
 function readNumber(raw: string): string {
   const s = stripCommas(raw);
   if (s.includes('.')) return decimal(s);
-  if (!raw.includes(',') && /^\d{4}$/.test(s) && Number(s) >= 1100 && Number(s) <= 2099) return year(Number(s));
+  if (!raw.includes(',') && /^\d{4}$/.test(s) && Number(s) >= 1100 && Number(s) <= 2099)
+    return year(Number(s));
   if (/^0\d+$/.test(s)) return digitByDigit(s); // "007", zip-like codes
   return cardinal(s);
 }
@@ -85,7 +141,8 @@ function money(symbol: string, amount: string, scale: string | undefined): strin
   const units = Number(whole || '0');
   const parts: string[] = [];
   if (units > 0 || !frac) parts.push(`${cardinal(whole || '0')} ${units === 1 ? one : many}`);
-  if (frac.length === 2 && Number(frac) > 0) parts.push(`${cardinal(Number(frac))} ${Number(frac) === 1 ? minorOne : minorMany}`);
+  if (frac.length === 2 && Number(frac) > 0)
+    parts.push(`${cardinal(Number(frac))} ${Number(frac) === 1 ? minorOne : minorMany}`);
   else if (frac && frac.length !== 2) return `${decimal(s)} ${many}`;
   return parts.join(' and ');
 }
@@ -93,7 +150,8 @@ function money(symbol: string, amount: string, scale: string | undefined): strin
 function clock(h: string, m: string, meridiem: string | undefined): string {
   const hour = cardinal(Number(h));
   const mm = Number(m);
-  const minutes = mm === 0 ? (meridiem ? '' : " o'clock") : mm < 10 ? ` oh ${cardinal(mm)}` : ` ${cardinal(mm)}`;
+  const minutes =
+    mm === 0 ? (meridiem ? '' : " o'clock") : mm < 10 ? ` oh ${cardinal(mm)}` : ` ${cardinal(mm)}`;
   return `${hour}${minutes}${meridiem ? ` ${meridiem[0].toLowerCase()} m` : ''}`;
 }
 
@@ -122,20 +180,45 @@ export function normalizeText(text: string): string {
   for (const [re, words] of ABBREVIATIONS) t = t.replace(re, words);
 
   // Dates before times and plain numbers: their digits mean something else.
-  t = t.replace(/\b(\d{4})-(\d{2})-(\d{2})\b/g, (all, y, m, d) => (Number(m) >= 1 && Number(m) <= 12 && Number(d) >= 1 && Number(d) <= 31 ? date(Number(m), Number(d), y) : all));
-  t = t.replace(/\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g, (all, m, d, y) => (Number(m) >= 1 && Number(m) <= 12 && Number(d) >= 1 && Number(d) <= 31 ? date(Number(m), Number(d), y) : all));
-  t = t.replace(new RegExp(`\\b(${MONTH_RE})\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4})\\b)?`, 'g'), (_all, m: string, d: string, y?: string) =>
-    `${monthName(m)} ${ordinal(Number(d))}${y ? `, ${year(Number(y))}` : ''}`);
-  t = t.replace(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(${MONTH_RE})(?:,?\\s+(\\d{4})\\b)?`, 'g'), (_all, d: string, m: string, y?: string) =>
-    `the ${ordinal(Number(d))} of ${monthName(m)}${y ? `, ${year(Number(y))}` : ''}`);
-  t = t.replace(new RegExp(`\\b(${MONTH_RE})\\s+(\\d{4})\\b`, 'g'), (_all, m: string, y: string) => `${monthName(m)} ${year(Number(y))}`);
+  t = t.replace(/\b(\d{4})-(\d{2})-(\d{2})\b/g, (all, y, m, d) =>
+    Number(m) >= 1 && Number(m) <= 12 && Number(d) >= 1 && Number(d) <= 31
+      ? date(Number(m), Number(d), y)
+      : all,
+  );
+  t = t.replace(/\b(\d{1,2})\/(\d{1,2})\/(\d{4})\b/g, (all, m, d, y) =>
+    Number(m) >= 1 && Number(m) <= 12 && Number(d) >= 1 && Number(d) <= 31
+      ? date(Number(m), Number(d), y)
+      : all,
+  );
+  t = t.replace(
+    new RegExp(`\\b(${MONTH_RE})\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?:,?\\s+(\\d{4})\\b)?`, 'g'),
+    (_all, m: string, d: string, y?: string) =>
+      `${monthName(m)} ${ordinal(Number(d))}${y ? `, ${year(Number(y))}` : ''}`,
+  );
+  t = t.replace(
+    new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(${MONTH_RE})(?:,?\\s+(\\d{4})\\b)?`, 'g'),
+    (_all, d: string, m: string, y?: string) =>
+      `the ${ordinal(Number(d))} of ${monthName(m)}${y ? `, ${year(Number(y))}` : ''}`,
+  );
+  t = t.replace(
+    new RegExp(`\\b(${MONTH_RE})\\s+(\\d{4})\\b`, 'g'),
+    (_all, m: string, y: string) => `${monthName(m)} ${year(Number(y))}`,
+  );
 
   // Times: 10:30, 9:05 pm, 7 a m (after the abbreviation pass).
-  t = t.replace(/\b(\d{1,2}):(\d{2})(?:\s*([ap])\s?\.?\s?m\b\.?)?/gi, (all, h, m, ap?: string) => (Number(h) < 24 && Number(m) < 60 ? clock(h, m, ap && `${ap}m`) : all));
-  t = t.replace(/\b(\d{1,2})\s*([ap])\.?m\b\.?/gi, (_all, h, ap: string) => `${cardinal(Number(h))} ${ap.toLowerCase()} m`);
+  t = t.replace(/\b(\d{1,2}):(\d{2})(?:\s*([ap])\s?\.?\s?m\b\.?)?/gi, (all, h, m, ap?: string) =>
+    Number(h) < 24 && Number(m) < 60 ? clock(h, m, ap && `${ap}m`) : all,
+  );
+  t = t.replace(
+    /\b(\d{1,2})\s*([ap])\.?m\b\.?/gi,
+    (_all, h, ap: string) => `${cardinal(Number(h))} ${ap.toLowerCase()} m`,
+  );
 
   // Money, percent, units.
-  t = t.replace(/([$€£])\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(thousand|million|billion|trillion|[kKmMbB]n?)\b)?/g, (_all, sym: string, amount: string, scale?: string) => money(sym, amount, scale));
+  t = t.replace(
+    /([$€£])\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(thousand|million|billion|trillion|[kKmMbB]n?)\b)?/g,
+    (_all, sym: string, amount: string, scale?: string) => money(sym, amount, scale),
+  );
   t = t.replace(/(\d[\d,]*(?:\.\d+)?)\s?%/g, (_all, n: string) => `${readNumber(n)} percent`);
   t = t.replace(UNIT_RE, (_all, n: string, unit: string) => {
     const [one, many] = UNITS[unit];
@@ -144,7 +227,11 @@ export function normalizeText(text: string): string {
 
   // Ordinals, decades, ranges, signs.
   t = t.replace(/\b(\d+)(st|nd|rd|th)\b/gi, (_all, n: string) => ordinal(n));
-  t = t.replace(/\b(1[1-9]|20)(\d)0s\b/g, (_all, c: string, d: string) => `${year(Number(`${c}${d}0`)).replace(/(\w+)$/, (w) => (w.endsWith('y') ? `${w.slice(0, -1)}ies` : `${w}s`))}`);
+  t = t.replace(
+    /\b(1[1-9]|20)(\d)0s\b/g,
+    (_all, c: string, d: string) =>
+      `${year(Number(`${c}${d}0`)).replace(/(\w+)$/, (w) => (w.endsWith('y') ? `${w.slice(0, -1)}ies` : `${w}s`))}`,
+  );
   t = t.replace(/\b'(\d)0s\b/g, (_all, d: string) => `${cardinal(Number(d) * 10).replace(/y$/, 'ies')}`);
   t = t.replace(/(\d)\s?-\s?(?=\d)/g, '$1 to ');
   t = t.replace(/(^|[\s(])[-\u2212](?=\d)/g, '$1minus ');
@@ -156,7 +243,8 @@ export function normalizeText(text: string): string {
     const trailingComma = n.endsWith(',') ? ',' : '';
     const body = trailingComma ? n.slice(0, -1) : n;
     // "1,2,3" is a list, not a thousands number.
-    if (/,(\d{1,2}|\d{4,})(,|$)/.test(body)) return body.split(',').map(readNumber).join(', ') + trailingComma;
+    if (/,(\d{1,2}|\d{4,})(,|$)/.test(body))
+      return body.split(',').map(readNumber).join(', ') + trailingComma;
     return readNumber(body) + trailingComma;
   });
 
@@ -173,6 +261,11 @@ export function normalizeText(text: string): string {
 
   return t
     .split('\n')
-    .map((line) => line.replace(/ {2,}/g, ' ').replace(/ ([,.;:!?])/g, '$1').trim())
+    .map((line) =>
+      line
+        .replace(/ {2,}/g, ' ')
+        .replace(/ ([,.;:!?])/g, '$1')
+        .trim(),
+    )
     .join('\n');
 }

@@ -30,7 +30,13 @@ export function clauses(sentence: string): Array<{ text: string; mark: string }>
     if (!/[\p{L}\p{N}]/u.test(text)) continue;
     const marks = m[2];
     // Piper keeps one mark per clause: the strongest one written.
-    const mark = marks.includes('?') ? '?' : marks.includes('!') ? '!' : marks.includes('.') ? '.' : marks.slice(0, 1);
+    const mark = marks.includes('?')
+      ? '?'
+      : marks.includes('!')
+        ? '!'
+        : marks.includes('.')
+          ? '.'
+          : marks.slice(0, 1);
     out.push({ text, mark });
   }
   if (out.length && !/[.!?]/.test(out.at(-1)!.mark)) out.at(-1)!.mark = '.';
@@ -46,7 +52,9 @@ export async function espeakIpa(text: string, voice = 'en-us', signal?: AbortSig
   try {
     await proc.done;
   } catch (err) {
-    throw new TtsError('tts_failed', `espeak-ng phonemisation failed: ${(err as Error).message}`, 500, { cause: err });
+    throw new TtsError('tts_failed', `espeak-ng phonemisation failed: ${(err as Error).message}`, 500, {
+      cause: err,
+    });
   }
   return Buffer.concat(chunks)
     .toString('utf8')
@@ -66,11 +74,20 @@ export async function espeakIpa(text: string, voice = 'en-us', signal?: AbortSig
  */
 export function espeak152(ipa: string): string {
   // Not the ɪ of a diphthong (aɪ, eɪ, oɪ), nor a plain i straight before ə ("million" stays mˈɪliən).
-  return ipa.replace(/oːɹ/g, 'ɔːɹ').replace(/(?<![aeoɔ])([iɪ]ː?)(?=([ ˈˌ]*)([aeiouɑɐəɛɪʊʌɔæɜɚ]))/g, (m, v: string, gap: string, next: string) => (v === 'i' && gap === '' && next === 'ə' ? m : `${v}ʲ`));
+  return ipa
+    .replace(/oːɹ/g, 'ɔːɹ')
+    .replace(
+      /(?<![aeoɔ])([iɪ]ː?)(?=([ ˈˌ]*)([aeiouɑɐəɛɪʊʌɔæɜɚ]))/g,
+      (m, v: string, gap: string, next: string) => (v === 'i' && gap === '' && next === 'ə' ? m : `${v}ʲ`),
+    );
 }
 
 /** The phoneme string of a sentence: clause IPA + mark (+ space between clauses). */
-export async function sentencePhonemes(sentence: string, voice = 'en-us', signal?: AbortSignal): Promise<string> {
+export async function sentencePhonemes(
+  sentence: string,
+  voice = 'en-us',
+  signal?: AbortSignal,
+): Promise<string> {
   const parts = clauses(sentence);
   const ipa = await Promise.all(parts.map((c) => espeakIpa(c.text, voice, signal)));
   return parts.map((c, i) => `${espeak152(ipa[i])}${c.mark}`).join(' ');
@@ -84,7 +101,8 @@ export function phonemeIds(phonemes: string, map: PhonemeIdMap): { ids: number[]
   const pad = map[PAD]?.[0];
   const bos = map[BOS]?.[0];
   const eos = map[EOS]?.[0];
-  if (pad === undefined || bos === undefined || eos === undefined) throw new TtsError('tts_voice_invalid', 'the voice config has no ^ $ _ phoneme ids', 500);
+  if (pad === undefined || bos === undefined || eos === undefined)
+    throw new TtsError('tts_voice_invalid', 'the voice config has no ^ $ _ phoneme ids', 500);
   const ids = [bos, pad];
   const missing: string[] = [];
   for (const ch of phonemes.normalize('NFD')) {

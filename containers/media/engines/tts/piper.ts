@@ -67,13 +67,22 @@ interface LoadedVoice {
 const loaded = new Map<string, Promise<LoadedVoice>>();
 
 /** Loads (once per process) a voice's config and ONNX session. */
-export function loadPiperVoice(voiceDir: string, voice = PIPER_DEFAULT_VOICE, threads = 1): Promise<LoadedVoice> {
+export function loadPiperVoice(
+  voiceDir: string,
+  voice = PIPER_DEFAULT_VOICE,
+  threads = 1,
+): Promise<LoadedVoice> {
   const model = join(voiceDir, `${voice}.onnx`);
   let p = loaded.get(model);
   if (!p) {
     p = (async () => {
       const config = JSON.parse(await readFile(`${model}.json`, 'utf8')) as PiperVoiceConfig;
-      if (config.phoneme_type !== 'espeak') throw new TtsError('tts_voice_invalid', `${voice}: phoneme_type ${config.phoneme_type} is not supported (espeak only)`, 500);
+      if (config.phoneme_type !== 'espeak')
+        throw new TtsError(
+          'tts_voice_invalid',
+          `${voice}: phoneme_type ${config.phoneme_type} is not supported (espeak only)`,
+          500,
+        );
       const ort = (await import('onnxruntime-node')) as typeof Ort;
       const session = await ort.InferenceSession.create(model, {
         intraOpNumThreads: threads,
@@ -104,10 +113,26 @@ export interface PiperEngine extends TtsEngine {
  * @example const tts = createPiperEngine({ voiceDir: '.venv/models/piper-en_US-joe-medium' });
  * const { wav } = await tts.synthesize({ text: 'Hello there.' });
  */
-export function createPiperEngine({ voiceDir, voice = PIPER_DEFAULT_VOICE, lengthScale, noiseScale, noiseW, leadSec = 0.08, tailSec = 0.15, threads = 1 }: PiperOptions): PiperEngine {
+export function createPiperEngine({
+  voiceDir,
+  voice = PIPER_DEFAULT_VOICE,
+  lengthScale,
+  noiseScale,
+  noiseW,
+  leadSec = 0.08,
+  tailSec = 0.15,
+  threads = 1,
+}: PiperOptions): PiperEngine {
   const load = () =>
     loadPiperVoice(voiceDir, voice, threads).catch((err) => {
-      throw err instanceof TtsError ? err : new TtsError('tts_voice_unavailable', `Piper voice ${voice} could not be loaded: ${(err as Error).message}`, 503, { cause: err });
+      throw err instanceof TtsError
+        ? err
+        : new TtsError(
+            'tts_voice_unavailable',
+            `Piper voice ${voice} could not be loaded: ${(err as Error).message}`,
+            503,
+            { cause: err },
+          );
     });
 
   async function* stream(text: string, signal?: AbortSignal): AsyncGenerator<PcmChunk> {
@@ -115,8 +140,13 @@ export function createPiperEngine({ voiceDir, voice = PIPER_DEFAULT_VOICE, lengt
     const rate = config.audio.sample_rate;
     const silence = (sec: number) => new Int16Array(Math.round(sec * rate));
     const chunks = splitSpeech(normalizeText(text));
-    if (chunks.length === 0) throw new TtsError('tts_text_missing', 'text: nothing speakable after normalisation', 400);
-    const scales = new Float32Array([noiseScale ?? config.inference.noise_scale, lengthScale ?? config.inference.length_scale, noiseW ?? config.inference.noise_w]);
+    if (chunks.length === 0)
+      throw new TtsError('tts_text_missing', 'text: nothing speakable after normalisation', 400);
+    const scales = new Float32Array([
+      noiseScale ?? config.inference.noise_scale,
+      lengthScale ?? config.inference.length_scale,
+      noiseW ?? config.inference.noise_w,
+    ]);
     // The next sentence's phonemes are prepared while the current one is synthesised.
     let next = sentencePhonemes(chunks[0].text, config.espeak.voice, signal);
     next.catch(() => {}); // awaited after the first yield, which a consumer may never ask for
@@ -131,14 +161,20 @@ export function createPiperEngine({ voiceDir, voice = PIPER_DEFAULT_VOICE, lengt
       const { ids } = phonemeIds(phonemes, config.phoneme_id_map);
       const input = new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]);
       const lengths = new ort.Tensor('int64', BigInt64Array.from([BigInt(ids.length)]), [1]);
-      const feeds: Record<string, Ort.Tensor> = { input, input_lengths: lengths, scales: new ort.Tensor('float32', scales, [3]) };
+      const feeds: Record<string, Ort.Tensor> = {
+        input,
+        input_lengths: lengths,
+        scales: new ort.Tensor('float32', scales, [3]),
+      };
       if (config.num_speakers > 1) feeds.sid = new ort.Tensor('int64', BigInt64Array.from([0n]), [1]);
       let audio: Float32Array;
       try {
         const out = await session.run(feeds);
         audio = out.output.data as Float32Array;
       } catch (err) {
-        throw new TtsError('tts_failed', `Piper synthesis failed: ${(err as Error).message}`, 500, { cause: err });
+        throw new TtsError('tts_failed', `Piper synthesis failed: ${(err as Error).message}`, 500, {
+          cause: err,
+        });
       }
       yield toPcm16(audio);
       const pause = chunks[i].pauseAfterSec;
@@ -160,9 +196,16 @@ export function createPiperEngine({ voiceDir, voice = PIPER_DEFAULT_VOICE, lengt
     async synthesize({ text, signal }: SynthesisRequest): Promise<SynthesisResult> {
       const rate = (await load()).config.audio.sample_rate;
       const parts: Buffer[] = [];
-      for await (const pcm of stream(text, signal)) parts.push(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+      for await (const pcm of stream(text, signal))
+        parts.push(Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
       const pcm = Buffer.concat(parts);
-      return { wav: pcmToWav(pcm, rate), sampleRateHz: rate, durationSec: pcm.length / 2 / rate, engine: 'piper', voiceId: voice };
+      return {
+        wav: pcmToWav(pcm, rate),
+        sampleRateHz: rate,
+        durationSec: pcm.length / 2 / rate,
+        engine: 'piper',
+        voiceId: voice,
+      };
     },
   };
 }
@@ -191,6 +234,7 @@ export function toPcm16(audio: Float32Array): Int16Array {
   for (const v of audio) peak = Math.max(peak, Math.abs(v));
   const gain = (PEAK * 32767) / Math.max(peak, 0.01);
   const out = new Int16Array(audio.length);
-  for (let i = 0; i < audio.length; i++) out[i] = Math.max(-32768, Math.min(32767, Math.round(audio[i] * gain)));
+  for (let i = 0; i < audio.length; i++)
+    out[i] = Math.max(-32768, Math.min(32767, Math.round(audio[i] * gain)));
   return out;
 }

@@ -30,13 +30,24 @@ const blankless = (v: string | null | undefined) => v?.trim() || undefined;
 
 /** The request through the contract's schema; each bad field has its own code. */
 function readRequest(body: unknown): z.output<typeof TtsRequest> {
-  if (!body || typeof body !== 'object') throw new TtsError('tts_request_invalid', 'body: expected JSON {generator, text, voice_id?, credential?}', 400);
+  if (!body || typeof body !== 'object')
+    throw new TtsError(
+      'tts_request_invalid',
+      'body: expected JSON {generator, text, voice_id?, credential?}',
+      400,
+    );
   const parsed = TtsRequest.safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = String(issue.path[0] ?? 'body');
-  if (field === 'generator') throw new TtsError('tts_generator_invalid', `generator: must be 0 or 1, got ${JSON.stringify((body as { generator?: unknown }).generator)}`, 400);
-  if (field === 'text' && issue.code === 'too_big') throw new TtsError('tts_text_too_long', `text: more than ${MAX_TTS_TEXT_CHARS} characters`, 400);
+  if (field === 'generator')
+    throw new TtsError(
+      'tts_generator_invalid',
+      `generator: must be 0 or 1, got ${JSON.stringify((body as { generator?: unknown }).generator)}`,
+      400,
+    );
+  if (field === 'text' && issue.code === 'too_big')
+    throw new TtsError('tts_text_too_long', `text: more than ${MAX_TTS_TEXT_CHARS} characters`, 400);
   if (field === 'text') throw new TtsError('tts_text_missing', 'text: a non-empty string is required', 400);
   throw new TtsError('tts_request_invalid', `${field}: ${issue.message}`, 400);
 }
@@ -65,9 +76,19 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
     if (engine.synthesizeStream) {
       const speech = await engine.synthesizeStream(req);
       const notes = speech.notes ?? [];
-      return new Response(wavStream(streamingWavHead(speech.sampleRateHz, { engine: speech.engine, voice_id: speech.voiceId, notes }), speech.pcm, stop), {
-        headers: { 'content-type': 'audio/wav', ...provenanceHeaders(speech.engine, speech.voiceId, notes) },
-      });
+      return new Response(
+        wavStream(
+          streamingWavHead(speech.sampleRateHz, { engine: speech.engine, voice_id: speech.voiceId, notes }),
+          speech.pcm,
+          stop,
+        ),
+        {
+          headers: {
+            'content-type': 'audio/wav',
+            ...provenanceHeaders(speech.engine, speech.voiceId, notes),
+          },
+        },
+      );
     }
     const result = await engine.synthesize(req);
     const notes = result.notes ?? [];
@@ -82,7 +103,8 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
     });
   });
   app.onError(function ttsError(err, c) {
-    if (err instanceof TtsError) return c.json({ error: { code: err.code, message: err.message } }, err.status);
+    if (err instanceof TtsError)
+      return c.json({ error: { code: err.code, message: err.message } }, err.status);
     return c.json({ error: { code: 'tts_failed', message: err.message || 'speech synthesis failed' } }, 500);
   });
   return app;
@@ -91,11 +113,18 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
 const provenanceHeaders = (engine: string, voiceId: string, notes: string[]) => ({
   'x-tts-engine': engine,
   'x-tts-voice': voiceId,
-  'x-tts-notes': JSON.stringify(notes).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  'x-tts-notes': JSON.stringify(notes).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  ),
 });
 
 /** The WAV head, then each piece of PCM as it is synthesised; cancelling the response stops the synthesis. */
-function wavStream(head: Buffer, pcm: AsyncIterable<Int16Array>, stop: AbortController): ReadableStream<Uint8Array> {
+function wavStream(
+  head: Buffer,
+  pcm: AsyncIterable<Int16Array>,
+  stop: AbortController,
+): ReadableStream<Uint8Array> {
   const pieces = pcm[Symbol.asyncIterator]();
   let sentHead = false;
   return new ReadableStream<Uint8Array>({

@@ -19,7 +19,16 @@ export interface SplitOptions {
 }
 
 /** Silence after a sentence, by its final mark: a question or an ellipsis invites a longer breath. */
-export const PAUSE_AFTER_SEC: Record<string, number> = { '.': 0.35, '!': 0.35, '?': 0.4, '...': 0.55, ':': 0.3, ';': 0.25, ',': 0.1, '': 0.1 };
+export const PAUSE_AFTER_SEC: Record<string, number> = {
+  '.': 0.35,
+  '!': 0.35,
+  '?': 0.4,
+  '...': 0.55,
+  ':': 0.3,
+  ';': 0.25,
+  ',': 0.1,
+  '': 0.1,
+};
 /** Silence between paragraphs (blank line or line break), seconds. */
 export const PARAGRAPH_PAUSE_SEC = 0.7;
 
@@ -31,14 +40,25 @@ const SENTENCE_RE = /[^.!?]+(?:\.\.\.|[.!?]+)?["')\]]*/g;
  */
 export function splitSpeech(text: string, { maxChars = 300 }: SplitOptions = {}): SpeechChunk[] {
   const chunks: SpeechChunk[] = [];
-  const paragraphs = text.split(/\n+/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = text
+    .split(/\n+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   for (const paragraph of paragraphs) {
     for (const m of paragraph.match(SENTENCE_RE) ?? []) {
       const sentence = m.trim();
       if (!/[\p{L}\p{N}]/u.test(sentence)) continue; // stray punctuation says nothing
       const mark = /(\.\.\.|[.!?;:,])["')\]]*$/.exec(sentence)?.[1] ?? '';
       const parts = cut(sentence, maxChars);
-      parts.forEach((part, i) => chunks.push({ text: part, pauseAfterSec: i < parts.length - 1 ? PAUSE_AFTER_SEC[/[,;:]$/.exec(part)?.[0] ?? ''] : PAUSE_AFTER_SEC[mark] ?? 0.35 }));
+      parts.forEach((part, i) =>
+        chunks.push({
+          text: part,
+          pauseAfterSec:
+            i < parts.length - 1
+              ? PAUSE_AFTER_SEC[/[,;:]$/.exec(part)?.[0] ?? '']
+              : (PAUSE_AFTER_SEC[mark] ?? 0.35),
+        }),
+      );
     }
     if (chunks.length) chunks[chunks.length - 1].pauseAfterSec = PARAGRAPH_PAUSE_SEC;
   }

@@ -46,7 +46,11 @@ export function parseWav(buf: Buffer): WavInfo {
     const id = buf.toString('ascii', off, off + 4);
     const size = buf.readUInt32LE(off + 4);
     if (id === 'fmt ') {
-      fmt = { channels: buf.readUInt16LE(off + 10), sampleRateHz: buf.readUInt32LE(off + 12), bitsPerSample: buf.readUInt16LE(off + 22) };
+      fmt = {
+        channels: buf.readUInt16LE(off + 10),
+        sampleRateHz: buf.readUInt32LE(off + 12),
+        bitsPerSample: buf.readUInt16LE(off + 22),
+      };
     } else if (id === 'data') {
       if (!fmt) throw new Error('WAV data chunk before fmt chunk');
       const dataOffset = off + 8;
@@ -60,7 +64,11 @@ export function parseWav(buf: Buffer): WavInfo {
 /** Rewrites a pipe-written WAV with exact sizes. */
 export function repairWav(buf: Buffer): Buffer {
   const info = parseWav(buf);
-  return pcmToWav(buf.subarray(info.dataOffset, info.dataOffset + info.dataBytes), info.sampleRateHz, info.channels);
+  return pcmToWav(
+    buf.subarray(info.dataOffset, info.dataOffset + info.dataBytes),
+    info.sampleRateHz,
+    info.channels,
+  );
 }
 
 /** Which engine and voice spoke a WAV, and what the listener should know (fallbacks). */
@@ -123,7 +131,8 @@ function provenanceChunk({ engine, voice_id, notes }: SpeechProvenance): Buffer 
 
 /** Reads what `withProvenance` wrote from the head of a file (null: not ours, or not a WAV). */
 export function readProvenance(head: Buffer): SpeechProvenance | null {
-  if (head.length < 12 || head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE') return null;
+  if (head.length < 12 || head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE')
+    return null;
   let off = 12;
   while (off + 8 <= head.length) {
     const id = head.toString('ascii', off, off + 4);
@@ -131,7 +140,7 @@ export function readProvenance(head: Buffer): SpeechProvenance | null {
     if (id === 'data') return null;
     if (id === 'LIST' && head.toString('ascii', off + 8, off + 12) === 'INFO') {
       const fields: Record<string, string> = {};
-      for (let p = off + 12; p + 8 <= Math.min(off + 8 + size, head.length); ) {
+      for (let p = off + 12; p + 8 <= Math.min(off + 8 + size, head.length);) {
         const sid = head.toString('ascii', p, p + 4);
         const ssize = head.readUInt32LE(p + 4);
         fields[sid] = head.toString('utf8', p + 8, Math.min(p + 8 + ssize, head.length)).replace(/\0+$/, '');
@@ -142,7 +151,11 @@ export function readProvenance(head: Buffer): SpeechProvenance | null {
         const { engine, voice_id } = JSON.parse(fields.ISFT.slice(PROVENANCE_TAG.length));
         const notes = fields.ICMT ? JSON.parse(fields.ICMT) : [];
         if (typeof engine !== 'string' || typeof voice_id !== 'string') return null;
-        return { engine, voice_id, notes: Array.isArray(notes) ? notes.filter((n) => typeof n === 'string') : [] };
+        return {
+          engine,
+          voice_id,
+          notes: Array.isArray(notes) ? notes.filter((n) => typeof n === 'string') : [],
+        };
       } catch {
         return null;
       }

@@ -55,7 +55,12 @@ export async function* analyzeVideo(
   input: string | Readable,
   options: AnalyzeVideoOptions = {},
 ): AsyncGenerator<FrameObservation, VisionRunStats> {
-  const { fps = defaultVisionFps(), width = DEFAULT_FRAME_WIDTH_PX, pool = sharedVisionPool(), signal } = options;
+  const {
+    fps = defaultVisionFps(),
+    width = DEFAULT_FRAME_WIDTH_PX,
+    pool = sharedVisionPool(),
+    signal,
+  } = options;
   const started = performance.now();
   const totals: ModelTimings = { face: 0, pose: 0, hands: 0, handCrops: 0, other: 0 };
   const detected = { pose: 0, face: 0, hands: 0 };

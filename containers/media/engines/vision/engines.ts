@@ -87,7 +87,14 @@ export function combineEngines(pose: PoseEngine, hands: HandEngine, face: FaceEn
       const [h, handsMs] = await timed(() => hands.detectHands(frame));
       const [f, faceMs] = await timed(() => face.detectFace(frame));
       return {
-        observation: { time: frame.time, width: frame.width, height: frame.height, pose: p, hands: h, face: f },
+        observation: {
+          time: frame.time,
+          width: frame.width,
+          height: frame.height,
+          pose: p,
+          hands: h,
+          face: f,
+        },
         timings: { pose: poseMs, hands: handsMs, handCrops: 0, face: faceMs, other: 0 },
       };
     },

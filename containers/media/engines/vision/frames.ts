@@ -31,19 +31,35 @@ export interface DecodeFramesOptions {
  * @example
  * for await (const frame of decodeFrames('/tmp/clip.mp4', { fps: 2 })) console.log(frame.time);
  */
-export async function* decodeFrames(input: string | Readable, options: DecodeFramesOptions): AsyncGenerator<RgbFrame> {
-  const { fps, width = DEFAULT_FRAME_WIDTH_PX, fastDecode = defaultFastDecode(), nice = defaultVisionNice(), signal } = options;
+export async function* decodeFrames(
+  input: string | Readable,
+  options: DecodeFramesOptions,
+): AsyncGenerator<RgbFrame> {
+  const {
+    fps,
+    width = DEFAULT_FRAME_WIDTH_PX,
+    fastDecode = defaultFastDecode(),
+    nice = defaultVisionNice(),
+    signal,
+  } = options;
   if (!(fps > 0 && fps <= 60)) throw new RangeError(`fps must be in (0, 60], got ${fps}`);
   const source = typeof input === 'string' ? input : 'pipe:0';
   using proc = spawnFfmpeg(
     [
       ...decoderArgs(fastDecode),
-      '-i', source,
-      '-map', '0:v:0',
-      '-an', '-sn', '-dn',
-      '-vf', frameFilter(fps, width),
-      '-c:v', 'ppm',
-      '-f', 'image2pipe',
+      '-i',
+      source,
+      '-map',
+      '0:v:0',
+      '-an',
+      '-sn',
+      '-dn',
+      '-vf',
+      frameFilter(fps, width),
+      '-c:v',
+      'ppm',
+      '-f',
+      'image2pipe',
       'pipe:1',
     ],
     signal,
@@ -64,7 +80,8 @@ export async function* decodeFrames(input: string | Readable, options: DecodeFra
     }
   }
   await proc.done;
-  if (parser.pendingBytes > 0) throw new Error(`ffmpeg output ended inside a frame (${parser.pendingBytes} bytes left)`);
+  if (parser.pendingBytes > 0)
+    throw new Error(`ffmpeg output ended inside a frame (${parser.pendingBytes} bytes left)`);
 }
 
 /**
@@ -72,7 +89,8 @@ export async function* decodeFrames(input: string | Readable, options: DecodeFra
  * moved 1 of 75 gaze labels the wrong way and eye openness on retalking_face3 from 0.906 to
  * 0.89 (blinks the same) for ≈ 0.5 CPU-s less per minute of 720p (README "Visual analytics speed").
  */
-export const defaultFastDecode = (env: Record<string, string | undefined> = process.env): boolean => env.VISION_FAST_DECODE === '1';
+export const defaultFastDecode = (env: Record<string, string | undefined> = process.env): boolean =>
+  env.VISION_FAST_DECODE === '1';
 
 /**
  * Decoder options, before `-i`. One decoder thread: the decode runs beside the vision workers
@@ -123,7 +141,8 @@ export class PpmStreamParser {
       if (!header) break;
       const total = header.headerBytes + header.width * header.height * 3;
       if (this.bufferedBytes < total) break;
-      const all = this.buffered.length === 1 ? this.buffered[0] : Buffer.concat(this.buffered, this.bufferedBytes);
+      const all =
+        this.buffered.length === 1 ? this.buffered[0] : Buffer.concat(this.buffered, this.bufferedBytes);
       // Copy the pixels out so the (large) shared buffer can be released and the frame can be
       // transferred to a worker without dragging its neighbours along.
       const data = new Uint8Array(all.subarray(header.headerBytes, total));

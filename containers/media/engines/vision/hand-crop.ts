@@ -115,7 +115,14 @@ export function wristCrops(observation: FrameObservation, options: WristCropOpti
   for (const side of ['left', 'right'] as const) {
     const wrist = body.wrist[side];
     if (!wrist || !(wrist.score >= HAND_MIN_WRIST_SCORE) || accepted[side]) continue;
-    const box = wristCropBox(wrist, body.elbow[side], body.scale, observation.width, observation.height, options);
+    const box = wristCropBox(
+      wrist,
+      body.elbow[side],
+      body.scale,
+      observation.width,
+      observation.height,
+      options,
+    );
     if (box) crops.push({ side, ...box });
   }
   return crops.slice(0, MAX_WRIST_CROPS_PER_FRAME);
@@ -126,7 +133,11 @@ export function wristCrops(observation: FrameObservation, options: WristCropOpti
  * already in frame pixels), marked `source: 'wrist-crop'`; null when none qualifies. A crop also
  * shows the other hand or the face at times: only a hand judged to belong to `crop.side` counts.
  */
-export function pickCropHand(found: readonly HandObservation[], crop: WristCrop, observation: FrameObservation): SourcedHand | null {
+export function pickCropHand(
+  found: readonly HandObservation[],
+  crop: WristCrop,
+  observation: FrameObservation,
+): SourcedHand | null {
   const body = bodyFrame(observation.pose);
   const faceBox = observation.face?.box ?? null;
   let best: SourcedHand | null = null;

@@ -16,5 +16,11 @@ export {
 } from './hand-crop.js';
 export { decodeFrames, PpmStreamParser, DEFAULT_FRAME_WIDTH_PX } from './frames.js';
 export { VisionPool, sharedVisionPool, disposeSharedVisionPool, defaultThreadCount } from './pool.js';
-export { analyzeVideo, defaultVisionFps, DEFAULT_VISION_FPS, type VisionRunStats, type AnalyzeVideoOptions } from './analyze.js';
+export {
+  analyzeVideo,
+  defaultVisionFps,
+  DEFAULT_VISION_FPS,
+  type VisionRunStats,
+  type AnalyzeVideoOptions,
+} from './analyze.js';
 export { visionRoutes, VisionRouteError } from './routes.js';

@@ -76,7 +76,10 @@ export class VisionPool implements Disposable {
       slot.pending.clear();
     };
     slot.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('vision worker did not load its models in time')), WORKER_READY_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error('vision worker did not load its models in time')),
+        WORKER_READY_TIMEOUT_MS,
+      );
       worker.on('message', (msg: WorkerReply) => {
         if (msg.type === 'ready') {
           clearTimeout(timer);

@@ -17,7 +17,13 @@ export const DEFAULT_VISION_NICE = 10;
 /** `VISION_NICE` when an integer in 0–19, else {@link DEFAULT_VISION_NICE}. */
 export function defaultVisionNice(env: Record<string, string | undefined> = process.env): number {
   const nice = Number(env.VISION_NICE);
-  return env.VISION_NICE !== undefined && env.VISION_NICE !== '' && Number.isInteger(nice) && nice >= 0 && nice <= 19 ? nice : DEFAULT_VISION_NICE;
+  return env.VISION_NICE !== undefined &&
+    env.VISION_NICE !== '' &&
+    Number.isInteger(nice) &&
+    nice >= 0 &&
+    nice <= 19
+    ? nice
+    : DEFAULT_VISION_NICE;
 }
 
 /**

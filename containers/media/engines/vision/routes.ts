@@ -46,7 +46,11 @@ export function parseFps(raw: string | undefined): number {
   if (raw === undefined || raw === '') return defaultVisionFps();
   const fps = Number(raw);
   if (!Number.isFinite(fps) || fps <= 0 || fps > MAX_FPS) {
-    throw new VisionRouteError(400, 'invalid_request', `fps must be a number in (0, ${MAX_FPS}], got "${raw}"`);
+    throw new VisionRouteError(
+      400,
+      'invalid_request',
+      `fps must be a number in (0, ${MAX_FPS}], got "${raw}"`,
+    );
   }
   return fps;
 }
@@ -81,13 +85,21 @@ visionRoutes.post('/vision', async function postVision(c) {
   const tmp = await tempDir();
   const file = path.join(tmp.dir, 'input');
   try {
-    await pipeline(Readable.fromWeb(body as unknown as WebReadableStream<Uint8Array>), createWriteStream(file));
+    await pipeline(
+      Readable.fromWeb(body as unknown as WebReadableStream<Uint8Array>),
+      createWriteStream(file),
+    );
     let probe;
     try {
       probe = await probeFile(file, c.req.raw.signal);
     } catch (err) {
       if (err instanceof FfmpegError) {
-        throw new VisionRouteError(415, 'unsupported_media', `the body is not readable media: ${plainMediaError(err, 'the video')}`, { cause: err });
+        throw new VisionRouteError(
+          415,
+          'unsupported_media',
+          `the body is not readable media: ${plainMediaError(err, 'the video')}`,
+          { cause: err },
+        );
       }
       throw err;
     }
@@ -121,7 +133,8 @@ visionRoutes.post('/vision', async function postVision(c) {
         }
       } catch (err) {
         // Headers are gone already: the error becomes the last line of the stream (plain: no ffmpeg internals).
-        const message = err instanceof FfmpegError ? plainMediaError(err, 'the video') : (err as Error).message;
+        const message =
+          err instanceof FfmpegError ? plainMediaError(err, 'the video') : (err as Error).message;
         controller.enqueue(line(errorBody('vision_failed', message)));
         controller.close();
         await finish();

@@ -24,7 +24,12 @@ try {
   const engine = await createHumanEngine(options);
   // The first inference is several times slower (wasm tier-up, buffer allocation); pay it at
   // start-up, not in the first job's first frame.
-  const blank = () => ({ time: 0, width: WARMUP_WIDTH_PX, height: WARMUP_HEIGHT_PX, data: new Uint8Array(WARMUP_WIDTH_PX * WARMUP_HEIGHT_PX * 3).fill(128) });
+  const blank = () => ({
+    time: 0,
+    width: WARMUP_WIDTH_PX,
+    height: WARMUP_HEIGHT_PX,
+    data: new Uint8Array(WARMUP_WIDTH_PX * WARMUP_HEIGHT_PX * 3).fill(128),
+  });
   await engine.observe(blank());
   // A blank frame shows no wrist, so `observe` skips the hand model: warm it up on its own.
   await engine.detectHands(blank());
@@ -44,7 +49,11 @@ try {
         const { observation, timings } = await engine.observe(msg.frame);
         port.postMessage({ type: 'result', id: msg.id, observation, timings } satisfies WorkerReply);
       } catch (err) {
-        port.postMessage({ type: 'error', id: msg.id, message: (err as Error).message } satisfies WorkerReply);
+        port.postMessage({
+          type: 'error',
+          id: msg.id,
+          message: (err as Error).message,
+        } satisfies WorkerReply);
       }
     });
   });

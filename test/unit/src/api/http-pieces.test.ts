@@ -11,16 +11,33 @@ import { isWellFormedId, newVideoId } from '../../../../src/shared/ids.js';
 describe('process-video options', () => {
   it('should apply the defaults of the spec', () => {
     expect(processOptions({}, false)).toEqual({
-      description: null, blur_background: true, voice_generator: '0', voice_id: null, credential_voice_generator: null,
-      lip_sync_correction: false, lip_sync_correction_model: 'lipsync2', eye_contact_correction: false, speech: 'original',
+      description: null,
+      blur_background: true,
+      voice_generator: '0',
+      voice_id: null,
+      credential_voice_generator: null,
+      lip_sync_correction: false,
+      lip_sync_correction_model: 'lipsync2',
+      eye_contact_correction: false,
+      speech: 'original',
     });
   });
   it('should synthesize with 0 or 1 when there is a description', () => {
-    expect(processOptions({ description: 'Hi', voice_generator: '1', voice_id: 'v', credential_voice_generator: 'c' }, false))
-      .toMatchObject({ speech: 'synthesized', voice_id: 'v', credential_voice_generator: 'c' });
+    expect(
+      processOptions(
+        { description: 'Hi', voice_generator: '1', voice_id: 'v', credential_voice_generator: 'c' },
+        false,
+      ),
+    ).toMatchObject({ speech: 'synthesized', voice_id: 'v', credential_voice_generator: 'c' });
   });
   it('should name the field at fault', () => {
-    const fieldOf = (fn: () => unknown) => { try { fn(); } catch (e) { return (e as ApiError).details.field; } };
+    const fieldOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (e) {
+        return (e as ApiError).details.field;
+      }
+    };
     expect(fieldOf(() => processOptions({ blur_background: 'yes' }, false))).toBe('blur_background');
     expect(fieldOf(() => processOptions({}, true))).toBe('audio');
     expect(fieldOf(() => processOptions({ voice_generator: '2' }, false))).toBe('audio');
@@ -53,7 +70,9 @@ describe('retry decision', () => {
 
 describe('signed URLs', () => {
   it('should verify its own links and refuse tampering and expiry', async () => {
-    const url = new URL(await signDownloadUrl('https://s.example/', 'k', 'outputs/v/video.mp4', 60, 1_000_000));
+    const url = new URL(
+      await signDownloadUrl('https://s.example/', 'k', 'outputs/v/video.mp4', 60, 1_000_000),
+    );
     const exp = url.searchParams.get('expires')!;
     const tok = url.searchParams.get('token')!;
     expect(url.pathname).toBe('/files/outputs/v/video.mp4');
@@ -75,13 +94,24 @@ describe('ids and sniffing', () => {
   it('should tell text from media headers', () => {
     const enc = new TextEncoder();
     expect(looksLikeText(enc.encode('hello, this is text and not a video at all'))).toBe(true);
-    expect(looksLikeText(new Uint8Array([0, 0, 0, 32, 102, 116, 121, 112, 105, 115, 111, 109, 0, 0, 2, 0, 105, 115]))).toBe(false);
+    expect(
+      looksLikeText(
+        new Uint8Array([0, 0, 0, 32, 102, 116, 121, 112, 105, 115, 111, 109, 0, 0, 2, 0, 105, 115]),
+      ),
+    ).toBe(false);
     expect(looksLikeText(enc.encode('RIFF\u0024\u0000\u0000\u0000WAVEfmt '))).toBe(false);
     // Issue #12: short JSON and UTF-16 text are text too.
     expect(looksLikeText(enc.encode('{"a":1}'))).toBe(true);
-    const utf16 = (text: string, bom: boolean) => new Uint8Array([...(bom ? [0xff, 0xfe] : []), ...[...text].flatMap((c) => [c.charCodeAt(0), 0])]);
+    const utf16 = (text: string, bom: boolean) =>
+      new Uint8Array([...(bom ? [0xff, 0xfe] : []), ...[...text].flatMap((c) => [c.charCodeAt(0), 0])]);
     expect(looksLikeText(utf16('hello, this is UTF-16 text and not a video', true))).toBe(true);
     expect(looksLikeText(utf16('hello, this is UTF-16 text and not a video', false))).toBe(true);
-    expect(looksLikeText(new Uint8Array([0xff, 0xfe, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00]))).toBe(false);
+    expect(
+      looksLikeText(
+        new Uint8Array([
+          0xff, 0xfe, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00,
+        ]),
+      ),
+    ).toBe(false);
   });
 });

@@ -33,7 +33,10 @@ describe('openapi document', () => {
 
   it('should resolve every $ref', () => {
     for (const ref of refs(doc)) {
-      const target = ref.split('/').slice(1).reduce((o: any, k) => o?.[k], doc);
+      const target = ref
+        .split('/')
+        .slice(1)
+        .reduce((o: any, k) => o?.[k], doc);
       expect(target, ref).toBeTruthy();
     }
   });
@@ -58,7 +61,9 @@ describe('openapi document', () => {
       expect(e.status).toBe(ERROR_CODES[e.code as keyof typeof ERROR_CODES]);
       expect(e.when.length).toBeGreaterThan(20);
     }
-    expect(doc.components.schemas.ErrorBody.properties.error.properties.code.enum.sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    expect(doc.components.schemas.ErrorBody.properties.error.properties.code.enum.sort()).toEqual(
+      Object.keys(ERROR_CODES).sort(),
+    );
   });
 
   it('should document both API key schemes, the admin bearer and X-Request-Id', () => {
@@ -74,13 +79,27 @@ describe('openapi document', () => {
   it('should describe every multipart field with type, default and rules', () => {
     const form = doc.components.schemas.ProcessVideoForm.properties;
     expect(Object.keys(form).sort()).toEqual(
-      ['audio', 'blur_background', 'credential_voice_generator', 'description', 'eye_contact_correction', 'file', 'file_id', 'lip_sync_correction', 'lip_sync_correction_model', 'video_id', 'voice_generator', 'voice_id'].sort(),
+      [
+        'audio',
+        'blur_background',
+        'credential_voice_generator',
+        'description',
+        'eye_contact_correction',
+        'file',
+        'file_id',
+        'lip_sync_correction',
+        'lip_sync_correction_model',
+        'video_id',
+        'voice_generator',
+        'voice_id',
+      ].sort(),
     );
     expect(form.blur_background).toMatchObject({ type: 'string', enum: ['true', 'false'], default: 'true' });
     expect(form.voice_generator).toMatchObject({ enum: ['0', '1', '2'], default: '0' });
     expect(form.description.maxLength).toBe(5000);
     expect(form.voice_generator.description).toMatch(/without `audio` is a 400/);
-    for (const [name, field] of Object.entries(form as Record<string, { description?: string }>)) expect(field.description, name).toBeTruthy();
+    for (const [name, field] of Object.entries(form as Record<string, { description?: string }>))
+      expect(field.description, name).toBeTruthy();
     expect(doc.components.schemas.AnalyzeVideoForm.properties.visual_analytics.default).toBe('false');
   });
 
@@ -88,7 +107,16 @@ describe('openapi document', () => {
     const text = JSON.stringify(doc);
     expect(doc.components.schemas.StatusResponse.properties.status.description).toMatch(/HTTP 200/);
     expect(doc.components.schemas.AvatarRegistered.properties.video_id.pattern).toMatch(/^\^avt_/);
-    for (const phrase of ['2 GiB', '5000 characters', '24 h', 'repeated field is a 400', 'Unknown form fields are a 400', '415', 'error_message', 'warnings']) {
+    for (const phrase of [
+      '2 GiB',
+      '5000 characters',
+      '24 h',
+      'repeated field is a 400',
+      'Unknown form fields are a 400',
+      '415',
+      'error_message',
+      'warnings',
+    ]) {
       expect(text, phrase).toContain(phrase);
     }
   });
@@ -100,7 +128,8 @@ describe('openapi document', () => {
       if (!s || s.$ref) return;
       if (path && !s.description) missing.push(path);
       for (const [k, v] of Object.entries(s.properties ?? {})) walk(v, path ? `${path}.${k}` : k);
-      if (s.items && !s.items.$ref && s.items.properties) for (const [k, v] of Object.entries(s.items.properties)) walk(v, `${path}[].${k}`);
+      if (s.items && !s.items.$ref && s.items.properties)
+        for (const [k, v] of Object.entries(s.items.properties)) walk(v, `${path}[].${k}`);
     };
     walk(result, '');
     expect(missing.filter((p) => !/\.(start|end)$/.test(p) || !p.includes('timestamps'))).toEqual([]);
@@ -122,7 +151,15 @@ describe('docs routes', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     const html = await res.text();
-    for (const id of ['analyzeVideo', 'processVideo', 'registerAvatar', 'getStatus', 'downloadFile', 'revokeApiKey']) expect(html).toContain(`id="op-${id}"`);
+    for (const id of [
+      'analyzeVideo',
+      'processVideo',
+      'registerAvatar',
+      'getStatus',
+      'downloadFile',
+      'revokeApiKey',
+    ])
+      expect(html).toContain(`id="op-${id}"`);
     expect(html).toContain('<code>voice_generator</code>');
     expect(html).toContain('<code>summary.words_per_minute</code>');
     expect(html).not.toMatch(/(src|href)="https?:/);

@@ -9,7 +9,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { formatAnalysis } from '../../../../src/client/summary.js';
 import { runCli } from '../../../../src/client/cli.js';
 import { sampleResult } from '../../../e2e/support/sample-result.js';
-import { nextPollDelayMs, VideoApiClient, VideoApiError, VideoJobError, VideoWaitTimeoutError, type JobStatus } from '../../../../src/client/index.js';
+import {
+  nextPollDelayMs,
+  VideoApiClient,
+  VideoApiError,
+  VideoJobError,
+  VideoWaitTimeoutError,
+  type JobStatus,
+} from '../../../../src/client/index.js';
 
 interface Seen {
   url: string;
@@ -22,7 +29,12 @@ function fakeFetch(answer: (req: Seen, n: number) => Response | Promise<Response
   const seen: Seen[] = [];
   const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const body = init.body ? await new Response(init.body as BodyInit).text() : '';
-    const req = { url: String(input), method: init.method ?? 'GET', headers: new Headers(init.headers), body };
+    const req = {
+      url: String(input),
+      method: init.method ?? 'GET',
+      headers: new Headers(init.headers),
+      body,
+    };
     seen.push(req);
     return answer(req, seen.length);
   });
@@ -31,13 +43,23 @@ function fakeFetch(answer: (req: Seen, n: number) => Response | Promise<Response
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-const status = (s: Partial<JobStatus>): JobStatus => ({ status: 'processing', progress: 0, download_url: null, result: null, error_message: null, ...s });
+const status = (s: Partial<JobStatus>): JobStatus => ({
+  status: 'processing',
+  progress: 0,
+  download_url: null,
+  result: null,
+  error_message: null,
+  ...s,
+});
 
 describe('VideoApiClient requests', () => {
   it('should send the key, a multipart body with fields and the file, and return the job', async () => {
     const { fetch, seen } = fakeFetch(() => json({ video_id: 'vid_x', status: 'pending' }));
     const client = new VideoApiClient({ baseUrl: 'http://api.test/', apiKey: 'k1', fetch });
-    const created = await client.analyzeVideo(new Uint8Array([1, 2, 3]), { visualAnalytics: true, filename: 'a.webm' });
+    const created = await client.analyzeVideo(new Uint8Array([1, 2, 3]), {
+      visualAnalytics: true,
+      filename: 'a.webm',
+    });
     expect(created).toEqual({ video_id: 'vid_x', status: 'pending' });
     expect(seen[0].url).toBe('http://api.test/api/analyze-video');
     expect(seen[0].headers.get('x-api-key')).toBe('k1');
@@ -49,17 +71,37 @@ describe('VideoApiClient requests', () => {
   it('should parse its own multipart body the way a server does', async () => {
     const { fetch, seen } = fakeFetch(() => json({ video_id: 'vid_x', status: 'pending' }));
     const client = new VideoApiClient({ apiKey: 'k', fetch });
-    await client.processVideo({ file: new Blob(['abc']), description: 'Hi "there"', blurBackground: false, voiceGenerator: 1, voiceId: 'v', lipSyncCorrection: true, eyeContactCorrection: false });
-    const form = await new Request('http://x', { method: 'POST', body: seen[0].body, headers: { 'content-type': seen[0].headers.get('content-type')! } }).formData();
+    await client.processVideo({
+      file: new Blob(['abc']),
+      description: 'Hi "there"',
+      blurBackground: false,
+      voiceGenerator: 1,
+      voiceId: 'v',
+      lipSyncCorrection: true,
+      eyeContactCorrection: false,
+    });
+    const form = await new Request('http://x', {
+      method: 'POST',
+      body: seen[0].body,
+      headers: { 'content-type': seen[0].headers.get('content-type')! },
+    }).formData();
     expect(Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string'))).toEqual({
-      description: 'Hi "there"', blur_background: 'false', voice_generator: '1', voice_id: 'v', lip_sync_correction: 'true', eye_contact_correction: 'false',
+      description: 'Hi "there"',
+      blur_background: 'false',
+      voice_generator: '1',
+      voice_id: 'v',
+      lip_sync_correction: 'true',
+      eye_contact_correction: 'false',
     });
     expect(await (form.get('file') as Blob).text()).toBe('abc');
   });
 
   it('should not upload a file when an avatar id is given', async () => {
     const { fetch, seen } = fakeFetch(() => json({ video_id: 'vid_x', status: 'pending' }));
-    await new VideoApiClient({ apiKey: 'k', fetch }).processVideo({ avatarId: 'avt_1', file: new Uint8Array(10) });
+    await new VideoApiClient({ apiKey: 'k', fetch }).processVideo({
+      avatarId: 'avt_1',
+      file: new Uint8Array(10),
+    });
     expect(seen[0].body).toContain('name="video_id"\r\n\r\navt_1');
     expect(seen[0].body).not.toContain('name="file"');
   });
@@ -70,7 +112,9 @@ describe('VideoApiClient requests', () => {
     writeFileSync(path, Buffer.alloc(300_000, 7));
     const { fetch, seen } = fakeFetch(() => json({ video_id: 'vid_x', status: 'pending' }));
     const progress: Array<{ loaded: number; total: number }> = [];
-    await new VideoApiClient({ apiKey: 'k', fetch }).analyzeVideo(path, { onUploadProgress: (p) => progress.push(p) });
+    await new VideoApiClient({ apiKey: 'k', fetch }).analyzeVideo(path, {
+      onUploadProgress: (p) => progress.push(p),
+    });
     expect(seen[0].body).toContain('filename="clip.mp4"\r\nContent-Type: video/mp4');
     expect(seen[0].headers.get('content-length')).toBe(String(seen[0].body.length));
     expect(progress.length).toBeGreaterThan(2);
@@ -82,28 +126,59 @@ describe('VideoApiClient requests', () => {
 
 describe('VideoApiClient extras', () => {
   it('should send an Idempotency-Key when given, and delete jobs and avatars (204)', async () => {
-    const { fetch, seen } = fakeFetch((req) => (req.method === 'DELETE' ? new Response(null, { status: 204 }) : json({ video_id: 'vid_x', status: 'pending' })));
+    const { fetch, seen } = fakeFetch((req) =>
+      req.method === 'DELETE'
+        ? new Response(null, { status: 204 })
+        : json({ video_id: 'vid_x', status: 'pending' }),
+    );
     const client = new VideoApiClient({ apiKey: 'k', fetch });
     await client.analyzeVideo(new Uint8Array(1), { idempotencyKey: 'retry-1' });
     expect(seen[0].headers.get('idempotency-key')).toBe('retry-1');
     await expect(client.deleteJob('vid_x')).resolves.toBeUndefined();
     await client.deleteAvatar('avt_y');
-    expect(seen.slice(1).map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual(['DELETE /api/jobs/vid_x', 'DELETE /api/avatars/avt_y']);
+    expect(seen.slice(1).map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      'DELETE /api/jobs/vid_x',
+      'DELETE /api/avatars/avt_y',
+    ]);
   });
 });
 
 describe('VideoApiClient errors', () => {
   it('should map the error body to VideoApiError with code, status, requestId and field', async () => {
-    const { fetch } = fakeFetch(() => json({ error: { code: 'invalid_field', message: '"audio" is allowed only…', field: 'audio' }, request_id: 'req_1' }, 400));
-    const err = await new VideoApiClient({ apiKey: 'k', fetch }).processVideo({ file: new Uint8Array(1), audio: new Uint8Array(1) }).catch((e) => e);
+    const { fetch } = fakeFetch(() =>
+      json(
+        {
+          error: { code: 'invalid_field', message: '"audio" is allowed only…', field: 'audio' },
+          request_id: 'req_1',
+        },
+        400,
+      ),
+    );
+    const err = await new VideoApiClient({ apiKey: 'k', fetch })
+      .processVideo({ file: new Uint8Array(1), audio: new Uint8Array(1) })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(VideoApiError);
-    expect(err).toMatchObject({ code: 'invalid_field', status: 400, requestId: 'req_1', field: 'audio', retryable: false });
+    expect(err).toMatchObject({
+      code: 'invalid_field',
+      status: 400,
+      requestId: 'req_1',
+      field: 'audio',
+      retryable: false,
+    });
   });
 
   it('should fall back to the X-Request-Id header and an http_ code for non-JSON errors', async () => {
-    const { fetch } = fakeFetch(() => new Response('Bad Gateway', { status: 502, headers: { 'x-request-id': 'req_h' } }));
+    const { fetch } = fakeFetch(
+      () => new Response('Bad Gateway', { status: 502, headers: { 'x-request-id': 'req_h' } }),
+    );
     const err = await new VideoApiClient({ apiKey: 'k', fetch }).getStatus('vid_x').catch((e) => e);
-    expect(err).toMatchObject({ code: 'http_502', status: 502, requestId: 'req_h', field: null, retryable: true });
+    expect(err).toMatchObject({
+      code: 'http_502',
+      status: 502,
+      requestId: 'req_h',
+      field: null,
+      retryable: true,
+    });
   });
 
   it('should turn a network failure into network_error with status 0', async () => {
@@ -118,33 +193,64 @@ describe('VideoApiClient errors', () => {
 
 describe('waitForCompletion', () => {
   it('should poll until completed, reporting each status', async () => {
-    const answers = [status({ status: 'pending' }), status({ progress: 40 }), status({ status: 'completed', progress: 100, result: { transcript: 'hi' } as any })];
+    const answers = [
+      status({ status: 'pending' }),
+      status({ progress: 40 }),
+      status({ status: 'completed', progress: 100, result: { transcript: 'hi' } as any }),
+    ];
     const { fetch } = fakeFetch((_, n) => json(answers[n - 1]));
     const seen: number[] = [];
-    const done = await new VideoApiClient({ apiKey: 'k', fetch }).waitForCompletion('vid_x', { intervalMs: 1, onProgress: (s) => seen.push(s.progress) });
+    const done = await new VideoApiClient({ apiKey: 'k', fetch }).waitForCompletion('vid_x', {
+      intervalMs: 1,
+      onProgress: (s) => seen.push(s.progress),
+    });
     expect(done.status).toBe('completed');
     expect(seen).toEqual([0, 40, 100]);
   });
 
   it('should throw VideoJobError with the error_message when the job fails, and on not_found', async () => {
     const failed = fakeFetch(() => json(status({ status: 'failed', error_message: 'not a video' })));
-    await expect(new VideoApiClient({ apiKey: 'k', fetch: failed.fetch }).waitForCompletion('vid_x', { intervalMs: 1 })).rejects.toMatchObject({ name: 'VideoJobError', status: 'failed', message: 'not a video' });
+    await expect(
+      new VideoApiClient({ apiKey: 'k', fetch: failed.fetch }).waitForCompletion('vid_x', { intervalMs: 1 }),
+    ).rejects.toMatchObject({ name: 'VideoJobError', status: 'failed', message: 'not a video' });
     const missing = fakeFetch(() => json(status({ status: 'not_found' })));
-    const err = await new VideoApiClient({ apiKey: 'k', fetch: missing.fetch }).waitForCompletion('vid_y', { intervalMs: 1 }).catch((e) => e);
+    const err = await new VideoApiClient({ apiKey: 'k', fetch: missing.fetch })
+      .waitForCompletion('vid_y', { intervalMs: 1 })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(VideoJobError);
     expect(err.status).toBe('not_found');
   });
 
   it('should retry transient errors and give up on permanent ones', async () => {
-    const flaky = fakeFetch((_, n) => (n < 3 ? json({ error: { code: 'internal_error', message: 'x' }, request_id: 'r' }, 500) : json(status({ status: 'completed', progress: 100 }))));
-    expect((await new VideoApiClient({ apiKey: 'k', fetch: flaky.fetch }).waitForCompletion('vid_x', { intervalMs: 1 })).status).toBe('completed');
-    const denied = fakeFetch(() => json({ error: { code: 'unauthorized', message: 'no' }, request_id: 'r' }, 401));
-    await expect(new VideoApiClient({ apiKey: 'k', fetch: denied.fetch }).waitForCompletion('vid_x', { intervalMs: 1 })).rejects.toMatchObject({ code: 'unauthorized' });
+    const flaky = fakeFetch((_, n) =>
+      n < 3
+        ? json({ error: { code: 'internal_error', message: 'x' }, request_id: 'r' }, 500)
+        : json(status({ status: 'completed', progress: 100 })),
+    );
+    expect(
+      (
+        await new VideoApiClient({ apiKey: 'k', fetch: flaky.fetch }).waitForCompletion('vid_x', {
+          intervalMs: 1,
+        })
+      ).status,
+    ).toBe('completed');
+    const denied = fakeFetch(() =>
+      json({ error: { code: 'unauthorized', message: 'no' }, request_id: 'r' }, 401),
+    );
+    await expect(
+      new VideoApiClient({ apiKey: 'k', fetch: denied.fetch }).waitForCompletion('vid_x', { intervalMs: 1 }),
+    ).rejects.toMatchObject({ code: 'unauthorized' });
     expect(denied.fetch).toHaveBeenCalledTimes(1);
   });
 
   it('should wait as long as Retry-After asks when rate limited', async () => {
-    const { fetch } = fakeFetch((_, n) => (n === 1 ? json({ error: { code: 'rate_limited', message: 'slow down' }, request_id: 'r' }, 429, { 'retry-after': '1' }) : json(status({ status: 'completed', progress: 100 }))));
+    const { fetch } = fakeFetch((_, n) =>
+      n === 1
+        ? json({ error: { code: 'rate_limited', message: 'slow down' }, request_id: 'r' }, 429, {
+            'retry-after': '1',
+          })
+        : json(status({ status: 'completed', progress: 100 })),
+    );
     const started = Date.now();
     await new VideoApiClient({ apiKey: 'k', fetch }).waitForCompletion('vid_x', { intervalMs: 1 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -153,7 +259,9 @@ describe('waitForCompletion', () => {
   it('should back off while progress stands still and time out', async () => {
     const { fetch } = fakeFetch(() => json(status({ progress: 10 })));
     const started = Date.now();
-    const err = await new VideoApiClient({ apiKey: 'k', fetch }).waitForCompletion('vid_x', { intervalMs: 5, factor: 2, jitter: 0, timeoutMs: 200 }).catch((e) => e);
+    const err = await new VideoApiClient({ apiKey: 'k', fetch })
+      .waitForCompletion('vid_x', { intervalMs: 5, factor: 2, jitter: 0, timeoutMs: 200 })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(VideoWaitTimeoutError);
     expect(err).toMatchObject({ lastStatus: 'processing', lastProgress: 10 });
     // 5, 10, 20, 40, 80 ms … : only a handful of polls fit in 200 ms.
@@ -165,13 +273,20 @@ describe('waitForCompletion', () => {
     const { fetch } = fakeFetch(() => json(status({ progress: 10 })));
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('stop')), 30);
-    await expect(new VideoApiClient({ apiKey: 'k', fetch }).waitForCompletion('vid_x', { intervalMs: 10, signal: controller.signal })).rejects.toThrow('stop');
+    await expect(
+      new VideoApiClient({ apiKey: 'k', fetch }).waitForCompletion('vid_x', {
+        intervalMs: 10,
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('stop');
   });
 });
 
 describe('nextPollDelayMs', () => {
   it('should grow geometrically up to the ceiling, with bounded jitter', () => {
-    expect([0, 1, 2, 3, 10].map((n) => nextPollDelayMs(n, { jitter: 0 }))).toEqual([1000, 1500, 2250, 3375, 10_000]);
+    expect([0, 1, 2, 3, 10].map((n) => nextPollDelayMs(n, { jitter: 0 }))).toEqual([
+      1000, 1500, 2250, 3375, 10_000,
+    ]);
     expect(nextPollDelayMs(0, {}, () => 0)).toBe(900);
     expect(nextPollDelayMs(0, {}, () => 1)).toBe(1100);
   });
@@ -180,7 +295,15 @@ describe('nextPollDelayMs', () => {
 describe('download', () => {
   it('should resolve the id to its signed link and fetch it without the API key', async () => {
     const { fetch, seen } = fakeFetch((req) =>
-      req.url.includes('/api/status/') ? json(status({ status: 'completed', progress: 100, download_url: 'http://files.test/files/o/v.mp4?expires=1&token=t' })) : new Response('VIDEO', { headers: { 'content-length': '5' } }),
+      req.url.includes('/api/status/')
+        ? json(
+            status({
+              status: 'completed',
+              progress: 100,
+              download_url: 'http://files.test/files/o/v.mp4?expires=1&token=t',
+            }),
+          )
+        : new Response('VIDEO', { headers: { 'content-length': '5' } }),
     );
     const dir = mkdtempSync(join(tmpdir(), 'client-dl-'));
     const out = await new VideoApiClient({ apiKey: 'secret', fetch }).download('vid_x', join(dir, 'out.mp4'));
@@ -191,9 +314,17 @@ describe('download', () => {
 
   it('should refuse an analysis job (no download) and map a 403 link error', async () => {
     const analysis = fakeFetch(() => json(status({ status: 'completed', progress: 100, result: {} as any })));
-    await expect(new VideoApiClient({ apiKey: 'k', fetch: analysis.fetch }).download('vid_x')).rejects.toThrow(/no download/);
-    const expired = fakeFetch(() => json({ error: { code: 'link_expired', message: 'expired' }, request_id: 'r' }, 403));
-    await expect(new VideoApiClient({ apiKey: 'k', fetch: expired.fetch }).download('http://files.test/files/x?expires=1&token=t')).rejects.toMatchObject({ code: 'link_expired', status: 403 });
+    await expect(
+      new VideoApiClient({ apiKey: 'k', fetch: analysis.fetch }).download('vid_x'),
+    ).rejects.toThrow(/no download/);
+    const expired = fakeFetch(() =>
+      json({ error: { code: 'link_expired', message: 'expired' }, request_id: 'r' }, 403),
+    );
+    await expect(
+      new VideoApiClient({ apiKey: 'k', fetch: expired.fetch }).download(
+        'http://files.test/files/x?expires=1&token=t',
+      ),
+    ).rejects.toMatchObject({ code: 'link_expired', status: 403 });
   });
 });
 
@@ -211,11 +342,18 @@ describe('CLI pieces', () => {
 
   it('should exit 2 on usage errors and 3 on API errors, printing the request id', async () => {
     const out: string[] = [];
-    const io = (fetch?: typeof globalThis.fetch) => ({ stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => out.push(s) }, env: { VIDEO_API_KEY: 'k' }, fetch });
+    const io = (fetch?: typeof globalThis.fetch) => ({
+      stdout: { write: (s: string) => out.push(s) },
+      stderr: { write: (s: string) => out.push(s) },
+      env: { VIDEO_API_KEY: 'k' },
+      fetch,
+    });
     expect(await runCli(['frobnicate'], io())).toBe(2);
     expect(await runCli(['process'], io())).toBe(2);
     expect(await runCli(['process', 'x.mp4', '--voice-generator', '7'], io())).toBe(2);
-    const denied = fakeFetch(() => json({ error: { code: 'unauthorized', message: 'bad key' }, request_id: 'req_9' }, 401));
+    const denied = fakeFetch(() =>
+      json({ error: { code: 'unauthorized', message: 'bad key' }, request_id: 'req_9' }, 401),
+    );
     expect(await runCli(['status', 'vid_x'], io(denied.fetch))).toBe(3);
     expect(out.join('')).toContain('unauthorized (HTTP 401): bad key request_id=req_9');
     const failed = fakeFetch(() => json(status({ status: 'failed', error_message: 'broken' })));
@@ -224,13 +362,42 @@ describe('CLI pieces', () => {
 
   it('should show the voice that spoke with the processing report', async () => {
     const out: string[] = [];
-    const report = { options_applied: [], lip_sync: null, captions: 'alignment', voice: { engine: 'piper', voice_id: 'en_US-joe-medium' }, output: { width: 640, height: 360, fps: 25, duration_sec: 3.2, fit: 'trim' }, notes: [] };
-    const done = fakeFetch(() => json(status({ status: 'completed', progress: 100, download_url: 'http://files.test/o.mp4?expires=1&token=t', processing_report: report as any })));
-    const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => out.push(s) }, env: { VIDEO_API_KEY: 'k' }, fetch: done.fetch };
+    const report = {
+      options_applied: [],
+      lip_sync: null,
+      captions: 'alignment',
+      voice: { engine: 'piper', voice_id: 'en_US-joe-medium' },
+      output: { width: 640, height: 360, fps: 25, duration_sec: 3.2, fit: 'trim' },
+      notes: [],
+    };
+    const done = fakeFetch(() =>
+      json(
+        status({
+          status: 'completed',
+          progress: 100,
+          download_url: 'http://files.test/o.mp4?expires=1&token=t',
+          processing_report: report as any,
+        }),
+      ),
+    );
+    const io = {
+      stdout: { write: (s: string) => out.push(s) },
+      stderr: { write: (s: string) => out.push(s) },
+      env: { VIDEO_API_KEY: 'k' },
+      fetch: done.fetch,
+    };
     expect(await runCli(['status', 'vid_x'], io)).toBe(0);
     expect(out.join('')).toContain('voice: en_US-joe-medium (piper)');
     out.length = 0;
-    const original = fakeFetch(() => json(status({ status: 'completed', progress: 100, processing_report: { ...report, voice: undefined } as any })));
+    const original = fakeFetch(() =>
+      json(
+        status({
+          status: 'completed',
+          progress: 100,
+          processing_report: { ...report, voice: undefined } as any,
+        }),
+      ),
+    );
     expect(await runCli(['status', 'vid_x'], { ...io, fetch: original.fetch })).toBe(0);
     expect(out.join('')).not.toContain('voice:');
   });

@@ -46,18 +46,25 @@ describe('the API and the container agree', () => {
       const request = renderRequest(job);
       expect(JSON.stringify(request)).not.toContain('secret');
       const rendered = parseRenderOptions(JSON.stringify(request));
-      for (const name of TOGGLES) expect(rendered[name], `${JSON.stringify(form)} ${name}`).toEqual(job[name]);
+      for (const name of TOGGLES)
+        expect(rendered[name], `${JSON.stringify(form)} ${name}`).toEqual(job[name]);
       expect(rendered.captions).toBe(job.speech === 'synthesized' ? job.description! : undefined);
     }
   });
 
   it('should refuse in the container what the form refuses', () => {
-    expect(() => parseRenderOptions(JSON.stringify({ blur_background: 'yes' }))).toThrow(/options\.blur_background/);
-    expect(() => parseRenderOptions(JSON.stringify({ lip_sync_correction_model: 'other' }))).toThrow(/options\.lip_sync_correction_model/);
+    expect(() => parseRenderOptions(JSON.stringify({ blur_background: 'yes' }))).toThrow(
+      /options\.blur_background/,
+    );
+    expect(() => parseRenderOptions(JSON.stringify({ lip_sync_correction_model: 'other' }))).toThrow(
+      /options\.lip_sync_correction_model/,
+    );
     expect(() => parseRenderOptions('[1]')).toThrow(/options/);
     expect(() => parseRenderOptions('{')).toThrow(/not valid JSON/);
     expect(failure(() => processOptions({ blur_background: 'yes' }, false)).field).toBe('blur_background');
-    expect(failure(() => processOptions({ lip_sync_correction_model: 'other' }, false)).field).toBe('lip_sync_correction_model');
+    expect(failure(() => processOptions({ lip_sync_correction_model: 'other' }, false)).field).toBe(
+      'lip_sync_correction_model',
+    );
   });
 });
 
@@ -67,11 +74,17 @@ describe('form options', () => {
       field: 'visual_analytics',
       message: '"visual_analytics" must be the text true or false, got "yes"',
     });
-    expect(failure(() => parseFormOptions(ProcessFormOptions, { voice_generator: '3', blur_background: 'x' }))).toEqual({
+    expect(
+      failure(() => parseFormOptions(ProcessFormOptions, { voice_generator: '3', blur_background: 'x' })),
+    ).toEqual({
       field: 'voice_generator',
       message: '"voice_generator" must be one of 0, 1, 2, got "3"',
     });
-    expect(failure(() => parseFormOptions(ProcessFormOptions, { description: 'x'.repeat(5001), eye_contact_correction: '' }))).toEqual({
+    expect(
+      failure(() =>
+        parseFormOptions(ProcessFormOptions, { description: 'x'.repeat(5001), eye_contact_correction: '' }),
+      ),
+    ).toEqual({
       field: 'eye_contact_correction',
       message: '"eye_contact_correction" must be the text true or false, got ""',
     });
@@ -83,9 +96,13 @@ describe('form options', () => {
 
   it('should trim text, treat empty text as absent and ignore the provider fields unless voice_generator is 1', () => {
     expect(parseFormOptions(AnalysisOptions, {})).toEqual({ visual_analytics: false });
-    expect(parseFormOptions(AnalysisOptions, { visual_analytics: ' true\n' })).toEqual({ visual_analytics: true });
+    expect(parseFormOptions(AnalysisOptions, { visual_analytics: ' true\n' })).toEqual({
+      visual_analytics: true,
+    });
     const o = processOptions({ voice_generator: ' ', description: '  ', voice_id: 'x'.repeat(500) }, false);
     expect(o).toMatchObject({ voice_generator: '0', description: null, voice_id: null, speech: 'original' });
-    expect(failure(() => processOptions({ voice_generator: '1', voice_id: 'x'.repeat(201) }, false)).field).toBe('voice_id');
+    expect(
+      failure(() => processOptions({ voice_generator: '1', voice_id: 'x'.repeat(201) }, false)).field,
+    ).toBe('voice_id');
   });
 });

@@ -2,10 +2,19 @@ import { describe, expect, it } from 'vitest';
 import * as s from '../../../../src/jobs/state.js';
 
 const init: s.NewJob = {
-  video_id: 'vid_x', kind: 'analysis', tenant: 't', audio: null, options: { visual_analytics: false },
+  video_id: 'vid_x',
+  kind: 'analysis',
+  tenant: 't',
+  audio: null,
+  options: { visual_analytics: false },
   source: { key: 'uploads/vid_x/source', size: 1, filename: null, content_type: null },
 };
-const limits: s.WatchdogLimits = { pendingRedispatchMs: 60_000, stallMs: 180_000, maxRunMs: 3_600_000, maxRedispatches: 2 };
+const limits: s.WatchdogLimits = {
+  pendingRedispatchMs: 60_000,
+  stallMs: 180_000,
+  maxRunMs: 3_600_000,
+  maxRedispatches: 2,
+};
 
 describe('job state machine', () => {
   it('should go pending → processing → completed with progress 100', () => {

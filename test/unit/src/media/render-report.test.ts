@@ -3,11 +3,23 @@ import { ProcessingReport } from '../../../../src/contract/jobs.js';
 import { summarizeRenderReport } from '../../../../src/media/render-report.js';
 
 const header = (report: object) => JSON.stringify(report);
-const base = { output: { width: 844, height: 844, fps: 25, duration_sec: 5.04, fit: 'source' }, path: 'frames', stages_ms: { encode: 10 }, notes: [] };
+const base = {
+  output: { width: 844, height: 844, fps: 25, duration_sec: 5.04, fit: 'source' },
+  path: 'frames',
+  stages_ms: { encode: 10 },
+  notes: [],
+};
 
 describe('summarizeRenderReport', () => {
   it('should keep what took effect and drop the internals', () => {
-    const r = summarizeRenderReport(header({ ...base, options_applied: ['blur_background', 'lip_sync_correction'], lip_sync: { mode: 'offset', measured_lag_ms: 293, confidence: 0.42, peak_r: 0.6 }, blur: { masks: 32 } }));
+    const r = summarizeRenderReport(
+      header({
+        ...base,
+        options_applied: ['blur_background', 'lip_sync_correction'],
+        lip_sync: { mode: 'offset', measured_lag_ms: 293, confidence: 0.42, peak_r: 0.6 },
+        blur: { masks: 32 },
+      }),
+    );
     expect(r).toEqual({
       options_applied: ['blur_background', 'lip_sync_correction'],
       lip_sync: { mode: 'offset', audio_shift_ms: 293 },
@@ -19,15 +31,25 @@ describe('summarizeRenderReport', () => {
   });
 
   it('should report a requested option that was not applied as mode none, with its note', () => {
-    const note = 'lip_sync_correction: the audio/video offset could not be measured reliably (confidence 0.05); the audio is not shifted';
-    const r = summarizeRenderReport(header({ ...base, options_applied: [], lip_sync: { mode: 'none', measured_lag_ms: 0 }, notes: [note] }))!;
+    const note =
+      'lip_sync_correction: the audio/video offset could not be measured reliably (confidence 0.05); the audio is not shifted';
+    const r = summarizeRenderReport(
+      header({ ...base, options_applied: [], lip_sync: { mode: 'none', measured_lag_ms: 0 }, notes: [note] }),
+    )!;
     expect(r.lip_sync).toEqual({ mode: 'none', audio_shift_ms: null });
     expect(r.options_applied).toEqual([]);
     expect(r.notes).toEqual([note]);
   });
 
   it('should carry caption timing and the fit to new speech', () => {
-    const r = summarizeRenderReport(header({ ...base, output: { ...base.output, fit: 'loop' }, options_applied: [], captions: { cues_from: 'alignment', words: 12 } }))!;
+    const r = summarizeRenderReport(
+      header({
+        ...base,
+        output: { ...base.output, fit: 'loop' },
+        options_applied: [],
+        captions: { cues_from: 'alignment', words: 12 },
+      }),
+    )!;
     expect(r.captions).toBe('alignment');
     expect(r.output.fit).toBe('loop');
   });
@@ -36,6 +58,8 @@ describe('summarizeRenderReport', () => {
     expect(summarizeRenderReport(null)).toBeNull();
     expect(summarizeRenderReport('not json')).toBeNull();
     expect(summarizeRenderReport('[1]')).toBeNull();
-    expect(summarizeRenderReport(header({ options_applied: ['teleport', 'blur_background'] }))!.options_applied).toEqual(['blur_background']);
+    expect(
+      summarizeRenderReport(header({ options_applied: ['teleport', 'blur_background'] }))!.options_applied,
+    ).toEqual(['blur_background']);
   });
 });

@@ -15,7 +15,11 @@ function context(reports: number[]): StepContext {
   return { job, report: async (f: number) => void reports.push(f) } as unknown as StepContext;
 }
 
-function step(name: string, log: string[], options: Partial<Step> & { fail?: boolean; ticks?: number } = {}): Step {
+function step(
+  name: string,
+  log: string[],
+  options: Partial<Step> & { fail?: boolean; ticks?: number } = {},
+): Step {
   return {
     name,
     weight: options.weight ?? 10,
@@ -37,7 +41,10 @@ describe('concurrentSteps', () => {
 
   it('should start every lane at once and keep each lane in order', async () => {
     const log: string[] = [];
-    const group = concurrentSteps('g', [[step('a', log, { ticks: 3 }), step('b', log)], [step('v', log, { ticks: 2 })]]);
+    const group = concurrentSteps('g', [
+      [step('a', log, { ticks: 3 }), step('b', log)],
+      [step('v', log, { ticks: 2 })],
+    ]);
     expect(group.weight).toBe(30);
     await group.run(context([]));
     expect(log.slice(0, 2)).toEqual(['a:start', 'v:start']);
@@ -48,7 +55,10 @@ describe('concurrentSteps', () => {
   it('should skip steps whose when() is false and leave them out of the progress', async () => {
     const log: string[] = [];
     const reports: number[] = [];
-    const group = concurrentSteps('g', [[step('a', log)], [step('v', log, { when: () => false, weight: 90 })]]);
+    const group = concurrentSteps('g', [
+      [step('a', log)],
+      [step('v', log, { when: () => false, weight: 90 })],
+    ]);
     await group.run(context(reports));
     expect(log).toEqual(['a:start', 'a:end']);
     expect(reports.at(-1)).toBe(1);
@@ -56,7 +66,10 @@ describe('concurrentSteps', () => {
 
   it('should report the weighted progress of all lanes, never decreasing, ending at 1', async () => {
     const reports: number[] = [];
-    const group = concurrentSteps('g', [[step('a', [], { ticks: 4, weight: 30 })], [step('v', [], { ticks: 2, weight: 10 })]]);
+    const group = concurrentSteps('g', [
+      [step('a', [], { ticks: 4, weight: 30 })],
+      [step('v', [], { ticks: 2, weight: 10 })],
+    ]);
     await group.run(context(reports));
     for (let i = 1; i < reports.length; i++) expect(reports[i]).toBeGreaterThanOrEqual(reports[i - 1]);
     expect(reports.at(-1)).toBe(1);

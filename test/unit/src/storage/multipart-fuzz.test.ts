@@ -9,8 +9,6 @@ import { boundaryOf, MultipartError, parseMultipart } from '../../../../src/stor
 
 const SEED = FUZZ_SEED;
 
-
-
 /** Streams `bytes` in random-sized chunks (1 byte up to 4 KiB). */
 function randomStream(bytes: Uint8Array, r: Rng): ReadableStream<Uint8Array> {
   let offset = 0;
@@ -48,7 +46,9 @@ async function parseAll(stream: ReadableStream<Uint8Array>, boundary: string): P
 
 /** Only MultipartError may escape; resolves to 'ok' or 'error', fails on anything else or a hang. */
 async function outcome(stream: ReadableStream<Uint8Array>, boundary: string): Promise<'ok' | 'error'> {
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('parser hung')), 5_000));
+  const timeout = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error('parser hung')), 5_000),
+  );
   try {
     await Promise.race([parseAll(stream, boundary), timeout]);
     return 'ok';
@@ -59,7 +59,11 @@ async function outcome(stream: ReadableStream<Uint8Array>, boundary: string): Pr
 }
 
 /** A random valid form, encoded by the platform's FormData. */
-async function randomForm(r: Rng): Promise<{ body: Uint8Array; boundary: string; expected: Array<{ name: string; filename: string | null; bytes: Uint8Array }> }> {
+async function randomForm(r: Rng): Promise<{
+  body: Uint8Array;
+  boundary: string;
+  expected: Array<{ name: string; filename: string | null; bytes: Uint8Array }>;
+}> {
   const fd = new FormData();
   const expected: Array<{ name: string; filename: string | null; bytes: Uint8Array }> = [];
   const n = r.int(1, 6);
@@ -73,13 +77,29 @@ async function randomForm(r: Rng): Promise<{ body: Uint8Array; boundary: string;
       fd.append(name, new Blob([bytes]), filename);
       expected.push({ name, filename, bytes });
     } else {
-      const text = r.pick(['true', 'false', '', 'héllo\r\nworld', '--', '\r\n--\r\n', 'x'.repeat(r.int(0, 3000))]);
+      const text = r.pick([
+        'true',
+        'false',
+        '',
+        'héllo\r\nworld',
+        '--',
+        '\r\n--\r\n',
+        'x'.repeat(r.int(0, 3000)),
+      ]);
       fd.append(name, text);
-      expected.push({ name, filename: null, bytes: new TextEncoder().encode(text.replace(/\r?\n/g, '\r\n')) });
+      expected.push({
+        name,
+        filename: null,
+        bytes: new TextEncoder().encode(text.replace(/\r?\n/g, '\r\n')),
+      });
     }
   }
   const req = new Request('http://x', { method: 'POST', body: fd });
-  return { body: new Uint8Array(await req.arrayBuffer()), boundary: boundaryOf(req.headers.get('content-type'))!, expected };
+  return {
+    body: new Uint8Array(await req.arrayBuffer()),
+    boundary: boundaryOf(req.headers.get('content-type'))!,
+    expected,
+  };
 }
 
 describe(`multipart parser fuzz (seed ${SEED})`, () => {
@@ -88,10 +108,16 @@ describe(`multipart parser fuzz (seed ${SEED})`, () => {
     for (let i = 0; i < 60; i++) {
       const { body, boundary, expected } = await randomForm(r);
       const parts = await parseAll(randomStream(body, r), boundary);
-      expect(parts.map((p) => p.name), `form #${i}`).toEqual(expected.map((p) => p.name));
+      expect(
+        parts.map((p) => p.name),
+        `form #${i}`,
+      ).toEqual(expected.map((p) => p.name));
       parts.forEach((p, j) => {
         expect(p.filename, `form #${i} part ${j}`).toBe(expected[j].filename);
-        expect(Buffer.from(p.bytes).equals(Buffer.from(expected[j].bytes)), `form #${i} part ${j} bytes`).toBe(true);
+        expect(
+          Buffer.from(p.bytes).equals(Buffer.from(expected[j].bytes)),
+          `form #${i} part ${j} bytes`,
+        ).toBe(true);
       });
     }
   });
@@ -103,7 +129,10 @@ describe(`multipart parser fuzz (seed ${SEED})`, () => {
       const closing = `--${boundary}--`.length + 2;
       for (let k = 0; k < 10; k++) {
         const cut = r.int(0, body.length - closing);
-        expect(await outcome(randomStream(body.slice(0, cut), r), boundary), `form #${i} cut at ${cut}/${body.length}`).toBe('error');
+        expect(
+          await outcome(randomStream(body.slice(0, cut), r), boundary),
+          `form #${i} cut at ${cut}/${body.length}`,
+        ).toBe('error');
       }
     }
   });
@@ -127,9 +156,17 @@ describe(`multipart parser fuzz (seed ${SEED})`, () => {
   });
 
   it('should enforce the part and header limits', async () => {
-    const many = Array.from({ length: 70 }, (_, i) => `--b\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`).join('') + '--b--\r\n';
-    await expect(parseAll(randomStream(new TextEncoder().encode(many), prng(1)), 'b')).rejects.toThrow(MultipartError);
+    const many =
+      Array.from(
+        { length: 70 },
+        (_, i) => `--b\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`,
+      ).join('') + '--b--\r\n';
+    await expect(parseAll(randomStream(new TextEncoder().encode(many), prng(1)), 'b')).rejects.toThrow(
+      MultipartError,
+    );
     const fat = `--b\r\nContent-Disposition: form-data; name="f"\r\nX-Pad: ${'p'.repeat(20_000)}\r\n\r\nx\r\n--b--\r\n`;
-    await expect(parseAll(randomStream(new TextEncoder().encode(fat), prng(2)), 'b')).rejects.toThrow(/headers too large/);
+    await expect(parseAll(randomStream(new TextEncoder().encode(fat), prng(2)), 'b')).rejects.toThrow(
+      /headers too large/,
+    );
   });
 });

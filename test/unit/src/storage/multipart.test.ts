@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { boundaryOf, MultipartError, parseContentDisposition, parseMultipart } from '../../../../src/storage/multipart.js';
+import {
+  boundaryOf,
+  MultipartError,
+  parseContentDisposition,
+  parseMultipart,
+} from '../../../../src/storage/multipart.js';
 
 const enc = new TextEncoder();
 
@@ -26,7 +31,10 @@ async function collect(body: Uint8Array, boundary: string, chunkSize: number) {
 
 async function encodeForm(fd: FormData): Promise<{ body: Uint8Array; boundary: string }> {
   const req = new Request('http://x', { method: 'POST', body: fd });
-  return { body: new Uint8Array(await req.arrayBuffer()), boundary: boundaryOf(req.headers.get('content-type'))! };
+  return {
+    body: new Uint8Array(await req.arrayBuffer()),
+    boundary: boundaryOf(req.headers.get('content-type'))!,
+  };
 }
 
 describe('streaming multipart parser', () => {
@@ -63,12 +71,17 @@ describe('streaming multipart parser', () => {
     expect(boundaryOf('multipart/form-data; boundary="a b"')).toBe('a b');
     expect(boundaryOf('multipart/form-data;boundary=xyz')).toBe('xyz');
     expect(boundaryOf('application/json')).toBeNull();
-    expect(parseContentDisposition(`form-data; name="file"; filename*=UTF-8''%E2%82%AC.mp4`)).toEqual({ name: 'file', filename: '€.mp4' });
+    expect(parseContentDisposition(`form-data; name="file"; filename*=UTF-8''%E2%82%AC.mp4`)).toEqual({
+      name: 'file',
+      filename: '€.mp4',
+    });
     expect(parseContentDisposition('form-data; name="a\\"b"')).toEqual({ name: 'a"b', filename: null });
   });
 
   it('should limit the number of parts', async () => {
-    const body = enc.encode('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n'.repeat(3) + '--b--');
+    const body = enc.encode(
+      '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n'.repeat(3) + '--b--',
+    );
     const parts = [];
     await expect(async () => {
       for await (const p of parseMultipart(streamOf(body, 10), 'b', { maxParts: 2 })) {

@@ -36,7 +36,8 @@ export const FACE_REDETECT_EVERY_FRAMES = 5;
  * the wrong way (the mesh cut from the previous mesh's box sees the eyes a little differently
  * from the mesh cut from the detector's box) for ≈ 20 CPU ms per frame saved (README "Speed").
  */
-export const defaultFaceTracking = (env: Record<string, string | undefined> = process.env): boolean => env.VISION_FACE_TRACKING === '1';
+export const defaultFaceTracking = (env: Record<string, string | undefined> = process.env): boolean =>
+  env.VISION_FACE_TRACKING === '1';
 
 /**
  * BlazeFace variants Human ships: `blazeface` is the full-range (back camera) model on a 256²
@@ -56,7 +57,8 @@ export const defaultFaceDetector = (env: Record<string, string | undefined> = pr
   FACE_DETECTORS.find((d) => d === env.VISION_FACE_DETECTOR) ?? 'blazeface-front';
 
 /** `VISION_FACE_CROPS=0` turns off the second face pass on a crop around the pose's head. */
-export const defaultFaceCrops = (env: Record<string, string | undefined> = process.env): boolean => env.VISION_FACE_CROPS !== '0';
+export const defaultFaceCrops = (env: Record<string, string | undefined> = process.env): boolean =>
+  env.VISION_FACE_CROPS !== '0';
 
 export interface HumanConfigOptions {
   /** Folder with the model files. Default: `HUMAN_MODELS_DIR`. */
@@ -129,7 +131,14 @@ export function humanConfig(options: HumanConfigOptions = {}): Record<string, un
     segmentation: { enabled: false },
     face: {
       enabled: true,
-      detector: { modelPath: `${faceDetector}.json`, rotation: false, maxDetected: 1, minConfidence: MIN_FACE_SCORE, skipFrames: 0, skipTime: 0 },
+      detector: {
+        modelPath: `${faceDetector}.json`,
+        rotation: false,
+        maxDetected: 1,
+        minConfidence: MIN_FACE_SCORE,
+        skipFrames: 0,
+        skipTime: 0,
+      },
       mesh: { enabled: true, modelPath: 'facemesh.json' },
       attention: { enabled: false },
       iris: { enabled: true, modelPath: 'iris.json' },
@@ -139,7 +148,14 @@ export function humanConfig(options: HumanConfigOptions = {}): Record<string, un
       liveness: { enabled: false },
       gear: { enabled: false },
     },
-    body: { enabled: true, modelPath: 'movenet-lightning.json', maxDetected: 1, minConfidence: MIN_BODY_SCORE, skipFrames: 0, skipTime: 0 },
+    body: {
+      enabled: true,
+      modelPath: 'movenet-lightning.json',
+      maxDetected: 1,
+      minConfidence: MIN_BODY_SCORE,
+      skipFrames: 0,
+      skipTime: 0,
+    },
     hand: {
       enabled: true,
       rotation: true,

@@ -7,8 +7,20 @@
 import type { FrameObservation } from '../../../../../src/contract/media.js';
 import type { FaceEngine, HandEngine, ModelTimings, PoseEngine, RgbFrame, VisionEngine } from '../engines.js';
 import { headCrop } from '../face-crop.js';
-import { handSearchWorthwhile, pickCropHand, wristCrops, type CropBox, type WristCrop } from '../hand-crop.js';
-import { defaultFaceCrops, defaultFaceTracking, defaultHandsWhen, FACE_REDETECT_EVERY_FRAMES, type HumanConfigOptions } from './config.js';
+import {
+  handSearchWorthwhile,
+  pickCropHand,
+  wristCrops,
+  type CropBox,
+  type WristCrop,
+} from '../hand-crop.js';
+import {
+  defaultFaceCrops,
+  defaultFaceTracking,
+  defaultHandsWhen,
+  FACE_REDETECT_EVERY_FRAMES,
+  type HumanConfigOptions,
+} from './config.js';
 import { loadHuman, type HumanInstance, type HumanResult, type HumanTensor } from './load.js';
 import { facesFromCrop, handsFromCrop, mapFace, mapHands, mapPose } from './mapping.js';
 
@@ -65,7 +77,9 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
   const withFrame = async <T>(frame: RgbFrame, fn: (input: HumanTensor) => Promise<T>): Promise<T> => {
     if (disposed) throw new Error('vision engine is disposed');
     if (frame.data.length !== frame.width * frame.height * 3) {
-      throw new Error(`frame at ${frame.time}s has ${frame.data.length} bytes, expected ${frame.width * frame.height * 3}`);
+      throw new Error(
+        `frame at ${frame.time}s has ${frame.data.length} bytes, expected ${frame.width * frame.height * 3}`,
+      );
     }
     const input = human.tf.tensor3d(frame.data, [frame.height, frame.width, 3], 'int32');
     try {
@@ -77,7 +91,16 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
 
   const run = (frame: RgbFrame, only?: 'face' | 'body' | 'hand'): Promise<HumanResult> =>
     withFrame(frame, (input) =>
-      detect(input, only ? { face: { enabled: only === 'face' }, body: { enabled: only === 'body' }, hand: { enabled: only === 'hand' } } : ALL_PARTS),
+      detect(
+        input,
+        only
+          ? {
+              face: { enabled: only === 'face' },
+              body: { enabled: only === 'body' },
+              hand: { enabled: only === 'hand' },
+            }
+          : ALL_PARTS,
+      ),
     );
 
   /**
@@ -118,10 +141,21 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
     async observe(frame) {
       const start = performance.now();
       return withFrame(frame, async (input) => {
-        const result = await detect(input, faceTracking ? { ...FACE_AND_BODY, ...FACE_TRACKED, face: { ...FACE_AND_BODY.face, ...FACE_TRACKED.face } } : FACE_AND_BODY);
+        const result = await detect(
+          input,
+          faceTracking
+            ? { ...FACE_AND_BODY, ...FACE_TRACKED, face: { ...FACE_AND_BODY.face, ...FACE_TRACKED.face } }
+            : FACE_AND_BODY,
+        );
         // `result.performance` is the instance's own object: read it before the next pass.
         const perf = result.performance;
-        const timings: ModelTimings = { face: perf.face ?? 0, pose: perf.body ?? 0, hands: 0, handCrops: 0, other: 0 };
+        const timings: ModelTimings = {
+          face: perf.face ?? 0,
+          pose: perf.body ?? 0,
+          hands: 0,
+          handCrops: 0,
+          other: 0,
+        };
         let face = mapFace(result.face);
         if (!face && tracking) {
           // The track was lost (the mesh on last frame's box was not confident): the detector
@@ -140,7 +174,14 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
           face = again.face;
         }
         tracking = faceTracking && face !== null;
-        const observation: FrameObservation = { time: frame.time, width: frame.width, height: frame.height, pose, hands: [], face };
+        const observation: FrameObservation = {
+          time: frame.time,
+          width: frame.width,
+          height: frame.height,
+          pose,
+          hands: [],
+          face,
+        };
         // Hands are kept only next to a visible wrist (`judgeHand`): without one, the hand model
         // (the costliest of all) is not run at all.
         const searchHands = handsWhen === 'always' || handSearchWorthwhile(pose);
@@ -159,7 +200,10 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
           }
           timings.handCrops = performance.now() - cropStart;
         }
-        timings.other = Math.max(0, performance.now() - start - timings.face - timings.pose - timings.hands - timings.handCrops);
+        timings.other = Math.max(
+          0,
+          performance.now() - start - timings.face - timings.pose - timings.hands - timings.handCrops,
+        );
         return { observation, timings };
       });
     },

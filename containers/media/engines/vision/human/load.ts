@@ -40,8 +40,16 @@ export interface HumanResult {
     rotation?: { angle: { roll: number; yaw: number; pitch: number } } | null;
     emotion?: Array<{ score: number; emotion: string }>;
   }>;
-  body: Array<{ score: number; keypoints: Array<{ part: string; position: [number, number, number?]; score: number }> }>;
-  hand: Array<{ score: number; box: [number, number, number, number]; keypoints: Array<[number, number, number?]>; label: string }>;
+  body: Array<{
+    score: number;
+    keypoints: Array<{ part: string; position: [number, number, number?]; score: number }>;
+  }>;
+  hand: Array<{
+    score: number;
+    box: [number, number, number, number];
+    keypoints: Array<[number, number, number?]>;
+    label: string;
+  }>;
   performance: Record<string, number>;
   error: string | null;
 }
@@ -50,7 +58,10 @@ export interface HumanResult {
  * Human's Node + wasm build. It is not reachable through the package's `exports` map (its keys
  * lack the `./` prefix), so resolve it next to the main entry.
  */
-const HUMAN_NODE_WASM_ENTRY = path.join(path.dirname(require.resolve('@vladmandic/human')), 'human.node-wasm.js');
+const HUMAN_NODE_WASM_ENTRY = path.join(
+  path.dirname(require.resolve('@vladmandic/human')),
+  'human.node-wasm.js',
+);
 
 let fetchPatched = false;
 
@@ -62,7 +73,10 @@ export function installFileFetch(): void {
   if (fetchPatched) return;
   fetchPatched = true;
   const networkFetch = globalThis.fetch;
-  globalThis.fetch = async function fileAwareFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  globalThis.fetch = async function fileAwareFetch(
+    input: RequestInfo | URL,
+    init?: RequestInit,
+  ): Promise<Response> {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!url.startsWith('file://')) return networkFetch(input, init);
     const bytes = await readFile(fileURLToPath(url));
@@ -94,13 +108,17 @@ let threadModels: string | null = null;
 
 async function createHuman(options: HumanConfigOptions): Promise<HumanInstance> {
   installFileFetch();
-  const { Human } = require(HUMAN_NODE_WASM_ENTRY) as { Human: new (config: Record<string, unknown>) => HumanInstance };
+  const { Human } = require(HUMAN_NODE_WASM_ENTRY) as {
+    Human: new (config: Record<string, unknown>) => HumanInstance;
+  };
   const config = humanConfig(options);
   // Human keeps each loaded model in its bundle's module scope, shared by every instance of the
   // thread: a second instance asking for another detector would silently run the first one's.
   const models = JSON.stringify([config.modelBasePath, modelPaths(config)]);
   if (threadModels !== null && threadModels !== models) {
-    throw new Error(`vision: this thread already runs other Human models (${threadModels}); one model set per thread`);
+    throw new Error(
+      `vision: this thread already runs other Human models (${threadModels}); one model set per thread`,
+    );
   }
   threadModels = models;
   const human = new Human(config);

@@ -15,9 +15,23 @@ import type { HumanResult } from './load.js';
 
 /** The 17 COCO keypoints in MoveNet order, snake_case as the contract names them. */
 export const COCO_KEYPOINTS = [
-  'nose', 'left_eye', 'right_eye', 'left_ear', 'right_ear',
-  'left_shoulder', 'right_shoulder', 'left_elbow', 'right_elbow', 'left_wrist', 'right_wrist',
-  'left_hip', 'right_hip', 'left_knee', 'right_knee', 'left_ankle', 'right_ankle',
+  'nose',
+  'left_eye',
+  'right_eye',
+  'left_ear',
+  'right_ear',
+  'left_shoulder',
+  'right_shoulder',
+  'left_elbow',
+  'right_elbow',
+  'left_wrist',
+  'right_wrist',
+  'left_hip',
+  'right_hip',
+  'left_knee',
+  'right_knee',
+  'left_ankle',
+  'right_ankle',
 ] as const;
 
 /** A hand's wrist farther than this many hand-box diagonals from a pose wrist stays `unknown`. */
@@ -54,7 +68,9 @@ export function mapFace(faces: HumanResult['face']): FaceObservation {
     score: round(best.score, 3),
     box: best.box.map((v) => round(v)) as [number, number, number, number],
     mesh: best.mesh.map(toPoint),
-    rotation: angle ? { roll: round(angle.roll, 4), yaw: round(angle.yaw, 4), pitch: round(angle.pitch, 4) } : null,
+    rotation: angle
+      ? { roll: round(angle.roll, 4), yaw: round(angle.yaw, 4), pitch: round(angle.pitch, 4) }
+      : null,
     emotion: (best.emotion ?? []).map((e) => ({ emotion: e.emotion, score: round(e.score, 3) })),
   };
 }
@@ -80,7 +96,8 @@ export function mapHands(hands: HumanResult['hand'], pose: PoseObservation): Han
     const diagonal = Math.hypot(h.box[2], h.box[3]) || 1;
     for (const w of wrists) {
       const dist = Math.hypot(hx - w.kp.x, hy - w.kp.y);
-      if (dist <= MAX_WRIST_DISTANCE_IN_HAND_DIAGONALS * diagonal) pairs.push({ hand: i, side: w.side, dist });
+      if (dist <= MAX_WRIST_DISTANCE_IN_HAND_DIAGONALS * diagonal)
+        pairs.push({ hand: i, side: w.side, dist });
     }
   });
   pairs.sort((a, b) => a.dist - b.dist);
@@ -119,10 +136,15 @@ export function facesFromCrop(faces: HumanResult['face'], crop: CropBox): HumanR
   }));
 }
 
-const boxFromCrop = ([x, y, w, h]: [number, number, number, number], crop: CropBox): [number, number, number, number] => [crop.x + x, crop.y + y, w, h];
+const boxFromCrop = (
+  [x, y, w, h]: [number, number, number, number],
+  crop: CropBox,
+): [number, number, number, number] => [crop.x + x, crop.y + y, w, h];
 const pointFromCrop = ([x, y, z]: [number, number, number?], crop: CropBox): [number, number, number?] =>
   z === undefined ? [crop.x + x, crop.y + y] : [crop.x + x, crop.y + y, z];
 
 function toPoint(p: [number, number, number?]): Point {
-  return p.length > 2 && p[2] !== undefined ? [round(p[0]), round(p[1]), round(p[2], 2)] : [round(p[0]), round(p[1])];
+  return p.length > 2 && p[2] !== undefined
+    ? [round(p[0]), round(p[1]), round(p[2], 2)]
+    : [round(p[0]), round(p[1])];
 }

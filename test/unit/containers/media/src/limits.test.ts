@@ -4,14 +4,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contentDuration, FfmpegError, WorkLimitError } from '../../../../../containers/media/src/ffmpeg.js';
-import { isTransientMediaFailure, mediaProblem, plainMediaError } from '../../../../../containers/media/src/media-limits.js';
+import {
+  isTransientMediaFailure,
+  mediaProblem,
+  plainMediaError,
+} from '../../../../../containers/media/src/media-limits.js';
 import { niceFor } from '../../../../../containers/media/src/work-scope.js';
 import { blurRadius } from '../../../../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { workBudgetMs } from '../../../../../src/media/budget.js';
 import { forgeMp4Durations } from '../../../../fixtures/abuse/make-corpus.js';
 import type { ProbeResult } from '../../../../../src/contract/media.js';
 
-const probe = (over: Partial<ProbeResult> & { v?: Partial<NonNullable<ProbeResult['video']>> | null } = {}): ProbeResult => {
+const probe = (
+  over: Partial<ProbeResult> & { v?: Partial<NonNullable<ProbeResult['video']>> | null } = {},
+): ProbeResult => {
   const { v, ...rest } = over;
   return {
     format: 'mov,mp4,m4a,3gp,3g2,mj2',
@@ -45,36 +51,56 @@ describe('mediaProblem', () => {
     expect(mediaProblem(probe(), limits, true)).toBeNull();
   });
   it('should refuse pictures under 16 px and over 8192 px a side, naming the size', () => {
-    expect(mediaProblem(probe({ v: { width: 1, height: 1 } }), limits)).toEqual({ code: 'too_small', message: 'the video is 1×1 pixels; at least 16×16 is needed' });
+    expect(mediaProblem(probe({ v: { width: 1, height: 1 } }), limits)).toEqual({
+      code: 'too_small',
+      message: 'the video is 1×1 pixels; at least 16×16 is needed',
+    });
     expect(mediaProblem(probe({ v: { width: 16384, height: 16384 } }), limits)?.code).toBe('too_large');
     expect(mediaProblem(probe({ v: { width: 99, height: 75 } }), limits)).toBeNull();
   });
   it('should refuse media longer than the limit, and empty or single-frame media', () => {
-    expect(mediaProblem(probe({ duration_sec: 20_000 }), limits)?.message).toBe('the media is 5.6 h long; the limit is 4 h');
+    expect(mediaProblem(probe({ duration_sec: 20_000 }), limits)?.message).toBe(
+      'the media is 5.6 h long; the limit is 4 h',
+    );
     expect(mediaProblem(probe({ duration_sec: 0 }), limits)?.code).toBe('too_short');
   });
   it('should refuse still images and forged frame rates', () => {
-    expect(mediaProblem(probe({ format: 'jpeg_pipe', duration_sec: 0.04 }), limits)?.code).toBe('still_image');
+    expect(mediaProblem(probe({ format: 'jpeg_pipe', duration_sec: 0.04 }), limits)?.code).toBe(
+      'still_image',
+    );
     expect(mediaProblem(probe({ v: { fps: 90_000 } }), limits)?.code).toBe('bad_frame_rate');
   });
   it('should accept audio-only media for analysis, not for processing', () => {
     expect(mediaProblem(probe({ v: null }), limits)).toBeNull();
-    expect(mediaProblem(probe({ v: null }), limits, true)?.message).toBe('the file has no video stream to process');
+    expect(mediaProblem(probe({ v: null }), limits, true)?.message).toBe(
+      'the file has no video stream to process',
+    );
   });
 });
 
 describe('plainMediaError', () => {
-  const failed = (tail: string, code: number | null = 1) => new FfmpegError(`ffmpeg exited with code ${code}: x`, code, tail);
+  const failed = (tail: string, code: number | null = 1) =>
+    new FfmpegError(`ffmpeg exited with code ${code}: x`, code, tail);
   it('should never pass ffmpeg internals on', () => {
-    const message = plainMediaError(failed('Error reinitializing filters!\nError while processing the decoded data for stream #1:0'), 'the video');
-    expect(message).toBe('the video could not be converted: its picture size, frame rate or format is not usable');
+    const message = plainMediaError(
+      failed('Error reinitializing filters!\nError while processing the decoded data for stream #1:0'),
+      'the video',
+    );
+    expect(message).toBe(
+      'the video could not be converted: its picture size, frame rate or format is not usable',
+    );
     expect(message).not.toMatch(/#\d|stream|ffmpeg/);
   });
   it('should call damaged input damaged', () => {
-    expect(plainMediaError(failed('moov atom not found'), 'the video')).toBe('the video is damaged or truncated and could not be decoded');
+    expect(plainMediaError(failed('moov atom not found'), 'the video')).toBe(
+      'the video is damaged or truncated and could not be decoded',
+    );
   });
   it('should keep a limit message, and retry only machine trouble', () => {
-    const limit = new WorkLimitError('deadline', 'the render took longer than its budget of 170 s for 5.0 s of video');
+    const limit = new WorkLimitError(
+      'deadline',
+      'the render took longer than its budget of 170 s for 5.0 s of video',
+    );
     expect(plainMediaError(limit)).toBe(limit.message);
     expect(isTransientMediaFailure(limit)).toBe(false);
     expect(isTransientMediaFailure(failed('Invalid data found when processing input'))).toBe(false);

@@ -11,7 +11,14 @@ function fillers(text: string, timing?: Timing): string[] {
 
 describe('hesitation fillers', () => {
   it('should always count um, uh, er and engine spellings', () => {
-    expect(fillers('um we went uh there erm and ++UM++ came [uh] back hmm')).toEqual(['um', 'uh', 'erm', 'um', 'uh', 'hmm']);
+    expect(fillers('um we went uh there erm and ++UM++ came [uh] back hmm')).toEqual([
+      'um',
+      'uh',
+      'erm',
+      'um',
+      'uh',
+      'hmm',
+    ]);
   });
   it('should report the span and the recogniser confidence', () => {
     const tokens = tokensOf('we um went', { start: 1, dur: 0.4, gap: 0.1 });
@@ -48,7 +55,12 @@ describe('multi-word fillers', () => {
     const tokens = tokensOf('it was great, you know, really great');
     const found = detectFillers(tokens, tagTokens(tokens));
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ word: 'you know', start: tokens[3].start, end: tokens[4].end, tokens: [3, 4] });
+    expect(found[0]).toMatchObject({
+      word: 'you know',
+      start: tokens[3].start,
+      end: tokens[4].end,
+      tokens: [3, 4],
+    });
   });
   it('should count unpunctuated "you know" before a conjunction or at the end', () => {
     expect(fillers('it was great you know but we left')).toEqual(['you know']);

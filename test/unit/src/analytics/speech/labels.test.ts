@@ -41,8 +41,12 @@ describe('classifyEmotion', () => {
     expect(classifyEmotion({ valence: 0.5, ...calm })).toBe('content');
     expect(classifyEmotion({ valence: -0.5, ...lively })).toBe('agitated');
     expect(classifyEmotion({ valence: -0.5, ...calm })).toBe('sad');
-    expect(classifyEmotion({ valence: 0, pitchStdSt: null, energyStdDb: null, wordsPerMinute: null })).toBe('neutral');
-    expect(classifyEmotion({ valence: 0.2, pitchStdSt: null, energyStdDb: null, wordsPerMinute: 150 })).toBe('positive');
+    expect(classifyEmotion({ valence: 0, pitchStdSt: null, energyStdDb: null, wordsPerMinute: null })).toBe(
+      'neutral',
+    );
+    expect(classifyEmotion({ valence: 0.2, pitchStdSt: null, energyStdDb: null, wordsPerMinute: 150 })).toBe(
+      'positive',
+    );
   });
   it('should take the mean vote of the available arousal cues', () => {
     expect(arousalOf({ valence: 0, pitchStdSt: 5, energyStdDb: 12, wordsPerMinute: 100 })).toBe('medium'); // 1+1−1 → 0.33

@@ -7,7 +7,14 @@ import { tokensOf } from './helpers';
 /** `n` words evenly over `seconds`, each `dur` long, the last ending exactly at `seconds`. */
 function even(n: number, seconds: number, dur = 0.3) {
   const step = (seconds - dur) / (n - 1);
-  return buildTokens(Array.from({ length: n }, (_, i) => ({ word: `w${i}`, start: i * step, end: i * step + dur, confidence: 1 })));
+  return buildTokens(
+    Array.from({ length: n }, (_, i) => ({
+      word: `w${i}`,
+      start: i * step,
+      end: i * step + dur,
+      confidence: 1,
+    })),
+  );
 }
 
 describe('words_per_minute', () => {
@@ -20,7 +27,11 @@ describe('words_per_minute', () => {
     expect(computePace(tokens, [], 0.25)).toMatchObject({ word_count: 3, words_per_minute: 72 });
   });
   it('should be 0 without words', () => {
-    expect(computePace([], [], 0.25)).toMatchObject({ words_per_minute: 0, avg_word_duration: 0, speech_to_pause_ratio: 0 });
+    expect(computePace([], [], 0.25)).toMatchObject({
+      words_per_minute: 0,
+      avg_word_duration: 0,
+      speech_to_pause_ratio: 0,
+    });
   });
 });
 

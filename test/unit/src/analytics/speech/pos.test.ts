@@ -29,7 +29,15 @@ describe('buildPos', () => {
       { start: 0.5, end: 1 },
       { start: 5, end: 5.5 },
     ]);
-    expect(pos.VERB).toEqual([{ word: 'saw', timestamps: [{ start: 1, end: 1.5 }, { start: 4, end: 4.5 }] }]);
+    expect(pos.VERB).toEqual([
+      {
+        word: 'saw',
+        timestamps: [
+          { start: 1, end: 1.5 },
+          { start: 4, end: 4.5 },
+        ],
+      },
+    ]);
   });
   it('should always have the six keys, and report forced interjections as INTJ', () => {
     const tokens = tokensOf('like wow');

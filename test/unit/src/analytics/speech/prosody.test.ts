@@ -22,12 +22,13 @@ describe('computeProsody pitch', () => {
     expect(track.pitch_hz).toHaveLength(100);
     const v = voiced(track.pitch_hz);
     expect(v.length).toBeGreaterThan(90);
-    for (const hz of v) expect(hz).toBeGreaterThan(198), expect(hz).toBeLessThan(202);
+    for (const hz of v) (expect(hz).toBeGreaterThan(198), expect(hz).toBeLessThan(202));
   });
   it('should track a harmonic-rich 120 Hz voice-like tone at 44.1 kHz without octave errors', () => {
     const sr = 44100;
     const x = new Float32Array(2 * sr);
-    for (let i = 0; i < x.length; i++) for (let h = 1; h <= 12; h++) x[i] += (0.1 / h) * Math.sin((2 * Math.PI * 120 * h * i) / sr);
+    for (let i = 0; i < x.length; i++)
+      for (let h = 1; h <= 12; h++) x[i] += (0.1 / h) * Math.sin((2 * Math.PI * 120 * h * i) / sr);
     expect(summarizeProsody(computeProsody(x, sr)).median_pitch_hz).toBeCloseTo(120, 0);
   });
   it('should give null pitch and the energy floor for silence', () => {
@@ -37,7 +38,7 @@ describe('computeProsody pitch', () => {
   });
   it('should give no pitch for white noise', () => {
     let seed = 1;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) - 0.5;
+    const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5;
     const noise = Float32Array.from({ length: SR }, () => 0.5 * rnd());
     expect(voiced(computeProsody(noise, SR).pitch_hz).length).toBeLessThan(10);
   });

@@ -16,7 +16,9 @@ describe('fleschKincaidGrade', () => {
   });
   it('should ignore hesitations and give 0 without words', () => {
     const plain = fleschKincaidGrade([tokensOf('The committee considered the proposal carefully.')]);
-    expect(fleschKincaidGrade([tokensOf('The committee um considered uh the proposal carefully.')])).toBeCloseTo(plain, 9);
+    expect(
+      fleschKincaidGrade([tokensOf('The committee um considered uh the proposal carefully.')]),
+    ).toBeCloseTo(plain, 9);
     expect(fleschKincaidGrade([])).toBe(0);
   });
   it('should count at least one syllable per word', () => {

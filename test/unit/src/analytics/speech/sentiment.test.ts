@@ -8,7 +8,11 @@ function scored(text: string) {
   const tokens = tokensOf(text);
   const tags = tagTokens(tokens);
   const skip = new Set(detectFillers(tokens, tags).flatMap((f) => f.tokens));
-  return sentimentWords(tokens, tags, skip).map(({ word, compound, time }) => ({ word, compound, time: Number(time.toFixed(3)) }));
+  return sentimentWords(tokens, tags, skip).map(({ word, compound, time }) => ({
+    word,
+    compound,
+    time: Number(time.toFixed(3)),
+  }));
 }
 
 describe('sentiment_words', () => {

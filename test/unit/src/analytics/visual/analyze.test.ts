@@ -73,11 +73,19 @@ describe('analyzeVisual', () => {
 
   it('should derive the per-frame labels of the clip', () => {
     const s = analyzeVisual(clip(), NO_EVENTS).merged_visual_time_series;
-    expect(s[0]).toMatchObject({ gesture_left: 'open_hand', gesture_right: 'pinch_or_point', eye_openness: 1 });
+    expect(s[0]).toMatchObject({
+      gesture_left: 'open_hand',
+      gesture_right: 'pinch_or_point',
+      eye_openness: 1,
+    });
     expect(s[0]).toMatchObject({ gaze_direction: 'center', emotion: 'happy', pose_detected: true });
     expect(s[1]).toMatchObject({ hands_on_hips: true, left_hand_level_label: 'waist', emotion: 'neutral' });
     expect(s[2].eye_openness).toBe(0);
-    expect(s[3]).toMatchObject({ raised_hand: true, right_hand_level_label: 'above_head', gaze_direction: 'right' });
+    expect(s[3]).toMatchObject({
+      raised_hand: true,
+      right_hand_level_label: 'above_head',
+      gaze_direction: 'right',
+    });
     expect(s[5]).toMatchObject({ gaze_direction: null, emotion: 'unknown', pose_detected: true });
   });
 
@@ -107,9 +115,18 @@ describe('analyzeVisual', () => {
 
   it('should survive junk input: NaN keypoints, short meshes, malformed hands', () => {
     const junk = frame(0, {
-      pose: { score: 0.9, keypoints: { left_shoulder: { x: NaN, y: 1, score: 1 }, right_shoulder: keypoint(1, 1) } },
+      pose: {
+        score: 0.9,
+        keypoints: { left_shoulder: { x: NaN, y: 1, score: 1 }, right_shoulder: keypoint(1, 1) },
+      },
       hands: [{ side: 'left', score: 1, landmarks: [[NaN, 0]] }],
-      face: { score: 1, box: [0, 0, 0, 0], mesh: [[1, 1]], rotation: { roll: NaN, yaw: NaN, pitch: NaN }, emotion: [] },
+      face: {
+        score: 1,
+        box: [0, 0, 0, 0],
+        mesh: [[1, 1]],
+        rotation: { roll: NaN, yaw: NaN, pitch: NaN },
+        emotion: [],
+      },
     });
     const out = analyzeVisual([junk, frame(0.5)], NO_EVENTS);
     expect(() => VisualSection.parse(out)).not.toThrow();
@@ -147,7 +164,12 @@ describe('word sync', () => {
     expect(framesInEvents(times, [{ start: 1.2, end: 1.3 }])).toEqual([2]); // tie: the earlier frame
     expect(framesInEvents(times, [{ start: 1.7, end: 1.8 }])).toEqual([3]); // after the last frame, 0.2 s
     expect(framesInEvents(times, [{ start: 1.8, end: 1.9 }])).toEqual([]); // 0.3 s > half of 0.5 s
-    expect(framesInEvents(times, [{ start: 0.5, end: 0.5 }, { start: 0, end: 0.6 }])).toEqual([0, 1]);
+    expect(
+      framesInEvents(times, [
+        { start: 0.5, end: 0.5 },
+        { start: 0, end: 0.6 },
+      ]),
+    ).toEqual([0, 1]);
     expect(framesInEvents([], [{ start: 0, end: 1 }])).toEqual([]);
   });
 

@@ -37,8 +37,20 @@ describe('compactFrame', () => {
 
   it.each<[string, VisualOptions]>([
     ['defaults', {}],
-    ['frames unit, strict keypoints and hands', { postureUnit: 'frames', minKeypointScore: 0.6, minHandScore: 0.7 }],
-    ['loose thresholds, no head rotation', { minKeypointScore: 0.1, minHandScore: 0.2, useHeadRotation: false, gazeCenterXDeg: 3, gazeCenterYDeg: 25 }],
+    [
+      'frames unit, strict keypoints and hands',
+      { postureUnit: 'frames', minKeypointScore: 0.6, minHandScore: 0.7 },
+    ],
+    [
+      'loose thresholds, no head rotation',
+      {
+        minKeypointScore: 0.1,
+        minHandScore: 0.2,
+        useHeadRotation: false,
+        gazeCenterXDeg: 3,
+        gazeCenterYDeg: 25,
+      },
+    ],
   ])('should derive the identical video section from compact frames (%s)', (_name, options) => {
     const full = analyzeVisual(REAL, EVENTS, options);
     expect(analyzeVisual(overTheWire(REAL), EVENTS, options)).toEqual(full);
@@ -63,12 +75,22 @@ describe('compactFrame', () => {
 
   it('should give the same result on hand-built frames, junk included', () => {
     const frames: FrameObservation[] = [
-      frame(0, { pose: pose(), face: face(), hands: [{ side: 'left', score: 0.9, landmarks: handLandmarks('open', 368, 400, 0.6) }] }),
+      frame(0, {
+        pose: pose(),
+        face: face(),
+        hands: [{ side: 'left', score: 0.9, landmarks: handLandmarks('open', 368, 400, 0.6) }],
+      }),
       frame(0.5, { pose: pose(), face: face({ iris: false, rotation: null, emotion: [] }) }),
       frame(1, {
         pose: { score: NaN, keypoints: { left_shoulder: { x: NaN, y: 1, score: 1 } } },
         hands: [{ side: 'left', score: 1, landmarks: [[NaN, 0]] }],
-        face: { score: 1, box: [0, 0, 0, 0], mesh: [[1, 1]], rotation: { roll: NaN, yaw: NaN, pitch: NaN }, emotion: [] },
+        face: {
+          score: 1,
+          box: [0, 0, 0, 0],
+          mesh: [[1, 1]],
+          rotation: { roll: NaN, yaw: NaN, pitch: NaN },
+          emotion: [],
+        },
       }),
       frame(1.5),
     ];

@@ -106,7 +106,16 @@ describe('mouth and smile', () => {
 
 describe('emotion', () => {
   it('should pick the top label, neutral when unsure, unknown without a face', () => {
-    expect(topEmotion(face({ emotion: [{ emotion: 'Sad', score: 0.6 }, { emotion: 'happy', score: 0.3 }] }))).toBe('sad');
+    expect(
+      topEmotion(
+        face({
+          emotion: [
+            { emotion: 'Sad', score: 0.6 },
+            { emotion: 'happy', score: 0.3 },
+          ],
+        }),
+      ),
+    ).toBe('sad');
     expect(topEmotion(face({ emotion: [{ emotion: 'angry', score: 0.2 }] }))).toBe('neutral');
     expect(topEmotion(face({ emotion: [] }))).toBe('unknown');
     expect(topEmotion(null)).toBe('unknown');

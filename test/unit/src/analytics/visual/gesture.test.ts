@@ -8,7 +8,9 @@ function rotate(points: Point[], deg: number): Point[] {
   const [cx, cy] = points[0];
   const c = Math.cos((deg * Math.PI) / 180);
   const s = Math.sin((deg * Math.PI) / 180);
-  return points.map(([x, y, z]) => [cx + (x - cx) * c - (y - cy) * s, cy + (x - cx) * s + (y - cy) * c, z] as Point);
+  return points.map(
+    ([x, y, z]) => [cx + (x - cx) * c - (y - cy) * s, cy + (x - cx) * s + (y - cy) * c, z] as Point,
+  );
 }
 
 describe('gesture', () => {
@@ -20,7 +22,13 @@ describe('gesture', () => {
 
   it('should label an index-only hand pinch_or_point', () => {
     const h = handLandmarks('index', 200, 300);
-    expect(fingerExtension(h)).toEqual({ thumb: false, index: true, middle: false, ring: false, pinky: false });
+    expect(fingerExtension(h)).toEqual({
+      thumb: false,
+      index: true,
+      middle: false,
+      ring: false,
+      pinky: false,
+    });
     expect(isPinch(h)).toBe(false);
     expect(classifyGesture(h)).toBe('pinch_or_point');
   });

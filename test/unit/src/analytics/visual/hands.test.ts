@@ -16,7 +16,13 @@ import {
 import { face, frame, handLandmarks, keypoint, pose } from './fixtures.js';
 
 type Hand = FrameObservation['hands'][number];
-const hand = (x: number, y: number, side: Hand['side'] = 'unknown', score = 0.9, shape: 'open' | 'index' = 'open'): Hand => ({
+const hand = (
+  x: number,
+  y: number,
+  side: Hand['side'] = 'unknown',
+  score = 0.9,
+  shape: 'open' | 'index' = 'open',
+): Hand => ({
   side,
   score,
   // Scale 0.6: a 60 px hand, about half a shoulder width, as on real frames.
@@ -55,7 +61,9 @@ describe('judgeHand', () => {
 
   it('should reject a hand when the wrists are not seen or seen with a low score', () => {
     // Head-and-shoulders shot: MoveNet reports no wrists at all.
-    const bust = bodyFrame(pose({ left_wrist: undefined, right_wrist: undefined, left_elbow: undefined, right_elbow: undefined }))!;
+    const bust = bodyFrame(
+      pose({ left_wrist: undefined, right_wrist: undefined, left_elbow: undefined, right_elbow: undefined }),
+    )!;
     expect(judgeHand(compact(hand(500, 150)), bust, FACE_BOX)).toEqual({ rejected: 'no_wrist' });
     // A wrist guessed at 0.25 does not vouch for a hand (keypoint threshold lowered to let it in).
     const weak = bodyFrame(pose({ left_wrist: keypoint(368, 400, 0.25), right_wrist: undefined }), 0.2)!;
@@ -65,8 +73,12 @@ describe('judgeHand', () => {
 
   it('should reject hands without a body or below the hand score', () => {
     expect(judgeHand(compact(hand(368, 400)), null, FACE_BOX)).toEqual({ rejected: 'no_body' });
-    expect(judgeHand(compact(hand(368, 400, 'left', 0.4)), body, FACE_BOX)).toEqual({ rejected: 'low_score' });
-    expect(judgeHand(compact(hand(368, 400, 'left', 0.4)), body, FACE_BOX, 0.3)).toMatchObject({ side: 'left' });
+    expect(judgeHand(compact(hand(368, 400, 'left', 0.4)), body, FACE_BOX)).toEqual({
+      rejected: 'low_score',
+    });
+    expect(judgeHand(compact(hand(368, 400, 'left', 0.4)), body, FACE_BOX, 0.3)).toMatchObject({
+      side: 'left',
+    });
   });
 });
 
@@ -83,18 +95,27 @@ describe('assignHands', () => {
   });
 
   it('should skip hands with too few landmarks when compacting', () => {
-    expect(compactHand({ side: 'left', score: 0.9, landmarks: handLandmarks('open', 0, 0).slice(0, 5) })).toBeNull();
+    expect(
+      compactHand({ side: 'left', score: 0.9, landmarks: handLandmarks('open', 0, 0).slice(0, 5) }),
+    ).toBeNull();
   });
 });
 
 describe('gestures of a talking head', () => {
   it('should report no hand gestures when the detector fires on a head-and-shoulders shot', () => {
-    const bust = pose({ left_wrist: undefined, right_wrist: undefined, left_elbow: undefined, right_elbow: undefined });
+    const bust = pose({
+      left_wrist: undefined,
+      right_wrist: undefined,
+      left_elbow: undefined,
+      right_elbow: undefined,
+    });
     // False hands as seen on real talking-head clips: one beside the head, one on the face.
     const falseHands = [hand(500, 150, 'unknown', 0.8, 'open'), hand(300, 140, 'right', 0.55, 'index')];
     const frames = [0, 0.5, 1].map((t) => frame(t, { pose: bust, face: face(), hands: falseHands }));
     const out = analyzeVisual(frames, NO_EVENTS);
     expect(out.gesture_summary).toEqual({ open_hand: 0, pinch_or_point: 0, none: 6 });
-    expect(out.merged_visual_time_series.every((s) => s.gesture_left === 'none' && s.gesture_right === 'none')).toBe(true);
+    expect(
+      out.merged_visual_time_series.every((s) => s.gesture_left === 'none' && s.gesture_right === 'none'),
+    ).toBe(true);
   });
 });

@@ -87,14 +87,20 @@ describe('hands on hips', () => {
   });
 
   it('should also accept wrists at the hips when the elbows are not seen', () => {
-    expect(isHandsOnHips(bodyFrame(pose({ ...akimbo, left_elbow: undefined, right_elbow: undefined })))).toBe(true);
+    expect(isHandsOnHips(bodyFrame(pose({ ...akimbo, left_elbow: undefined, right_elbow: undefined })))).toBe(
+      true,
+    );
   });
 
   it('should not flag hanging arms, one hand, or hands held in front with elbows in', () => {
     expect(isHandsOnHips(bodyFrame(pose()))).toBe(false);
-    expect(isHandsOnHips(bodyFrame(pose({ left_wrist: akimbo.left_wrist, left_elbow: akimbo.left_elbow })))).toBe(false);
     expect(
-      isHandsOnHips(bodyFrame(pose({ ...akimbo, left_elbow: keypoint(350, 280), right_elbow: keypoint(250, 280) }))),
+      isHandsOnHips(bodyFrame(pose({ left_wrist: akimbo.left_wrist, left_elbow: akimbo.left_elbow }))),
+    ).toBe(false);
+    expect(
+      isHandsOnHips(
+        bodyFrame(pose({ ...akimbo, left_elbow: keypoint(350, 280), right_elbow: keypoint(250, 280) })),
+      ),
     ).toBe(false);
   });
 

@@ -8,8 +8,15 @@ const Part = z.object({ n: z.number().int() });
 describe('fromZod', () => {
   it('should write a nested component as a reference but the root in full', () => {
     const names = new Map([[Part, 'Part']]);
-    expect(fromZod(z.object({ parts: z.array(Part) }), names).properties).toEqual({ parts: { type: 'array', items: { $ref: '#/components/schemas/Part' } } });
-    expect(fromZod(Part, names)).toEqual({ type: 'object', properties: { n: { type: 'integer' } }, required: ['n'], additionalProperties: false });
+    expect(fromZod(z.object({ parts: z.array(Part) }), names).properties).toEqual({
+      parts: { type: 'array', items: { $ref: '#/components/schemas/Part' } },
+    });
+    expect(fromZod(Part, names)).toEqual({
+      type: 'object',
+      properties: { n: { type: 'integer' } },
+      required: ['n'],
+      additionalProperties: false,
+    });
   });
 
   it('should drop the safe-integer bounds zod adds and keep real ones', () => {

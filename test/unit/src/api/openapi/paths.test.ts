@@ -26,7 +26,9 @@ const op = (r: RouteDoc) => openApiPaths(components, [r])[r.path][r.method] as R
 describe('openApiPaths', () => {
   it('should refer to a contract component and add the error answers of the credential', () => {
     const o = op(route({ errors: ['NotFound'] }));
-    expect(o.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/JobCreated' });
+    expect(o.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/JobCreated',
+    });
     expect(o.responses['200'].headers['X-Request-Id']).toBeTruthy();
     expect(Object.keys(o.responses).sort()).toEqual(['200', '401', '404', '429', '500']);
     expect(o.security).toBeUndefined();
@@ -36,8 +38,12 @@ describe('openApiPaths', () => {
   });
 
   it('should write other zod bodies inline with components as references', () => {
-    const o = op(route({ replies: { 200: { description: 'List.', json: z.object({ jobs: z.array(JobCreated) }) } } }));
-    expect(o.responses['200'].content['application/json'].schema.properties.jobs.items).toEqual({ $ref: '#/components/schemas/JobCreated' });
+    const o = op(
+      route({ replies: { 200: { description: 'List.', json: z.object({ jobs: z.array(JobCreated) }) } } }),
+    );
+    expect(o.responses['200'].content['application/json'].schema.properties.jobs.items).toEqual({
+      $ref: '#/components/schemas/JobCreated',
+    });
   });
 
   it('should describe path parameters from the path and mark idempotent routes', () => {
@@ -49,12 +55,23 @@ describe('openApiPaths', () => {
   });
 
   it('should give a form route a multipart body naming its form and the media of its files', () => {
-    const form = { component: 'ThingForm', description: 'A form.', parts: [{ name: 'file', media: 'video' as const, description: 'The video.', withUploadRule: true }, Options] };
+    const form = {
+      component: 'ThingForm',
+      description: 'A form.',
+      parts: [
+        { name: 'file', media: 'video' as const, description: 'The video.', withUploadRule: true },
+        Options,
+      ],
+    };
     const body = op(route({ form })).requestBody.content['multipart/form-data'];
     expect(body.schema).toEqual({ $ref: '#/components/schemas/ThingForm' });
     expect(body.encoding).toEqual({ file: { contentType: 'video/*, application/octet-stream' } });
     const schema = formComponents(1234, [route({ form })]).ThingForm as Record<string, any>;
-    expect(schema.properties.loud).toMatchObject({ type: 'string', enum: ['true', 'false'], default: 'false' });
+    expect(schema.properties.loud).toMatchObject({
+      type: 'string',
+      enum: ['true', 'false'],
+      default: 'false',
+    });
     expect(schema.properties.file.description).toMatch(/^The video\. .*at most 1234 bytes/);
   });
 

@@ -20,7 +20,8 @@ const METHODS = ['get', 'put', 'post', 'delete', 'head', 'patch', 'options', 'tr
 const doc = openApiDocument();
 
 /** `METHOD /path` with every parameter (`:name`, `{name}`, a trailing `*`) written `{}`. */
-const routeKey = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/:\w+|\{\w+\}|\*$/g, '{}')}`;
+const routeKey = (method: string, path: string) =>
+  `${method.toUpperCase()} ${path.replace(/:\w+|\{\w+\}|\*$/g, '{}')}`;
 
 /** What the Worker serves: `src/index.ts` builds the app with the web page. */
 const registered = () => {
@@ -29,7 +30,13 @@ const registered = () => {
 };
 const tabled = () => new Set(ROUTES.map((r) => routeKey(r.method, r.path)));
 const documented = () =>
-  new Set(Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) => Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => routeKey(m, path))));
+  new Set(
+    Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((m) => METHODS.includes(m))
+        .map((m) => routeKey(m, path)),
+    ),
+  );
 
 const missingFrom = (from: Set<string>, wanted: Set<string>) => [...wanted].filter((r) => !from.has(r));
 
@@ -54,15 +61,22 @@ describe('route table', () => {
 });
 
 /** The options objects `contract/options.ts` exports, by export name. */
-const optionSchemas = Object.entries(contractOptions as Record<string, unknown>).flatMap(([name, schema]) => (schema instanceof z.ZodObject ? [[name, schema] as const] : []));
+const optionSchemas = Object.entries(contractOptions as Record<string, unknown>).flatMap(([name, schema]) =>
+  schema instanceof z.ZodObject ? [[name, schema] as const] : [],
+);
 /** Options the API derives itself rather than reads from a form. */
 const DERIVED = new Set(['ProcessOptions.speech']);
 
 /** The routes whose form reads this very option (the same field schema, wherever it is spread). */
 const routesReading = (field: z.ZodType) =>
-  ROUTES.filter((r) => r.form?.parts.some((part) => part instanceof z.ZodObject && Object.values(part.shape).includes(field)));
+  ROUTES.filter((r) =>
+    r.form?.parts.some((part) => part instanceof z.ZodObject && Object.values(part.shape).includes(field)),
+  );
 
-const formOf = (component: string) => doc.components.schemas[component] as { properties: Record<string, { default?: unknown; description?: string }> };
+const formOf = (component: string) =>
+  doc.components.schemas[component] as {
+    properties: Record<string, { default?: unknown; description?: string }>;
+  };
 
 /** The default a form states: booleans and numbers as the text a form sends. */
 const formDefault = (field: z.ZodType) => {
@@ -72,7 +86,9 @@ const formDefault = (field: z.ZodType) => {
 
 describe('contract options in the forms', () => {
   it('should find option schemas to check', () => {
-    expect(optionSchemas.map(([name]) => name)).toEqual(expect.arrayContaining(['AnalysisOptions', 'ProcessFormOptions', 'AvatarChoice', 'RenderToggles']));
+    expect(optionSchemas.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['AnalysisOptions', 'ProcessFormOptions', 'AvatarChoice', 'RenderToggles']),
+    );
   });
 
   for (const [exportName, schema] of optionSchemas) {
@@ -80,12 +96,17 @@ describe('contract options in the forms', () => {
       for (const [option, field] of Object.entries(schema.shape) as [string, z.ZodType][]) {
         if (DERIVED.has(`${exportName}.${option}`)) continue;
         const routes = routesReading(field);
-        expect(routes.map((r) => r.operationId), `${exportName}.${option} is read by no route`).not.toEqual([]);
+        expect(
+          routes.map((r) => r.operationId),
+          `${exportName}.${option} is read by no route`,
+        ).not.toEqual([]);
         for (const route of routes) {
           const property = formOf(route.form!.component).properties[option];
           expect(property, `${route.operationId} form lacks ${option}`).toBeDefined();
           expect(property.default, `${route.operationId} ${option} default`).toBe(formDefault(field));
-          expect(property.description, `${route.operationId} ${option} description`).toContain(field.description!);
+          expect(property.description, `${route.operationId} ${option} description`).toContain(
+            field.description!,
+          );
         }
       }
     });
@@ -93,17 +114,23 @@ describe('contract options in the forms', () => {
 
   it('should document a new option with no edit to the document', () => {
     const route = ROUTES.find((r) => r.operationId === 'analyzeVideo')!;
-    const extended = contractOptions.AnalysisOptions.extend({ new_toggle: z.boolean().default(true).describe('A new option.') });
+    const extended = contractOptions.AnalysisOptions.extend({
+      new_toggle: z.boolean().default(true).describe('A new option.'),
+    });
     const parts = route.form!.parts.map((p) => (p === contractOptions.AnalysisOptions ? extended : p));
     const changed = ROUTES.map((r) => (r === route ? { ...r, form: { ...r.form!, parts } } : r));
-    expect(formComponents(1, changed).AnalyzeVideoForm.properties).toMatchObject({ new_toggle: { enum: ['true', 'false'], default: 'true' } });
+    expect(formComponents(1, changed).AnalyzeVideoForm.properties).toMatchObject({
+      new_toggle: { enum: ['true', 'false'], default: 'true' },
+    });
   });
 });
 
 describe('forms the handlers read', () => {
   /** Documented text fields of a form: every option of its schemas and its own text fields (not the files). */
   const documentedTextFields = (parts: FormPart[]) =>
-    parts.flatMap((p) => (p instanceof z.ZodObject ? Object.keys(p.shape) : 'media' in p ? [] : [p.name])).sort();
+    parts
+      .flatMap((p) => (p instanceof z.ZodObject ? Object.keys(p.shape) : 'media' in p ? [] : [p.name]))
+      .sort();
   const form = (operationId: string) => ROUTES.find((r) => r.operationId === operationId)!.form!.parts;
 
   it.each([

@@ -1,13 +1,19 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readRecords, yuv420pMask } from '../../../../../../containers/media/engines/frame-pipeline/frames.js';
+import {
+  readRecords,
+  yuv420pMask,
+} from '../../../../../../containers/media/engines/frame-pipeline/frames.js';
 
 describe('readRecords', () => {
   it('should cut a stream into fixed-size records across chunk borders and drop a short tail', async () => {
     const stream = Readable.from([Buffer.from([1, 2, 3]), Buffer.from([4, 5]), Buffer.from([6, 7])]);
     const records: number[][] = [];
     for await (const r of readRecords(stream, 3)) records.push([...r]);
-    expect(records).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(records).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
   });
 });
 

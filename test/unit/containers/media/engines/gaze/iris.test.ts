@@ -7,32 +7,46 @@ import { locateIris } from '../../../../../../containers/media/engines/gaze/iris
  * by 4×4 supersampling so its centre is sub-pixel). The disc-vs-ring score is flat while the
  * scored disc stays inside the iris, so a pixel is the accuracy to expect.
  */
-const eyeCenter = (eyeWidth: number) => ({ x: Math.ceil(eyeWidth * 2.2) / 2, y: Math.ceil(eyeWidth * 1.2) / 2 });
+const eyeCenter = (eyeWidth: number) => ({
+  x: Math.ceil(eyeWidth * 2.2) / 2,
+  y: Math.ceil(eyeWidth * 1.2) / 2,
+});
 
 function syntheticEye(eyeWidth: number, iris: { x: number; y: number }) {
-  const W = Math.ceil(eyeWidth * 2.2), H = Math.ceil(eyeWidth * 1.2);
+  const W = Math.ceil(eyeWidth * 2.2),
+    H = Math.ceil(eyeWidth * 1.2);
   const center = eyeCenter(eyeWidth);
-  const half = eyeWidth / 2, halfOpen = 0.2 * eyeWidth;
+  const half = eyeWidth / 2,
+    halfOpen = 0.2 * eyeWidth;
   const irisRadius = 0.21 * eyeWidth;
   const polygon = Array.from({ length: 16 }, (_, i) => {
     const t = (i / 16) * 2 * Math.PI;
     return { x: center.x + half * Math.cos(t), y: center.y + halfOpen * Math.sin(t) };
   });
-  const insideOpening = (x: number, y: number) => ((x - center.x) / half) ** 2 + ((y - center.y) / halfOpen) ** 2 < 1;
+  const insideOpening = (x: number, y: number) =>
+    ((x - center.x) / half) ** 2 + ((y - center.y) / halfOpen) ** 2 < 1;
   const data = new Uint8Array(W * H * 4);
   for (let y = 0; y < H; y++)
     for (let x = 0; x < W; x++) {
       let v = 0;
       for (let j = 0; j < 4; j++)
         for (let i = 0; i < 4; i++) {
-          const sx = x + (i + 0.5) / 4, sy = y + (j + 0.5) / 4;
+          const sx = x + (i + 0.5) / 4,
+            sy = y + (j + 0.5) / 4;
           v += !insideOpening(sx, sy) ? 170 : Math.hypot(sx - iris.x, sy - iris.y) < irisRadius ? 50 : 225;
         }
       data.fill(Math.round(v / 16), (y * W + x) * 4, (y * W + x) * 4 + 3);
       data[(y * W + x) * 4 + 3] = 255;
     }
   const geometry = (estimate: { x: number; y: number }): EyeGeometry => ({
-    center, axis: { x: 1, y: 0 }, up: { x: 0, y: -1 }, width: eyeWidth, polygon, iris: estimate, irisRadius, opening: 0.34,
+    center,
+    axis: { x: 1, y: 0 },
+    up: { x: 0, y: -1 },
+    width: eyeWidth,
+    polygon,
+    iris: estimate,
+    irisRadius,
+    opening: 0.34,
   });
   return { data, W, H, geometry };
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { estimateLag, resample, MAX_LAG_SEC } from '../../../../../../containers/media/engines/lipsync/offset.js';
+import {
+  estimateLag,
+  resample,
+  MAX_LAG_SEC,
+} from '../../../../../../containers/media/engines/lipsync/offset.js';
 import { floorEnvelope } from '../../../../../../containers/media/engines/lipsync/envelope.js';
 import { MIN_CONFIDENCE } from '../../../../../../containers/media/engines/lipsync/av-offset.js';
 
@@ -22,14 +26,20 @@ function syllables(sec: number, rand: () => number): Float64Array {
   const n = Math.round(sec * HZ);
   const x = new Float64Array(n);
   for (let t = 0.1; t < sec; t += 0.15 + 0.2 * rand()) {
-    const height = 0.3 + rand(), width = 0.05 + 0.04 * rand();
+    const height = 0.3 + rand(),
+      width = 0.05 + 0.04 * rand();
     for (let i = 0; i < n; i++) x[i] += height * Math.exp(-(((i / HZ - t) / width) ** 2));
   }
   return x;
 }
 
 /** The same activity `lagSec` later (audio late when positive), as a dB-like level plus noise. */
-function delayedEnergy(activity: Float64Array, lagSec: number, noise: number, rand: () => number): Float64Array {
+function delayedEnergy(
+  activity: Float64Array,
+  lagSec: number,
+  noise: number,
+  rand: () => number,
+): Float64Array {
   const d = Math.round(lagSec * HZ);
   return activity.map((_, i) => {
     const src = activity[Math.min(activity.length - 1, Math.max(0, i - d))];

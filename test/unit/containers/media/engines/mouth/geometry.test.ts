@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { applySimilarity, fitSimilarity, invertSimilarity } from '../../../../../../containers/media/engines/mouth/similarity.js';
+import {
+  applySimilarity,
+  fitSimilarity,
+  invertSimilarity,
+} from '../../../../../../containers/media/engines/mouth/similarity.js';
 import { mouthEllipse } from '../../../../../../containers/media/engines/mouth/landmarks.js';
 import { blendPatch, cutPatch } from '../../../../../../containers/media/engines/mouth/blend.js';
 import { frameSignature, matchFrame } from '../../../../../../containers/media/engines/mouth/signature.js';
@@ -7,7 +11,12 @@ import { frameSignature, matchFrame } from '../../../../../../containers/media/e
 describe('fitSimilarity', () => {
   it('should recover a rotation + scale + shift from noisy-free points', () => {
     const truth = { a: 1.1 * Math.cos(0.2), b: 1.1 * Math.sin(0.2), tx: 12, ty: -4 };
-    const from = [{ x: 0, y: 0 }, { x: 10, y: 1 }, { x: 3, y: 8 }, { x: -5, y: 4 }];
+    const from = [
+      { x: 0, y: 0 },
+      { x: 10, y: 1 },
+      { x: 3, y: 8 },
+      { x: -5, y: 4 },
+    ];
     const to = from.map((p) => applySimilarity(truth, p));
     const t = fitSimilarity(from, to);
     for (const k of ['a', 'b', 'tx', 'ty'] as const) expect(t[k]).toBeCloseTo(truth[k], 9);
@@ -19,19 +28,32 @@ describe('fitSimilarity', () => {
 
 describe('mouthEllipse', () => {
   it('should hold both lip outlines inside, with margin', () => {
-    const lips = [{ x: 40, y: 50 }, { x: 60, y: 45 }, { x: 80, y: 50 }, { x: 60, y: 58 }];
-    const open = [{ x: 42, y: 50 }, { x: 60, y: 44 }, { x: 78, y: 50 }, { x: 60, y: 70 }];
+    const lips = [
+      { x: 40, y: 50 },
+      { x: 60, y: 45 },
+      { x: 80, y: 50 },
+      { x: 60, y: 58 },
+    ];
+    const open = [
+      { x: 42, y: 50 },
+      { x: 60, y: 44 },
+      { x: 78, y: 50 },
+      { x: 60, y: 70 },
+    ];
     const e = mouthEllipse([lips[0], lips[2]], [lips, open]);
     for (const p of [...lips, ...open]) {
-      const dx = p.x - e.center.x, dy = p.y - e.center.y;
-      const u = (dx * e.axis.x + dy * e.axis.y) / e.a, v = (-dx * e.axis.y + dy * e.axis.x) / e.b;
+      const dx = p.x - e.center.x,
+        dy = p.y - e.center.y;
+      const u = (dx * e.axis.x + dy * e.axis.y) / e.a,
+        v = (-dx * e.axis.y + dy * e.axis.x) / e.b;
       expect(Math.hypot(u, v)).toBeLessThan(0.8);
     }
   });
 });
 
 describe('blendPatch', () => {
-  const W = 64, H = 48;
+  const W = 64,
+    H = 48;
   const frame = () => {
     const d = new Uint8Array(W * H * 4);
     for (let i = 0; i < W * H; i++) d.set([100, 120, 140, 255], i * 4);
@@ -52,7 +74,9 @@ describe('blendPatch', () => {
     const d = frame();
     const src = new Uint8Array(W * H * 3).fill(0);
     // A dark mouth in a skin patch whose brightness matches the frame at the ring.
-    for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) src.set(Math.hypot(x - 32, y - 24) < 4 ? [20, 20, 20] : [100, 120, 140], (y * W + x) * 3);
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++)
+        src.set(Math.hypot(x - 32, y - 24) < 4 ? [20, 20, 20] : [100, 120, 140], (y * W + x) * 3);
     const patch = { x0: 0, y0: 0, w: W, h: H, rgb: src };
     const n = blendPatch(d, W, H, 4, patch, { a: 1, b: 0, tx: 0, ty: 0 }, ellipse);
     expect(n).toBeGreaterThan(200);
@@ -61,14 +85,16 @@ describe('blendPatch', () => {
       for (let x = 0; x < W; x++) {
         const i = (y * W + x) * 4;
         expect(d[i + 3]).toBe(255);
-        if (Math.hypot((x + 0.5 - 32) / 12, (y + 0.5 - 24) / 8) >= 1) expect([d[i], d[i + 1], d[i + 2]]).toEqual([100, 120, 140]);
+        if (Math.hypot((x + 0.5 - 32) / 12, (y + 0.5 - 24) / 8) >= 1)
+          expect([d[i], d[i + 1], d[i + 2]]).toEqual([100, 120, 140]);
       }
   });
 });
 
 describe('matchFrame', () => {
   it('should find the shown frame near the expected one and at a loop restart', () => {
-    const W = 32, H = 32;
+    const W = 32,
+      H = 32;
     const frames = Array.from({ length: 10 }, (_, k) => {
       const d = new Uint8Array(W * H * 3);
       for (let i = 0; i < W * H; i++) d.fill(((i % W) * 8 + k * 20) % 256, i * 3, i * 3 + 3);

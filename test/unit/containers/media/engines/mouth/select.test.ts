@@ -18,7 +18,9 @@ describe('selectPatches', () => {
 
   it('should still open for a real syllable despite the penalty', () => {
     const targets = [0.02, 0.02, 0.4, 0.45, 0.4, 0.02, 0.02];
-    expect(Array.from(selectPatches(targets, [0.02, 0.2, 0.42], { jumpWeight: 0 }))).toEqual([0, 0, 2, 2, 2, 0, 0]);
+    expect(Array.from(selectPatches(targets, [0.02, 0.2, 0.42], { jumpWeight: 0 }))).toEqual([
+      0, 0, 2, 2, 2, 0, 0,
+    ]);
     // The default jump weight eases in and out through the half-open shape (as real lips do).
     expect(Array.from(selectPatches(targets, [0.02, 0.2, 0.42]))).toEqual([0, 1, 2, 2, 2, 1, 0]);
   });

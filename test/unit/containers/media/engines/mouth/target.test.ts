@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { frameLevels, quantileMap, targetOpenness } from '../../../../../../containers/media/engines/mouth/target.js';
+import {
+  frameLevels,
+  quantileMap,
+  targetOpenness,
+} from '../../../../../../containers/media/engines/mouth/target.js';
 
 describe('quantileMap', () => {
   it('should map each level to the reference value at the same quantile', () => {

@@ -11,12 +11,28 @@ import { buildReport } from '../../../../../../containers/media/engines/render/r
 
 const prepared = {
   source: {} as Prepared['source'],
-  speech: { path: '/tmp/s.wav', durationSec: 4, provenance: { engine: 'piper', voice_id: 'en_US-joe-medium', notes: [] } },
+  speech: {
+    path: '/tmp/s.wav',
+    durationSec: 4,
+    provenance: { engine: 'piper', voice_id: 'en_US-joe-medium', notes: [] },
+  },
   plan: { width: 640, height: 360, fps: 25, durationSec: 4, fit: 'loop' },
 } as unknown as Prepared;
 
 const mouth = (skipped?: string): FrameEditor =>
-  ({ name: 'mouth', report: () => ({ engine: 'classical', edited: skipped ? 0 : 90, frames: 100, bank_patches: 12, mean_abs_openness_error: 0.1, skipped }), edit: async () => {}, dispose: () => {} }) as unknown as FrameEditor;
+  ({
+    name: 'mouth',
+    report: () => ({
+      engine: 'classical',
+      edited: skipped ? 0 : 90,
+      frames: 100,
+      bank_patches: 12,
+      mean_abs_openness_error: 0.1,
+      skipped,
+    }),
+    edit: async () => {},
+    dispose: () => {},
+  }) as unknown as FrameEditor;
 
 const chainWith = (editor: FrameEditor): EditorChain => ({
   videoSource: '/tmp/v.mp4',
@@ -43,9 +59,17 @@ describe('buildReport', () => {
     const log = new RenderLog();
     log.apply('lip_sync_correction');
     log.apply('captions');
-    const report = buildReport(prepared, chainWith(mouth('no face in the source')), null, { path: 'frames', frames: 100 }, log);
+    const report = buildReport(
+      prepared,
+      chainWith(mouth('no face in the source')),
+      null,
+      { path: 'frames', frames: 100 },
+      log,
+    );
     expect(report.options_applied).toEqual(['captions']);
     expect(report.lip_sync).toMatchObject({ mode: 'none', skipped: 'no face in the source' });
-    expect(report.notes).toContain('lip_sync_correction with new speech: not applied (no face in the source)');
+    expect(report.notes).toContain(
+      'lip_sync_correction with new speech: not applied (no face in the source)',
+    );
   });
 });

@@ -21,7 +21,8 @@ function keysOf(thumbs: Uint8Array[], options = OPTIONS): number[] {
 
 describe('grayThumb and thumbChange', () => {
   it('should average an RGB image into a gray thumbnail with luma weights', () => {
-    const w = 64, h = 48;
+    const w = 64,
+      h = 48;
     const rgb = new Uint8Array(w * h * 3);
     for (let i = 0; i < w * h; i++) rgb.set([200, 100, 0], i * 3);
     const t = grayThumb(rgb, w, h);
@@ -52,12 +53,20 @@ describe('KeyMaskPlanner', () => {
   });
 
   it('should key both sides of a jump (a cut), so no in-between mask mixes two pictures', () => {
-    const thumbs = [...Array.from({ length: 3 }, () => flat(20)), ...Array.from({ length: 3 }, () => flat(200))];
+    const thumbs = [
+      ...Array.from({ length: 3 }, () => flat(20)),
+      ...Array.from({ length: 3 }, () => flat(200)),
+    ];
     expect(keysOf(thumbs)).toEqual([0, 2, 3, 5]);
   });
 
   it('should key every frame with every = 1', () => {
-    expect(keysOf(Array.from({ length: 4 }, () => flat(9)), { ...OPTIONS, every: 1 })).toEqual([0, 1, 2, 3]);
+    expect(
+      keysOf(
+        Array.from({ length: 4 }, () => flat(9)),
+        { ...OPTIONS, every: 1 },
+      ),
+    ).toEqual([0, 1, 2, 3]);
   });
 });
 
@@ -80,7 +89,11 @@ describe('blendMasks and inBetweenMasks', () => {
 describe('KeyMaskPlanner.motionKeys', () => {
   it('should count the keys motion forced, not the every-k ones', () => {
     const planner = new KeyMaskPlanner(OPTIONS);
-    for (const t of [...Array.from({ length: 3 }, () => flat(20)), ...Array.from({ length: 7 }, () => flat(200))]) planner.next(t);
+    for (const t of [
+      ...Array.from({ length: 3 }, () => flat(20)),
+      ...Array.from({ length: 7 }, () => flat(200)),
+    ])
+      planner.next(t);
     // Keys: 0 (first), 2 and 3 (the jump), 8 (every-k after the jump): two forced by motion.
     expect(planner.motionKeys).toBe(2);
   });

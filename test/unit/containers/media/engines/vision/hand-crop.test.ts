@@ -21,10 +21,21 @@ import {
   wristCrops,
 } from '../../../../../../containers/media/engines/vision/hand-crop.js';
 import { handsFromCrop } from '../../../../../../containers/media/engines/vision/human/mapping.js';
-import { face, frame, handLandmarks, keypoint, pose, SHOULDER_WIDTH } from '../../../../src/analytics/visual/fixtures.js';
+import {
+  face,
+  frame,
+  handLandmarks,
+  keypoint,
+  pose,
+  SHOULDER_WIDTH,
+} from '../../../../src/analytics/visual/fixtures.js';
 
 type Hand = FrameObservation['hands'][number];
-const hand = (x: number, y: number, score = 0.9): Hand => ({ side: 'unknown', score, landmarks: handLandmarks('open', x, y, 0.6) });
+const hand = (x: number, y: number, score = 0.9): Hand => ({
+  side: 'unknown',
+  score,
+  landmarks: handLandmarks('open', x, y, 0.6),
+});
 /** A 640×720 frame: room below the hanging hands. */
 const observation = (hands: Hand[] = [], overrides: Parameters<typeof pose>[0] = {}): FrameObservation => ({
   ...frame(0, { pose: pose(overrides), hands, face: face() }),
@@ -69,7 +80,9 @@ describe('wristCropBox', () => {
   });
 
   it('should give no crop for a tiny person', () => {
-    expect(wristCropBox({ x: 50, y: 40 }, null, (MIN_WRIST_CROP_PX - 1) / WRIST_CROP_SIZE_SW, 640, 480)).toBeNull();
+    expect(
+      wristCropBox({ x: 50, y: 40 }, null, (MIN_WRIST_CROP_PX - 1) / WRIST_CROP_SIZE_SW, 640, 480),
+    ).toBeNull();
   });
 
   it('should return integer pixels', () => {
@@ -104,7 +117,11 @@ describe('wristCrops', () => {
 
   it('should cost nothing without visible wrists: head-and-shoulder shots, low wrist scores, no body', () => {
     expect(wristCrops(observation([], { left_wrist: undefined, right_wrist: undefined }))).toEqual([]);
-    expect(wristCrops(observation([], { left_wrist: keypoint(368, 400, 0.25), right_wrist: keypoint(232, 400, 0.1) }))).toEqual([]);
+    expect(
+      wristCrops(
+        observation([], { left_wrist: keypoint(368, 400, 0.25), right_wrist: keypoint(232, 400, 0.1) }),
+      ),
+    ).toEqual([]);
     expect(wristCrops({ ...observation(), pose: null })).toEqual([]);
   });
 
@@ -121,7 +138,11 @@ describe('handSearchWorthwhile', () => {
 
   it('should not search without a wrist the analytics trust, or without a body', () => {
     expect(handSearchWorthwhile(pose({ left_wrist: undefined, right_wrist: undefined }))).toBe(false);
-    expect(handSearchWorthwhile(pose({ left_wrist: keypoint(368, 400, 0.29), right_wrist: keypoint(232, 400, 0.1) }))).toBe(false);
+    expect(
+      handSearchWorthwhile(
+        pose({ left_wrist: keypoint(368, 400, 0.29), right_wrist: keypoint(232, 400, 0.1) }),
+      ),
+    ).toBe(false);
     expect(handSearchWorthwhile(null)).toBe(false);
     // Wrists but no shoulder: no body frame, so no hand could be kept.
     expect(handSearchWorthwhile(pose({ left_shoulder: undefined, right_shoulder: undefined }))).toBe(false);
@@ -139,7 +160,11 @@ describe('handSearchWorthwhile', () => {
     ];
     for (const p of cases) {
       expect(handSearchWorthwhile(p)).toBe(false);
-      for (const [x, y] of [[368, 400], [232, 400], [300, 300]]) {
+      for (const [x, y] of [
+        [368, 400],
+        [232, 400],
+        [300, 300],
+      ]) {
         const verdict = judgeHand(compactHand(hand(x, y + 60))!, bodyFrame(p), null);
         expect(verdict, JSON.stringify(p)).not.toHaveProperty('side');
       }
@@ -157,7 +182,7 @@ describe('pickCropHand', () => {
     expect(picked!.landmarks).toHaveLength(21);
   });
 
-  it("should drop hands the analytics would reject or give to the other wrist", () => {
+  it('should drop hands the analytics would reject or give to the other wrist', () => {
     expect(pickCropHand([hand(368, 400, 0.4)], leftCrop, o)).toBeNull();
     expect(pickCropHand([hand(232, 400)], leftCrop, o)).toBeNull(); // the other arm's hand
     expect(pickCropHand([hand(232, 400)], rightCrop, o)).toMatchObject({ side: 'right' });
@@ -168,10 +193,23 @@ describe('pickCropHand', () => {
 
 describe('handsFromCrop', () => {
   it('should move box and landmarks from crop to frame pixels and keep z', () => {
-    const found = [{ score: 0.9, label: 'point', box: [10, 20, 30, 40] as [number, number, number, number], keypoints: [[1, 2, -0.5], [3, 4]] as Array<[number, number, number?]> }];
+    const found = [
+      {
+        score: 0.9,
+        label: 'point',
+        box: [10, 20, 30, 40] as [number, number, number, number],
+        keypoints: [
+          [1, 2, -0.5],
+          [3, 4],
+        ] as Array<[number, number, number?]>,
+      },
+    ];
     const [moved] = handsFromCrop(found, { x: 100, y: 200, size: 150 });
     expect(moved.box).toEqual([110, 220, 30, 40]);
-    expect(moved.keypoints).toEqual([[101, 202, -0.5], [103, 204]]);
+    expect(moved.keypoints).toEqual([
+      [101, 202, -0.5],
+      [103, 204],
+    ]);
     expect(moved).toMatchObject({ score: 0.9, label: 'point' });
   });
 });

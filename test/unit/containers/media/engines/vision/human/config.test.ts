@@ -2,7 +2,10 @@
  * The Human configuration's knobs: which face detector runs, and what the env can select.
  */
 import { describe, expect, it } from 'vitest';
-import { defaultFaceDetector, humanConfig } from '../../../../../../../containers/media/engines/vision/human/config.js';
+import {
+  defaultFaceDetector,
+  humanConfig,
+} from '../../../../../../../containers/media/engines/vision/human/config.js';
 
 const faceDetectorModel = (config: Record<string, unknown>) =>
   ((config.face as Record<string, unknown>).detector as Record<string, unknown>).modelPath;
