@@ -147,8 +147,6 @@ export class WhisperProcess {
     this.#stderr = '';
     const child = spawn(python, ['-u', script, modelDir], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      // PASSIVE: OpenMP threads sleep at a barrier instead of spinning, so the cores they would
-      // burn go to the vision threads that share them in an analysis job.
       env: {
         OMP_WAIT_POLICY: 'PASSIVE',
         ...process.env,
