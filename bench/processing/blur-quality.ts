@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { grayFrame, laplacianVariance } from '../../test/support/media-measures.js';
 import { talkingHead720p60s } from './clips.js';
+import { SHARED_MEDIA } from '../support/media.js';
 import {
   createProcessSegmenter,
   KeyMaskStream,
@@ -33,7 +34,7 @@ import { decoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpe
 import { planRender } from '../../containers/media/engines/frame-pipeline/plan.js';
 import { probeFile } from '../../containers/media/src/ffmpeg.js';
 
-const FACE2 = '/work/shared/media/talking_head/retalking_face2.mp4';
+const FACE2 = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4');
 const S = 422;
 /** Boxes in fractions of the frame (x0, y0, x1, y1). */
 const BOXES = {

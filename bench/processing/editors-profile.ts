@@ -19,8 +19,8 @@ import { planRender, type RenderPlan } from '../../containers/media/engines/fram
 import type { FrameEditor } from '../../containers/media/engines/frame-pipeline/editors.js';
 import { createWarpGazeEditor } from '../../containers/media/engines/gaze/index.js';
 import { createMouthEditor } from '../../containers/media/engines/mouth/index.js';
+import { talkingHead720p } from '../support/media.js';
 
-const SOURCE = '/work/shared/media/talking_head/sadtalker_wda_aoc.mp4';
 const SPEECH_TEXT =
   'Welcome to the processing benchmark. This sentence replaces the original audio, and the video is fitted to its length. ' +
   'We keep talking for a while so that the mouth has plenty of work to do, with pauses, loud vowels and quiet endings.';
@@ -31,27 +31,7 @@ const arg = (name: string, fallback: string) => {
 };
 
 function makeInputs(dir: string, sec: number) {
-  const clip = join(dir, 'talking720p.mp4');
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-stream_loop',
-    '-1',
-    '-i',
-    SOURCE,
-    '-t',
-    String(sec),
-    '-vf',
-    'scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-c:a',
-    'aac',
-    clip,
-  ]);
+  const clip = talkingHead720p(dir, sec);
   const speech = join(dir, 'speech.wav');
   execFileSync('espeak-ng', ['-v', 'en-us+m3', '-s', '150', '-w', speech, SPEECH_TEXT]);
   return { clip, speech };

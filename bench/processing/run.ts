@@ -17,6 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SHARED_MEDIA, talkingHead720p } from '../support/media.js';
 import {
   renderVideo,
   defaultRenderEngines,
@@ -26,10 +27,10 @@ import { measureGaze } from '../../containers/media/engines/gaze/index.js';
 import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
 
 const OUT_DIR = join(process.cwd(), 'bench/out');
-const SOURCE = '/work/shared/media/talking_head/sadtalker_wda_aoc.mp4';
+const SOURCE = join(SHARED_MEDIA, 'talking_head/sadtalker_wda_aoc.mp4');
 const BLUR_GATE_SEC = 60;
 /** Head turned ~8°, eyes ~46 px wide at 844²: the clip where correction has most to do. */
-const GAZE_SOURCE = '/work/shared/media/talking_head/retalking_face2.mp4';
+const GAZE_SOURCE = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4');
 /** Eye band of GAZE_SOURCE (x, y, w, h in px), for the zoomed sheet. */
 const GAZE_EYES_CROP = '240:80:270:330';
 /** Mouth of SOURCE (512²), for the zoomed mouth sheet. */
@@ -62,27 +63,7 @@ function makeClips(dir: string) {
     'aac',
     ten,
   ]);
-  const hd = join(dir, 'talking720p60s.mp4');
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-stream_loop',
-    '-1',
-    '-i',
-    SOURCE,
-    '-t',
-    '60',
-    '-vf',
-    'scale=1280:720:force_original_aspect_ratio=increase,crop=1280:720',
-    '-c:v',
-    'libx264',
-    '-preset',
-    'veryfast',
-    '-c:a',
-    'aac',
-    hd,
-  ]);
+  const hd = talkingHead720p(dir, 60);
   const speech = join(dir, 'speech.wav');
   execFileSync('espeak-ng', [
     '-v',
