@@ -100,6 +100,22 @@ function pooledWer(refs: string[], hyps: string[]): { wer: number; edits: number
   return { wer: edits / words, edits, words };
 }
 
+/**
+ * Each take's pooled WER (refs and hyps are take after take, `perTake` sentences each): their
+ * mean, standard error and range, so two settings can be told apart from the takes' own spread.
+ */
+function takeSpread(refs: string[], hyps: string[], perTake: number): string {
+  const wers: number[] = [];
+  for (let t = 0; t * perTake < refs.length; t++) {
+    const at = t * perTake;
+    wers.push(100 * pooledWer(refs.slice(at, at + perTake), hyps.slice(at, at + perTake)).wer);
+  }
+  const mean = wers.reduce((a, b) => a + b, 0) / wers.length;
+  const sd = Math.sqrt(wers.reduce((a, w) => a + (w - mean) ** 2, 0) / Math.max(1, wers.length - 1));
+  const se = sd / Math.sqrt(wers.length);
+  return `${mean.toFixed(2)} ± ${se.toFixed(2)} % (${Math.min(...wers).toFixed(1)}–${Math.max(...wers).toFixed(1)}) : ${wers.map((w) => w.toFixed(1)).join(' ')}`;
+}
+
 /** `--name value` from the command line, else `fallback`. */
 function option(args: string[], name: string, fallback?: string): string | undefined {
   const i = args.indexOf(name);
@@ -177,6 +193,7 @@ async function main(): Promise<void> {
   const table: string[] = [];
   const detail: string[] = [];
   const listing: string[] = [];
+  const spread: string[] = [];
   try {
     for (const voice of voices) {
       await voice.engine.synthesize({ text: 'Warm up.' }); // model load is not synthesis time
@@ -207,6 +224,8 @@ async function main(): Promise<void> {
         const w = pooledWer(refs, d.hyps);
         return `${(100 * w.wer).toFixed(1)} % (${w.edits}/${w.words})`;
       });
+      for (const d of decodings)
+        spread.push(`| ${voice.label} | ${d.label} | ${takeSpread(refs, d.hyps, sentences.length)} |`);
       let whisperCell = 'n/a';
       if (whisperDir && !rtfOnly) {
         const python = fileURLToPath(new URL('../../.venv/bin/python', import.meta.url));
@@ -250,6 +269,12 @@ async function main(): Promise<void> {
   );
   console.log(`|---|---|---|---|${beams.map(() => '---|').join('')}---|`);
   for (const row of table) console.log(row);
+  if (spread.length) {
+    console.log(
+      '\n| voice | decoding | WER per take: mean ± standard error (min–max) : takes |\n|---|---|---|',
+    );
+    for (const row of spread) console.log(row);
+  }
   if (listing.length) {
     const [first, last] = [beams[0], beams.at(-1)];
     console.log(
