@@ -13,8 +13,9 @@
  * the `AsrEngine` port: pocketsphinx or Whisper, whichever the deployment configures)
  * transcribes each WAV and the word error rate against the text is pooled over all 20. The
  * neural voice samples noise (VITS), so every take differs: its sentences are spoken `--takes`
- * times (default 6: with 3, the pooled WER of the same voice varied 4.3–5.6 % between runs) and
- * pooled; espeak-ng is deterministic and spoken once.
+ * times (default 10: with 6, runs of the same setting differed by up to 0.8 points) and pooled,
+ * and each take's own WER is printed (mean ± standard error, range) to judge a difference by;
+ * espeak-ng is deterministic and spoken once.
  * Reference and transcript are both put through the TTS normaliser first, so "$5" and "five
  * dollars" count as the same words. `--whisper DIR` also transcribes with faster-whisper
  * directly (bench/tts/whisper.py in .venv). Prints the machine's load average: RTF on a shared
@@ -136,7 +137,7 @@ interface Decoding {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const whisperDir = option(args, '--whisper');
-  const takes = Number(option(args, '--takes', '6'));
+  const takes = Number(option(args, '--takes', '10'));
   const rtfOnly = args.includes('--rtf-only');
   const listErrors = args.includes('--errors');
   const set = option(args, '--set', 'bench');
