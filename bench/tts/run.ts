@@ -13,8 +13,9 @@
  * the `AsrEngine` port: pocketsphinx or Whisper, whichever the deployment configures)
  * transcribes each WAV and the word error rate against the text is pooled over all 20. The
  * neural voice samples noise (VITS), so every take differs: its sentences are spoken `--takes`
- * times (default 6: with 3, the pooled WER of the same voice varied 4.3–5.6 % between runs) and
- * pooled; espeak-ng is deterministic and spoken once.
+ * times (default 10: with 6, runs of the same setting differed by up to 0.8 points) and pooled,
+ * and each take's own WER is printed (mean ± standard error, range) to judge a difference by;
+ * espeak-ng is deterministic and spoken once.
  * Reference and transcript are both put through the TTS normaliser first, so "$5" and "five
  * dollars" count as the same words. `--whisper DIR` also transcribes with faster-whisper
  * directly (bench/tts/whisper.py in .venv). Prints the machine's load average: RTF on a shared
@@ -100,6 +101,22 @@ function pooledWer(refs: string[], hyps: string[]): { wer: number; edits: number
   return { wer: edits / words, edits, words };
 }
 
+/**
+ * Each take's pooled WER (refs and hyps are take after take, `perTake` sentences each): their
+ * mean, standard error and range, so two settings can be told apart from the takes' own spread.
+ */
+function takeSpread(refs: string[], hyps: string[], perTake: number): string {
+  const wers: number[] = [];
+  for (let t = 0; t * perTake < refs.length; t++) {
+    const at = t * perTake;
+    wers.push(100 * pooledWer(refs.slice(at, at + perTake), hyps.slice(at, at + perTake)).wer);
+  }
+  const mean = wers.reduce((a, b) => a + b, 0) / wers.length;
+  const sd = Math.sqrt(wers.reduce((a, w) => a + (w - mean) ** 2, 0) / Math.max(1, wers.length - 1));
+  const se = sd / Math.sqrt(wers.length);
+  return `${mean.toFixed(2)} ± ${se.toFixed(2)} % (${Math.min(...wers).toFixed(1)}–${Math.max(...wers).toFixed(1)}) : ${wers.map((w) => w.toFixed(1)).join(' ')}`;
+}
+
 /** `--name value` from the command line, else `fallback`. */
 function option(args: string[], name: string, fallback?: string): string | undefined {
   const i = args.indexOf(name);
@@ -120,7 +137,7 @@ interface Decoding {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const whisperDir = option(args, '--whisper');
-  const takes = Number(option(args, '--takes', '6'));
+  const takes = Number(option(args, '--takes', '10'));
   const rtfOnly = args.includes('--rtf-only');
   const listErrors = args.includes('--errors');
   const set = option(args, '--set', 'bench');
@@ -177,6 +194,7 @@ async function main(): Promise<void> {
   const table: string[] = [];
   const detail: string[] = [];
   const listing: string[] = [];
+  const spread: string[] = [];
   try {
     for (const voice of voices) {
       await voice.engine.synthesize({ text: 'Warm up.' }); // model load is not synthesis time
@@ -207,6 +225,8 @@ async function main(): Promise<void> {
         const w = pooledWer(refs, d.hyps);
         return `${(100 * w.wer).toFixed(1)} % (${w.edits}/${w.words})`;
       });
+      for (const d of decodings)
+        spread.push(`| ${voice.label} | ${d.label} | ${takeSpread(refs, d.hyps, sentences.length)} |`);
       let whisperCell = 'n/a';
       if (whisperDir && !rtfOnly) {
         const python = fileURLToPath(new URL('../../.venv/bin/python', import.meta.url));
@@ -250,6 +270,12 @@ async function main(): Promise<void> {
   );
   console.log(`|---|---|---|---|${beams.map(() => '---|').join('')}---|`);
   for (const row of table) console.log(row);
+  if (spread.length) {
+    console.log(
+      '\n| voice | decoding | WER per take: mean ± standard error (min–max) : takes |\n|---|---|---|',
+    );
+    for (const row of spread) console.log(row);
+  }
   if (listing.length) {
     const [first, last] = [beams[0], beams.at(-1)];
     console.log(

@@ -23,6 +23,7 @@ import {
   splitSpeech,
 } from '../../containers/media/engines/tts/index.js';
 import { parseWav, readProvenance } from '../../containers/media/engines/tts/wav.js';
+import { frameDb } from '../support/media-measures.js';
 
 // The real Piper voice (installed by the setup into .venv/models), real espeak-ng, real recogniser.
 const CLIP = '/work/shared/media/talking_head/retalking_face3.mp4';
@@ -41,18 +42,6 @@ function samples(wav: Buffer): Int16Array {
   return new Int16Array(
     wav.buffer.slice(wav.byteOffset + info.dataOffset, wav.byteOffset + info.dataOffset + info.dataBytes),
   );
-}
-
-/** Level of each 10 ms frame, dBFS. */
-function frameDb(pcm: Int16Array, rateHz: number): number[] {
-  const n = Math.round(rateHz / 100);
-  const out: number[] = [];
-  for (let i = 0; i + n <= pcm.length; i += n) {
-    let sum = 0;
-    for (let k = i; k < i + n; k++) sum += pcm[k] * pcm[k];
-    out.push(10 * Math.log10(sum / n / 32768 ** 2 + 1e-12));
-  }
-  return out;
 }
 
 /** Runs of frames below `db` at least `minSec` long, inside the speech (edges excluded). */

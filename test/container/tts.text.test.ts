@@ -44,6 +44,15 @@ describe('normalizeText', () => {
       "We met at ten thirty a m, left at nine oh five p m and slept at eleven o'clock.",
     ],
     ['Dinner at 7 p.m. tonight.', 'Dinner at seven p m tonight.'],
+    // A period after am/pm or an address ends the sentence too: the sentence splitter must see it.
+    [
+      'It starts at 8 pm. We open at 9:00 am. Bring a coat.',
+      'It starts at eight p m. We open at nine a m. Bring a coat.',
+    ],
+    [
+      'Drive on Elm Rd. Then turn onto 5th Ave. for a mile, past Main St.',
+      'Drive on Elm Road. Then turn onto fifth Avenue for a mile, past Main Street.',
+    ],
     [
       'Born on March 3rd, 2024 and on 12/31/1999.',
       'Born on March third, twenty twenty-four and on December thirty-first, nineteen ninety-nine.',

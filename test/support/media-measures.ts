@@ -67,3 +67,15 @@ export function duration(path: string, stream?: string): number {
     ).trim(),
   );
 }
+
+/** Level of each 10 ms frame of mono s16 samples, dBFS. */
+export function frameDb(pcm: Int16Array, rateHz: number): number[] {
+  const n = Math.round(rateHz / 100);
+  const out: number[] = [];
+  for (let i = 0; i + n <= pcm.length; i += n) {
+    let sum = 0;
+    for (let k = i; k < i + n; k++) sum += pcm[k] * pcm[k];
+    out.push(10 * Math.log10(sum / n / 32768 ** 2 + 1e-12));
+  }
+  return out;
+}

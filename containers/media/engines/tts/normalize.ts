@@ -38,12 +38,19 @@ const ABBREVIATIONS: Array<[RegExp, string]> = [
   [/\bMrs(?=\s+[A-Z])/g, 'Missus'],
   [/\bMr(?=\s+[A-Z])/g, 'Mister'],
   [/\bProf\.(?=\s|$)/g, 'Professor'],
+  [/\bMt\.(?=\s|$)/g, 'Mount'],
+  [/\bSt\.(?=\s+[A-Z])/g, 'Saint'], // "St. Louis"; "Main St." (no capital after) is a street
+  // After a name or an address the period may also end the sentence: kept there, so the
+  // sentence splitter still sees the end ("on Elm Rd. Then" is two sentences, "Rd. for" is one).
+  [/\bJr\.(?=\s*$|\s+[A-Z])/gm, 'Junior.'],
+  [/\bSr\.(?=\s*$|\s+[A-Z])/gm, 'Senior.'],
+  [/\bAve\.(?=\s*$|\s+[A-Z])/gm, 'Avenue.'],
+  [/\bRd\.(?=\s*$|\s+[A-Z])/gm, 'Road.'],
+  [/\bSt\.(?=\s*$)/gm, 'Street.'],
   [/\bJr\.(?=\s|$)/g, 'Junior'],
   [/\bSr\.(?=\s|$)/g, 'Senior'],
-  [/\bMt\.(?=\s|$)/g, 'Mount'],
   [/\bAve\.(?=\s|$)/g, 'Avenue'],
   [/\bRd\.(?=\s|$)/g, 'Road'],
-  [/\bSt\.(?=\s+[A-Z])/g, 'Saint'], // "St. Louis"; "Main St." (no capital after) is a street
   [/\bSt\.(?=\s|$)/g, 'Street'],
   [/\be\.g\.(?=[\s,]|$)/gi, 'for example'],
   [/\bi\.e\.(?=[\s,]|$)/gi, 'that is'],
@@ -206,11 +213,12 @@ export function normalizeText(text: string): string {
   );
 
   // Times: 10:30, 9:05 pm, 7 a m (after the abbreviation pass).
-  t = t.replace(/\b(\d{1,2}):(\d{2})(?:\s*([ap])\s?\.?\s?m\b\.?)?/gi, (all, h, m, ap?: string) =>
+  // The period after "am"/"pm" is left alone: it ends the sentence ("at 8 pm. Bring a coat.").
+  t = t.replace(/\b(\d{1,2}):(\d{2})(?:\s*([ap])\s?\.?\s?m\b)?/gi, (all, h, m, ap?: string) =>
     Number(h) < 24 && Number(m) < 60 ? clock(h, m, ap && `${ap}m`) : all,
   );
   t = t.replace(
-    /\b(\d{1,2})\s*([ap])\.?m\b\.?/gi,
+    /\b(\d{1,2})\s*([ap])\.?m\b/gi,
     (_all, h, ap: string) => `${cardinal(Number(h))} ${ap.toLowerCase()} m`,
   );
 

@@ -39,9 +39,9 @@ export interface PiperOptions {
   voice?: string;
   /** Speaking-rate factor (>1 slower). Default: the voice's own (1.0). */
   lengthScale?: number;
-  /** VITS sampling noise (variety of each take). Default: the voice's own (0.667). */
+  /** VITS sampling noise (variety of each take). Default `PIPER_NOISE_SCALE` (the voice's own is 0.667). */
   noiseScale?: number;
-  /** Phoneme-duration noise. Default: the voice's own (0.8). */
+  /** Phoneme-duration noise. Default `PIPER_NOISE_W` (the voice's own is 0.8). */
   noiseW?: number;
   /** Silence before the first sound, s: players and encoders eat the first few ms. Default 0.08. */
   leadSec?: number;
@@ -54,6 +54,16 @@ export interface PiperOptions {
    */
   threads?: number;
 }
+
+/**
+ * Sampling noise of the acoustic frames and of the phoneme durations, below the voice's own
+ * 0.667 / 0.8: less noise articulates every phoneme closer to its learnt mean, so fewer
+ * consonants come out weak and fewer odd pauses are heard as fillers. Chosen on the held-out
+ * sentences of bench/tts (10 takes each, Whisper base beam 5): round-trip WER 6.1 ± 0.3 % at the
+ * voice's values, 5.2 ± 0.2 % at 0.333 / 0.333.
+ */
+export const PIPER_NOISE_SCALE = 0.333;
+export const PIPER_NOISE_W = 0.333;
 
 /** Peak level of each sentence after normalisation (Piper normalises each sentence to full scale; a little headroom keeps AAC from clipping). */
 const PEAK = 0.9;
@@ -142,11 +152,7 @@ export function createPiperEngine({
     const chunks = splitSpeech(normalizeText(text));
     if (chunks.length === 0)
       throw new TtsError('tts_text_missing', 'text: nothing speakable after normalisation', 400);
-    const scales = new Float32Array([
-      noiseScale ?? config.inference.noise_scale,
-      lengthScale ?? config.inference.length_scale,
-      noiseW ?? config.inference.noise_w,
-    ]);
+    const scales = new Float32Array(inferenceScales(config, { noiseScale, lengthScale, noiseW }));
     // The next sentence's phonemes are prepared while the current one is synthesised.
     let next = sentencePhonemes(chunks[0].text, config.espeak.voice, signal);
     next.catch(() => {}); // awaited after the first yield, which a consumer may never ask for
@@ -208,6 +214,21 @@ export function createPiperEngine({
       };
     },
   };
+}
+
+/**
+ * Pure: the model's `scales` input, [noise_scale, length_scale, noise_w]: the options given, else
+ * `PIPER_NOISE_SCALE` / the voice's own length scale / `PIPER_NOISE_W`.
+ */
+export function inferenceScales(
+  config: Pick<PiperVoiceConfig, 'inference'>,
+  { noiseScale, lengthScale, noiseW }: Pick<PiperOptions, 'noiseScale' | 'lengthScale' | 'noiseW'>,
+): [number, number, number] {
+  return [
+    noiseScale ?? PIPER_NOISE_SCALE,
+    lengthScale ?? config.inference.length_scale,
+    noiseW ?? PIPER_NOISE_W,
+  ];
 }
 
 /** Pulls the first `n` items of `source` now (their errors are thrown here) and yields them, then the rest. */
