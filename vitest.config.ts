@@ -14,11 +14,20 @@ export default defineConfig({
     fileParallelism: false,
     projects: [
       {
-        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'],
+          environment: 'node',
+          // Pure code and small fixtures: two files at once, alone, before the heavy suites (group 1) start.
+          fileParallelism: true,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
       },
       {
         test: {
           name: 'container',
+          sequence: { groupOrder: 1 },
           include: ['test/container/**/*.test.ts', 'containers/**/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
@@ -30,6 +39,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 1 },
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
           testTimeout: 300_000,

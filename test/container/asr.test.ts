@@ -16,8 +16,9 @@ import {
   createAsrRoutes,
   PocketsphinxEngine,
 } from '../../containers/media/engines/asr/index.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
-const MEDIA_DIR = resolve(process.env.MEDIA_DIR ?? join(import.meta.dirname, '../../../shared/media'));
+const MEDIA_DIR = resolve(process.env.MEDIA_DIR ?? SHARED_MEDIA);
 const HAVE_MEDIA = existsSync(join(MEDIA_DIR, 'speech/goforward.wav'));
 const GOFORWARD_TEXT = 'go forward ten meters';
 const JFK_TEXT =

@@ -9,9 +9,10 @@ import { createAsrEngine } from '../../containers/media/engines/asr/engine.js';
 import { alignCaptions, wordsFromTokens } from '../../containers/media/engines/render/align.js';
 import { WORDS_PER_CUE } from '../../containers/media/engines/render/captions.js';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
-const CLIP = '/work/shared/media/talking_head/retalking_face3.mp4';
-const SPEECH_DIR = '/work/shared/media/speech';
+const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face3.mp4');
+const SPEECH_DIR = join(SHARED_MEDIA, 'speech');
 // 54 words, five sentences, a number (spelled by espeak-ng) and a name no dictionary has: one
 // grammar for all of it used to fail ("Final result does not match the grammar"), so captions
 // fell back to the even split. Aligned phrase by phrase it aligns whole.

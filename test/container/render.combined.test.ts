@@ -7,11 +7,12 @@ import { createRenderRoutes } from '../../containers/media/engines/render/index.
 import { measureGaze } from '../../containers/media/engines/gaze/index.js';
 import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
 import { duration, grayFrame, laplacianVariance, probe } from '../support/media-measures.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
 // Every per-frame edit at once, in the one decode → edits → one encode of the frames path:
 // blur (mask in alpha), eye contact, mouth driving from new speech, and a caption track.
 // retalking_face2: 844², 25 fps, 5.04 s, textured wall, head turned ~8° (gaze has work to do).
-const CLIP = '/work/shared/media/talking_head/retalking_face2.mp4';
+const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4');
 const FPS = 25;
 const TEXT = 'Thank you all for coming today. We will start with the numbers.';
 const tmp = mkdtempSync(join(tmpdir(), 'render-combined-'));

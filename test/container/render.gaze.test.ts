@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { measureGaze, warpEye, type EyeGeometry } from '../../containers/media/engines/gaze/index.js';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
 // Face mesh + iris on every 2nd frame of a 3 s clip, plus two gaze measurements: ~1–2 min under load.
-const CLIP = '/work/shared/media/talking_head/retalking_face2.mp4'; // 844², 25 fps, head turned ~8°
+const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4'); // 844², 25 fps, head turned ~8°
 const tmp = mkdtempSync(join(tmpdir(), 'gaze-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

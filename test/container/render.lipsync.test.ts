@@ -12,11 +12,12 @@ import {
   type AvOffsetResult,
 } from '../../containers/media/engines/lipsync/index.js';
 import { probeFile } from '../../containers/media/src/ffmpeg.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
 // Real HDTF footage (512², 25 fps, 8 s) whose own reading is confident (0.4) and at the in-sync
 // calibration point; the AI lip-synced clips of the same folder read below the confidence gate.
 // Cost: three face-mesh passes over 200 frames plus two 8 s renders (~40–80 s on 2 busy cores).
-const CLIP = '/work/shared/media/talking_head/sadtalker_wda_aoc.mp4';
+const CLIP = join(SHARED_MEDIA, 'talking_head/sadtalker_wda_aoc.mp4');
 /** Allowed error of the estimator and of the corrected output, ms (the bound). */
 const TOLERANCE_MS = 40;
 const tmp = mkdtempSync(join(tmpdir(), 'lipsync-test-'));

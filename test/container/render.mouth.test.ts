@@ -6,9 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
 import { duration } from '../support/media-measures.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
 // Two renders of 5.6 s (one with the mouth analysis) and two per-frame mouth tracks: ~2–4 min under load.
-const CLIP = '/work/shared/media/talking_head/retalking_face3.mp4'; // 590², 25 fps, 5.04 s
+const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face3.mp4'); // 590², 25 fps, 5.04 s
 /** Regions of CLIP in px (w:h:x:y): the eyes and the mouth of the (nearly still) head. */
 const EYES = '220:70:185:200';
 const MOUTH = '160:110:215:320';

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { grayFrame, laplacianVariance, probe } from '../support/media-measures.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
-const MEDIA = '/work/shared/media/talking_head';
+const MEDIA = join(SHARED_MEDIA, 'talking_head');
 const CLIP = join(MEDIA, 'retalking_face3.mp4'); // 590², 25 fps, 5 s, AAC
 const tmp = mkdtempSync(join(tmpdir(), 'render-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -4,11 +4,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
 import { abortJob, openScope, runInScope } from '../../containers/media/src/work-scope.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
-const CLIP = '/work/shared/media/talking_head/retalking_face2.mp4'; // 844², person centred
+const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4'); // 844², person centred
 
 /** One frame of CLIP at `sec`, RGB at 256². */
 const frame = (sec: number) =>

@@ -24,9 +24,10 @@ import {
 } from '../../containers/media/engines/tts/index.js';
 import { parseWav, readProvenance } from '../../containers/media/engines/tts/wav.js';
 import { frameDb } from '../support/media-measures.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
 // The real Piper voice (installed by the setup into .venv/models), real espeak-ng, real recogniser.
-const CLIP = '/work/shared/media/talking_head/retalking_face3.mp4';
+const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face3.mp4');
 const tmp = mkdtempSync(join(tmpdir(), 'tts-piper-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 

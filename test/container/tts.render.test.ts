@@ -9,10 +9,11 @@ import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/ind
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { createTtsRoutes } from '../../containers/media/engines/tts/index.js';
 import { duration } from '../support/media-measures.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
 // A processed video the way the pipeline makes one: POST /tts (generator 0) → POST /render with
 // the description as captions and mouth driving on. One render of ~15 s on the frame path: 2–5 min under load.
-const CLIP = '/work/shared/media/talking_head/retalking_face3.mp4'; // 590², 25 fps, 5.04 s
+const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face3.mp4'); // 590², 25 fps, 5.04 s
 const DESCRIPTION =
   'Welcome back to the channel. Today I will show you how we cut our energy bill by 30% in 2025, ' +
   'using three simple changes. First, we replaced bulbs. Second, we fixed the windows. ' +

@@ -20,8 +20,9 @@ import { missingWhisperFile, segmentWords } from '../../containers/media/engines
 import { grammarItems, jsgfOf, readAlignment } from '../../containers/media/engines/asr/align-fillers.js';
 import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.js';
 import type { TimedWord } from '../../src/contract/media.js';
+import { SHARED_MEDIA } from '../support/services.js';
 
-const MEDIA_DIR = resolve(process.env.MEDIA_DIR ?? join(import.meta.dirname, '../../../shared/media'));
+const MEDIA_DIR = resolve(process.env.MEDIA_DIR ?? SHARED_MEDIA);
 const JFK_WORDS =
   'and so my fellow americans ask not what your country can do for you ask what you can do for your country';
 /** Word starts (s) in jfk.wav as native pocketsphinx_continuous (Debian model) reports them. */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateFixtures } from '../support/fixtures.js';
-import { ROOT, waitFor } from '../support/services.js';
+import { ROOT, SHARED_MEDIA, waitFor } from '../support/services.js';
 
 const PORT = 18887;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -104,7 +104,7 @@ describe('npm start, end to end', () => {
   });
 
   it('should analyse the JFK speech with Whisper: the exact words, the engine named, no warning', async () => {
-    const jfk = join(ROOT, '../shared/media/speech/jfk.wav');
+    const jfk = join(SHARED_MEDIA, 'speech/jfk.wav');
     expect(existsSync(jfk), `${jfk} (../shared beside the clone) is needed`).toBe(true);
     const { video_id } = await upload('/api/analyze-video', jfk);
     const done = await poll(video_id);
@@ -130,7 +130,7 @@ describe('npm start, end to end', () => {
 
   it('should finish a job interrupted by a restart of the whole stack', async () => {
     // Long enough to be caught mid-way: blur over a real talking-head clip when present.
-    const shared = join(ROOT, '../shared/media/talking_head/sadtalker_wda_katiehill.mp4');
+    const shared = join(SHARED_MEDIA, 'talking_head/sadtalker_wda_katiehill.mp4');
     const clip = existsSync(shared) ? shared : join(generateFixtures(), 'tone-3s.mp4');
     const { video_id } = await upload('/api/process-video', clip, { blur_background: 'true' });
     await vi.waitUntil(async () => (await status(video_id)).status === 'processing', {

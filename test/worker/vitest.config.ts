@@ -88,6 +88,8 @@ export default defineProject({
   ],
   test: {
     name: 'worker',
+    // After the unit project (group 0), one file at a time with the other heavy suites.
+    sequence: { groupOrder: 1 },
     include: ['**/*.test.ts'],
     globalSetup: ['./global-setup.ts'],
     testTimeout: 90_000,

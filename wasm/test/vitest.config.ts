@@ -25,6 +25,8 @@ export default defineProject({
   ],
   test: {
     name: 'wasm',
+    // After the unit project (group 0), one file at a time with the other heavy suites.
+    sequence: { groupOrder: 1 },
     include: ['**/*.test.ts'],
     // The first test of a file pays for compiling ~46 MB of WebAssembly.
     testTimeout: 180_000,

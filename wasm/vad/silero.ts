@@ -14,9 +14,14 @@
  * Only v5 is imported here, so a Worker bundles one model (~2 MB gzip). The legacy model is
  * bundled only by Workers that import `wasm/vad/legacy-model.js` (which registers it).
  */
-import v5Model from '@ricky0123/vad-web/dist/silero_vad_v5.onnx';
 import { planBatches, stepsOf, type BatchPlanOptions } from './batch-plan.js';
-import { createWasmSession, ort } from './ort.js';
+import type { InferenceSession, Tensor } from 'onnxruntime-web/wasm';
+
+/**
+ * onnxruntime-web, its ~14 MB `.wasm` and the model are loaded on the first session: an isolate
+ * that never runs VAD (most requests; most Worker test files) does not evaluate them.
+ */
+const loadOrt = () => import('./ort.js');
 
 /** The only rate the models are fed at here. */
 export const SILERO_SAMPLE_RATE_HZ = 16_000;
@@ -26,8 +31,8 @@ const INT16_FULL_SCALE = 32_768;
 export type SileroModel = 'v5' | 'legacy';
 
 interface ModelSpec {
-  /** The `.onnx` bytes; undefined until registered (legacy: `import 'wasm/vad/legacy-model.js'`). */
-  bytes?: ArrayBuffer;
+  /** Loads the `.onnx` bytes; undefined until registered (legacy: `import 'wasm/vad/legacy-model.js'`). */
+  load?: () => Promise<ArrayBuffer>;
   /** New samples per inference frame. */
   frameSamples: number;
   /** Samples of the previous frame prepended to each frame. */
@@ -41,7 +46,7 @@ interface ModelSpec {
 
 const MODELS: Record<SileroModel, ModelSpec> = {
   v5: {
-    bytes: v5Model,
+    load: async () => (await import('@ricky0123/vad-web/dist/silero_vad_v5.onnx')).default,
     frameSamples: 512,
     contextSamples: 64,
     state: { state: 'stateN' },
@@ -62,7 +67,7 @@ const MODELS: Record<SileroModel, ModelSpec> = {
  * `legacy-model.ts`; keeps models a Worker does not use out of its bundle.
  */
 export function registerSileroModel(model: SileroModel, bytes: ArrayBuffer): void {
-  MODELS[model].bytes = bytes;
+  MODELS[model].load = async () => bytes;
 }
 
 /** Samples per frame of a model (512 for v5, 1536 for legacy). */
@@ -70,25 +75,27 @@ export function sileroFrameSamples(model: SileroModel = 'v5'): number {
   return MODELS[model].frameSamples;
 }
 
-const sessions = new Map<SileroModel, Promise<ort.InferenceSession>>();
+const sessions = new Map<SileroModel, Promise<InferenceSession>>();
 let queue: Promise<unknown> = Promise.resolve();
 
 /** This isolate's session for `model`, created on first use (kept for the isolate's life). */
-export function getSileroSession(model: SileroModel = 'v5'): Promise<ort.InferenceSession> {
+export function getSileroSession(model: SileroModel = 'v5'): Promise<InferenceSession> {
   let session = sessions.get(model);
   if (!session) {
-    const bytes = MODELS[model].bytes;
-    if (!bytes) {
+    const load = MODELS[model].load;
+    if (!load) {
       return Promise.reject(
         new Error(`Silero VAD model '${model}' is not bundled: import 'wasm/vad/legacy-model.js' first`),
       );
     }
-    session = createWasmSession(new Uint8Array(bytes), { graphOptimizationLevel: 'all' }).catch(
-      (error: unknown) => {
+    session = Promise.all([loadOrt(), load()])
+      .then(([{ createWasmSession }, bytes]) =>
+        createWasmSession(new Uint8Array(bytes), { graphOptimizationLevel: 'all' }),
+      )
+      .catch((error: unknown) => {
         sessions.delete(model);
         throw new Error(`Silero VAD (${model}) failed to load`, { cause: error });
-      },
-    );
+      });
     sessions.set(model, session);
   }
   return session;
@@ -122,13 +129,14 @@ async function runBatched(
   const { model = 'v5', ...planOptions } = options;
   const spec = MODELS[model];
   const session = await getSileroSession(model);
+  const { ort } = await loadOrt();
   const frameCount = Math.ceil(samples.length / spec.frameSamples);
   const probabilities = new Float32Array(frameCount);
   const plan = planBatches(frameCount, planOptions);
   const rows = plan.length;
   const steps = stepsOf(plan);
   const sr = new ort.Tensor('int64', BigInt64Array.from([BigInt(SILERO_SAMPLE_RATE_HZ)]), spec.srShape);
-  let state: Record<string, ort.Tensor> = {};
+  let state: Record<string, Tensor> = {};
   for (const name of Object.keys(spec.state)) {
     state[name] = new ort.Tensor('float32', new Float32Array(2 * rows * spec.stateWidth), [
       2,
@@ -154,10 +162,10 @@ async function runBatched(
       const frame = plan[row].start + step;
       if (frame >= plan[row].keep && frame < plan[row].end) probabilities[frame] = output[row];
     }
-    const next: Record<string, ort.Tensor> = {};
+    const next: Record<string, Tensor> = {};
     for (const [name, outName] of Object.entries(spec.state)) {
       state[name].dispose();
-      next[name] = out[outName] as ort.Tensor;
+      next[name] = out[outName] as Tensor;
     }
     state = next;
     out.output.dispose();
