@@ -71,6 +71,8 @@ export function spawnMedia(
   // Long work yields the CPU to short jobs (one job never delays another key's by much).
   const nice = currentNice(scope);
   if (nice && child.pid !== undefined) lowerPriority(child.pid, nice);
+  // Tracked while alive: when its key sends more work, it is reniced (work-scope `reniceTenant`).
+  if (scope && child.pid !== undefined) scope.children.set(child.pid, nice);
   let stderr = '';
   let stopped: WorkLimitError | null = null;
   let idle: NodeJS.Timeout | undefined;
@@ -110,6 +112,7 @@ export function spawnMedia(
     );
     child.on('close', (code) => {
       clearTimeout(idle);
+      if (child.pid !== undefined) scope?.children.delete(child.pid);
       detach();
       if (stopped) reject(stopped);
       else if (code === 0) resolve();

@@ -8,8 +8,12 @@
  * - one AbortSignal that fires on any of: the client went away, DELETE, the deadline.
  * `spawnMedia` (ffmpeg.ts) reads the scope, so every engine's processes (speech recognition and
  * speech synthesis included) are bounded and killed without those engines knowing about it.
+ * A scope may open before it is admitted (admission.ts: a key's jobs beyond its share wait their
+ * turn): DELETE reaches it while it waits, and its deadline starts only when it is admitted, so
+ * waiting never spends the budget.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { lowerPriority } from './priority.js';
 
 /** A request without a budget header (tools, tests): one hour. */
 export const DEFAULT_REQUEST_BUDGET_MS = Number(process.env.MEDIA_REQUEST_BUDGET_MS) || 3_600_000;
@@ -34,15 +38,27 @@ export interface WorkScope {
   /** Set when a child of this scope was stopped by a limit (inactivity, deadline, DELETE): its plain message. */
   limitHit: string | null;
   signal: AbortSignal;
-  /** Epoch ms after which the work is aborted. */
+  /** False while the scope waits for its turn (admission.ts); its work has not started. */
+  readonly admitted: boolean;
+  /** Epoch ms after which the work is aborted (Infinity while not admitted). */
   readonly deadline: number;
+  /** Admits a waiting scope: its budget starts now. */
+  start(): void;
   /** Shortens the deadline to `ms` from now (never lengthens it). */
   narrow(ms: number, why?: string): void;
+  /** Child processes of this scope that are alive, with the nice value each runs at. */
+  readonly children: Map<number, number>;
   dispose(): void;
 }
 
 const storage = new AsyncLocalStorage<WorkScope>();
 const byJob = new Map<string, Set<WorkScope & { abort(reason: WorkAbortedError): void }>>();
+/** Called whenever a scope of a job is opened, admitted or ended (admission.ts wakes waiters). */
+const changeListeners = new Set<() => void>();
+export const onScopesChanged = (fn: () => void) => void changeListeners.add(fn);
+const scopesChanged = () => {
+  for (const fn of changeListeners) fn();
+};
 
 export const currentScope = (): WorkScope | undefined => storage.getStore();
 
@@ -53,15 +69,20 @@ export function openScope({
   signal,
   mediaSec = null,
   tenant = null,
+  admitted = true,
 }: {
   jobId?: string | null;
   budgetMs?: number;
   signal?: AbortSignal;
   mediaSec?: number | null;
   tenant?: string | null;
+  /** False: the scope waits for `start()` (its budget has not started). */
+  admitted?: boolean;
 } = {}): WorkScope {
   const controller = new AbortController();
-  let deadline = Date.now() + budgetMs;
+  let deadline = admitted ? Date.now() + budgetMs : Infinity;
+  let isAdmitted = admitted;
+  let disposed = false;
   let timer: NodeJS.Timeout | undefined;
   let what = `the work took longer than its budget of ${Math.round(budgetMs / 1000)} s`;
   const abort = (reason: WorkAbortedError) => {
@@ -80,10 +101,13 @@ export function openScope({
   const dispose = () => {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onClientGone);
+    if (disposed) return;
+    disposed = true;
     if (jobId) {
       const set = byJob.get(jobId);
       set?.delete(scope);
       if (set?.size === 0) byJob.delete(jobId);
+      scopesChanged();
     }
   };
   const scope = {
@@ -92,8 +116,19 @@ export function openScope({
     mediaSec,
     limitHit: null as string | null,
     signal: controller.signal,
+    children: new Map<number, number>(),
+    get admitted() {
+      return isAdmitted;
+    },
     get deadline() {
       return deadline;
+    },
+    start() {
+      if (isAdmitted || disposed) return;
+      isAdmitted = true;
+      deadline = Date.now() + budgetMs;
+      arm();
+      if (jobId) scopesChanged();
     },
     narrow(ms: number, why?: string) {
       if (Date.now() + ms >= deadline) return;
@@ -104,14 +139,15 @@ export function openScope({
     dispose,
     abort,
   };
-  arm();
-  if (signal?.aborted) onClientGone();
-  else signal?.addEventListener('abort', onClientGone, { once: true });
+  if (admitted) arm();
   if (jobId) {
     let set = byJob.get(jobId);
     if (!set) byJob.set(jobId, (set = new Set()));
     set.add(scope);
+    scopesChanged();
   }
+  if (signal?.aborted) onClientGone();
+  else signal?.addEventListener('abort', onClientGone, { once: true });
   return scope;
 }
 
@@ -137,12 +173,38 @@ export const LONG_WORK_NICE = 10;
 /** Nice added per further job of the same tenant running here (fair share between keys). */
 export const NICE_PER_TENANT_JOB = 5;
 
-/** How many distinct jobs of `tenant` have running work here. */
+/** How many distinct jobs of `tenant` have work here, running or waiting for their turn. */
 export function tenantJobs(tenant: string | null): number {
   if (!tenant) return 0;
   let n = 0;
   for (const set of byJob.values()) if ([...set].some((s) => s.tenant === tenant)) n++;
   return n;
+}
+
+/** The jobs of `tenant` with admitted (running) work here. */
+export function runningJobsOf(tenant: string): Set<string> {
+  const jobs = new Set<string>();
+  for (const [jobId, set] of byJob)
+    if ([...set].some((s) => s.tenant === tenant && s.admitted)) jobs.add(jobId);
+  return jobs;
+}
+
+/**
+ * A tenant's share shrank (another of its jobs arrived): its running children get the higher
+ * nice value their scope would get now. Only ever raised: lowering a nice value needs a privilege.
+ */
+export function reniceTenant(tenant: string | null): void {
+  if (!tenant) return;
+  for (const set of byJob.values())
+    for (const scope of set) {
+      if (scope.tenant !== tenant || scope.children.size === 0) continue;
+      const nice = currentNice(scope);
+      for (const [pid, was] of scope.children)
+        if (nice > was) {
+          lowerPriority(pid, nice);
+          scope.children.set(pid, nice);
+        }
+    }
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 } from '../../../../../containers/media/src/media-limits.js';
 import { niceFor } from '../../../../../containers/media/src/work-scope.js';
 import { blurRadius } from '../../../../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
-import { workBudgetMs } from '../../../../../src/media/budget.js';
+import { fetchTimeoutMs, workBudgetMs } from '../../../../../src/media/budget.js';
 import { forgeMp4Durations } from '../../../../fixtures/abuse/make-corpus.js';
 import type { ProbeResult } from '../../../../../src/contract/media.js';
 
@@ -116,6 +116,10 @@ describe('budgets', () => {
   });
   it('should follow the upload size before the duration is known', () => {
     expect(workBudgetMs({ durationSec: null, sizeBytes: 200 * 2 ** 20 })).toBe(130_000);
+  });
+  it('should let the Worker wait out the budget plus the longest turn in the container, plus a margin', () => {
+    // 170 s of work after at most 600 s waiting for the key's turn, and 30 s for the container's own answer.
+    expect(fetchTimeoutMs(170_000)).toBe(800_000);
   });
   it('should lower the priority of long work only', () => {
     expect(niceFor({ mediaSec: 5 })).toBe(0);
