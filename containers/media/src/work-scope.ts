@@ -33,7 +33,10 @@ export interface WorkScope {
   jobId: string | null;
   /** The API key's tenant id (`x-tenant-id`): a tenant with several jobs running here yields to the others. */
   tenant: string | null;
-  /** Seconds of media the request works on, when known (`x-media-duration-sec`, or set by a route after probing). */
+  /**
+   * Seconds of work the request does, when known: the media's duration (`x-media-duration-sec`),
+   * or a render's `workSeconds` once it has probed its source (its nice value follows it).
+   */
   mediaSec: number | null;
   /** Set when a child of this scope was stopped by a limit (inactivity, deadline, DELETE): its plain message. */
   limitHit: string | null;
@@ -165,10 +168,31 @@ export function abortJob(jobId: string): number {
 /** Jobs with running work (for `GET /jobs`, tests and the health page). */
 export const runningJobs = (): string[] => [...byJob.keys()];
 
-/** Media longer than this is long work: its processes run at a lower CPU priority. */
+/** Work longer than this (seconds of media, `workSeconds`) is long work: its processes run at a lower CPU priority. */
 export const LONG_MEDIA_SEC = Number(process.env.MEDIA_LONG_WORK_SEC) || 60;
-/** The nice value of long work's processes: short jobs of other keys get the CPU first. */
-export const LONG_WORK_NICE = 10;
+/**
+ * The nice value of long work's processes: short jobs of other keys get the CPU first. The
+ * lowest priority there is: on a contended core a nice-19 session gets ~1.5 % beside a nice-0 one
+ * (nice 10: ~10 %); alone, it still gets every idle cycle.
+ */
+export const LONG_WORK_NICE = 19;
+
+/** Pictures larger or faster than this count as more seconds of work (`workSeconds`). */
+const REFERENCE_PIXEL_RATE = 1280 * 720 * 25;
+
+/**
+ * Pure: the cost of work on `durationSec` of media in seconds of 720p at 25 fps: a render's
+ * cost grows with its pixels per second, so 20 s of 4K at 60 fps is long work (≈ 430 s), while
+ * smaller pictures never count as less than their duration.
+ * @example workSeconds(20, { width: 3840, height: 2160, fps: 60 }) // → 432
+ */
+export function workSeconds(
+  durationSec: number,
+  picture?: { width: number; height: number; fps: number },
+): number {
+  const load = picture ? (picture.width * picture.height * picture.fps) / REFERENCE_PIXEL_RATE : 1;
+  return durationSec * Math.max(1, Number.isFinite(load) ? load : 1);
+}
 
 /** Nice added per further job of the same tenant running here (fair share between keys). */
 export const NICE_PER_TENANT_JOB = 5;
@@ -208,10 +232,10 @@ export function reniceTenant(tenant: string | null): void {
 }
 
 /**
- * Pure: the nice value for a child of `scope` (0 = normal): long media gets `LONG_WORK_NICE`; a
- * tenant with k jobs running here gets 5 × (k − 1) (at most 15), so one key's burst shares the CPU
- * with another key's single job instead of outnumbering it.
- * @example niceFor({ mediaSec: 300 }) // → 10
+ * Pure: the nice value for a child of `scope` (0 = normal): long work gets `LONG_WORK_NICE`; a
+ * tenant with k jobs here (running or waiting) gets 5 × (k − 1) (at most 19), so one key's burst
+ * yields to another key's single job instead of outnumbering it.
+ * @example niceFor({ mediaSec: 300 }) // → 19
  */
 export const niceFor = (scope: Pick<WorkScope, 'mediaSec'> | undefined, sameTenantJobs = 0): number =>
   Math.min(
@@ -221,7 +245,7 @@ export const niceFor = (scope: Pick<WorkScope, 'mediaSec'> | undefined, sameTena
       NICE_PER_TENANT_JOB * Math.max(0, sameTenantJobs - 1),
     ),
   );
-const MAX_NICE = 15;
+const MAX_NICE = 19;
 
 /** The nice value for a child started now in `scope`. */
 export const currentNice = (scope: WorkScope | undefined): number =>

@@ -11,12 +11,12 @@ import { openScope, reniceTenant, runInScope } from '../../../../../containers/m
 const sleeper = () => spawnMedia('sleep', ['30']);
 
 describe('child priority', () => {
-  it('should run a child of long media at nice 10, on its process and its session autogroup', () => {
+  it('should run a child of long media at nice 19, on its process and its session autogroup', () => {
     const scope = openScope({ mediaSec: 300 });
     using proc = runInScope(scope, sleeper);
     const pid = proc.child.pid!;
-    expect(getPriority(pid)).toBe(10);
-    if (autogroupsEnabled()) expect(autogroupNice(pid)).toBe(10);
+    expect(getPriority(pid)).toBe(19);
+    if (autogroupsEnabled()) expect(autogroupNice(pid)).toBe(19);
     scope.dispose();
   });
 
