@@ -247,6 +247,29 @@ export const niceFor = (scope: Pick<WorkScope, 'mediaSec'> | undefined, sameTena
   );
 const MAX_NICE = 19;
 
+/** Whether a key other than `tenant` has admitted (running) work here. */
+export function otherKeysRunning(tenant: string | null): boolean {
+  for (const set of byJob.values()) for (const s of set) if (s.admitted && s.tenant !== tenant) return true;
+  return false;
+}
+
+/** Longest pause of long work per `yieldToOtherKeys` call. */
+export const LONG_WORK_PAUSE_MS = 200;
+
+/**
+ * Long work's own thread yields too: its children are niced, but the frames it relays and the
+ * masks it blends run on the service's main thread at normal priority. A pump of long work calls
+ * this once per second of output: while another key has work running here it pauses, at most
+ * `maxMs` (so long work slows, never stops; its budget of 10 × the media's length leaves room), and
+ * the stalled pipes hold its niced children too. Short work, or work with no other key, never waits.
+ */
+export async function yieldToOtherKeys(scope = currentScope(), maxMs = LONG_WORK_PAUSE_MS): Promise<void> {
+  if (!scope || niceFor(scope) < LONG_WORK_NICE || !otherKeysRunning(scope.tenant)) return;
+  const until = Date.now() + maxMs;
+  while (Date.now() < until && !scope.signal.aborted && otherKeysRunning(scope.tenant))
+    await new Promise((r) => setTimeout(r, Math.min(20, until - Date.now())));
+}
+
 /** The nice value for a child started now in `scope`. */
 export const currentNice = (scope: WorkScope | undefined): number =>
   niceFor(scope, tenantJobs(scope?.tenant ?? null));
