@@ -1,10 +1,9 @@
 /**
  * @module containers/media/admission
- * Fair admission between API keys (tenants) in one media service: while another key has work
- * here, a key runs at most `MEDIA_JOBS_PER_KEY` jobs at once; a request of a further job of that
- * key waits its turn (first come, first served within the key), so one key's burst cannot take
- * the cores from another key's job. A key alone in the service is not held back (its burst's
- * processes are niced by their number instead: work-scope `niceFor`). Requests of a job that already runs here never wait (a job's speech and
+ * Fair admission between API keys (tenants) in one media service: a key runs at most
+ * `MEDIA_JOBS_PER_KEY` jobs here at once; a request of a further job of that key waits its turn
+ * (first come, first served within the key), so one key's burst cannot take the cores from
+ * another key's job. Requests of a job that already runs here never wait (a job's speech and
  * vision lanes run side by side), nor do requests that name no job or no key (tools, health).
  * Waiting is bounded and costs the job nothing:
  * - the request's budget starts when it is admitted (work-scope.ts), never while it waits;
@@ -18,7 +17,6 @@ import { MAX_ADMISSION_WAIT_SEC } from '../../../src/contract/media.js';
 import {
   onScopesChanged,
   reniceTenant,
-  otherKeysHere,
   runningJobsOf,
   type WorkAbortedError,
   type WorkScope,
@@ -36,18 +34,11 @@ export function jobsPerKey(setting: string | undefined, cpus: number): number {
 }
 
 /**
- * Pure: whether a request of `jobId` may start, given the jobs of its key already running here
- * and whether any other key has work here (running or waiting). Work-conserving: a key alone in
- * the service uses every core; its share only binds while another key wants the CPU.
- * @example mayStart('b', new Set(['a']), 1, true) // → false: the key's one slot is taken by job a
+ * Pure: whether a request of `jobId` may start, given the jobs of its key already running here.
+ * @example mayStart('b', new Set(['a']), 1) // → false: the key's one slot is taken by job a
  */
-export function mayStart(
-  jobId: string,
-  runningOfKey: ReadonlySet<string>,
-  limit: number,
-  otherKeysHere: boolean,
-): boolean {
-  return !otherKeysHere || runningOfKey.has(jobId) || runningOfKey.size < limit;
+export function mayStart(jobId: string, runningOfKey: ReadonlySet<string>, limit: number): boolean {
+  return runningOfKey.has(jobId) || runningOfKey.size < limit;
 }
 
 /** A request's longest wait when the Worker does not say (`x-admission-wait-ms`). */
@@ -76,7 +67,7 @@ function admitWaiting(): void {
   try {
     for (let i = 0; i < queue.length;) {
       const { scope, resolve } = queue[i];
-      if (mayStart(scope.jobId!, runningJobsOf(scope.tenant!), JOBS_PER_KEY, otherKeysHere(scope.tenant))) {
+      if (mayStart(scope.jobId!, runningJobsOf(scope.tenant!), JOBS_PER_KEY)) {
         queue.splice(i, 1);
         scope.start(); // before the next waiter's check: it counts now
         resolve({ how: 'turn', waitedMs: 0 });
@@ -98,11 +89,7 @@ export async function admit(scope: WorkScope, maxWaitMs = DEFAULT_ADMISSION_WAIT
   const t0 = Date.now();
   // A key with more work here than before: its running children yield further (work-scope.ts).
   reniceTenant(scope.tenant);
-  if (
-    !scope.jobId ||
-    !scope.tenant ||
-    mayStart(scope.jobId, runningJobsOf(scope.tenant), JOBS_PER_KEY, otherKeysHere(scope.tenant))
-  ) {
+  if (!scope.jobId || !scope.tenant || mayStart(scope.jobId, runningJobsOf(scope.tenant), JOBS_PER_KEY)) {
     scope.start();
     return { how: 'at once', waitedMs: 0 };
   }

@@ -247,12 +247,6 @@ export const niceFor = (scope: Pick<WorkScope, 'mediaSec'> | undefined, sameTena
   );
 const MAX_NICE = 19;
 
-/** Whether a key other than `tenant` has work here, running or waiting. */
-export function otherKeysHere(tenant: string | null): boolean {
-  for (const set of byJob.values()) for (const s of set) if (s.tenant !== tenant) return true;
-  return false;
-}
-
 /** Whether a key other than `tenant` has admitted (running) work here. */
 export function otherKeysRunning(tenant: string | null): boolean {
   for (const set of byJob.values()) for (const s of set) if (s.admitted && s.tenant !== tenant) return true;
