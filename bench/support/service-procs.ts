@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
-export type ServicePart = 'workerd' | 'media';
+/** `wrangler`: the dev server's own Node process (its CPU matters; its memory is not the service's). */
+export type ServicePart = 'workerd' | 'wrangler' | 'media';
 
 export interface ServiceProcess {
   pid: string;
@@ -17,6 +18,7 @@ export interface ServiceProcess {
 
 const PART_OF: Array<[RegExp, ServicePart]> = [
   [/workerd/, 'workerd'],
+  [/wrangler/, 'wrangler'],
   [/containers\/media|engines\/vision\/worker|ffmpeg|pocketsphinx|asr_worker|python|espeak|piper/, 'media'],
 ];
 
@@ -24,7 +26,9 @@ const PART_OF: Array<[RegExp, ServicePart]> = [
 export function processRole(cmdline: string): string {
   const cmd = cmdline.replace(/\0/g, ' ');
   if (/workerd/.test(cmd)) return 'workerd';
+  if (/wrangler/.test(cmd)) return 'wrangler (node)';
   if (/(^|\/)ffmpeg /.test(cmd)) return 'ffmpeg';
+  if (/segmenter-process/.test(cmd)) return 'segmenter';
   if (/engines\/vision\/worker/.test(cmd)) return 'vision worker';
   if (/asr_worker|pocketsphinx/.test(cmd)) return 'speech recognition';
   if (/espeak|piper/.test(cmd)) return 'speech synthesis';

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { serviceProcesses, type ServicePart } from './service-procs.js';
 
 /** RSS in MiB per part of the service, now. */
-export function serviceRssMiB(root: string): Record<ServicePart, number> {
-  const kb: Record<ServicePart, number> = { workerd: 0, media: 0 };
+export function serviceRssMiB(root: string): Record<'workerd' | 'media', number> {
+  const kb: Record<ServicePart, number> = { workerd: 0, wrangler: 0, media: 0 };
   for (const p of serviceProcesses(root)) {
     try {
       const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p.pid}/status`, 'utf8'));

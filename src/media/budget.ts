@@ -7,6 +7,7 @@
  */
 import {
   DEFAULT_MAX_MEDIA_DURATION_SEC,
+  MAX_ADMISSION_WAIT_SEC,
   WORK_BUDGET_BASE_SEC,
   WORK_BUDGET_PER_MEDIA_SEC,
 } from '../contract/media.js';
@@ -15,6 +16,14 @@ import {
 export const PROBE_BYTES_PER_SEC = 20 * 2 ** 20;
 /** The Worker's fetch outlives the container's budget by this much. */
 export const FETCH_MARGIN_MS = 30_000;
+/**
+ * How long a request may wait in the container for its key's turn before its budget starts
+ * (sent as `x-admission-wait-ms`; the fetch allows for it on top of the budget).
+ */
+export const ADMISSION_WAIT_MS = MAX_ADMISSION_WAIT_SEC * 1000;
+
+/** Pure: when the Worker's fetch of a request with `budgetMs` gives up (ms after sending it). */
+export const fetchTimeoutMs = (budgetMs: number) => budgetMs + ADMISSION_WAIT_MS + FETCH_MARGIN_MS;
 
 export interface BudgetEnv {
   MAX_MEDIA_DURATION_SEC?: string;

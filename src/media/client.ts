@@ -6,7 +6,7 @@
 import type { AsrOutput, ProbeResult, TimeSegment, VisionFrame } from '../contract/media.js';
 import { MediaErrorBody, type RenderRequest } from '../contract/render.js';
 import type { TtsRequest } from '../contract/tts.js';
-import { FETCH_MARGIN_MS, workBudgetMs } from './budget.js';
+import { ADMISSION_WAIT_MS, fetchTimeoutMs, workBudgetMs } from './budget.js';
 import { JobAbortedError, TransientError, UnrecoverableError } from './errors.js';
 import type { MediaTransport } from './transport.js';
 import {
@@ -61,7 +61,8 @@ export class MediaClient {
   private async call(path: string, init: RequestInit, what: string): Promise<Response> {
     let res: Response;
     const budgetMs = workBudgetMs({ durationSec: this.durationSec, sizeBytes: this.sizeBytes });
-    const deadline = AbortSignal.timeout(budgetMs + FETCH_MARGIN_MS);
+    // The container may hold the request for its key's turn before the budget starts.
+    const deadline = AbortSignal.timeout(fetchTimeoutMs(budgetMs));
     const signal = this.scope?.signal ? AbortSignal.any([this.scope.signal, deadline]) : deadline;
     const headers = new Headers(init.headers);
     if (this.scope) {
@@ -71,6 +72,7 @@ export class MediaClient {
         headers.set('x-max-media-duration-sec', String(this.scope.maxDurationSec));
     }
     headers.set('x-work-budget-ms', String(budgetMs));
+    headers.set('x-admission-wait-ms', String(ADMISSION_WAIT_MS));
     if (this.durationSec !== null) headers.set('x-media-duration-sec', String(this.durationSec));
     try {
       res = await this.transport.fetch(path, { ...init, headers, signal });

@@ -6,9 +6,9 @@
  * - it runs in its own process group, and dispose kills the whole group (SIGKILL);
  * - the request's work scope (work-scope.ts: DELETE of the job, client gone, wall-clock
  *   deadline) and the caller's signal abort it;
- * - work on long media (over `MEDIA_LONG_WORK_SEC`, 60 s) runs at nice 10, and a key with several
- *   jobs running here at nice 5 per further job, so other keys' jobs get the CPU first (the nice
- *   value is set on the child's session autogroup too: priority.ts);
+ * - long work (over `MEDIA_LONG_WORK_SEC`, 60 s of media) runs at nice 19, and a key with several
+ *   jobs here at nice 5 per further job (reniced as more arrive), so other keys' jobs get the CPU
+ *   first (the nice value is set on the child's session autogroup too: priority.ts);
  * - it is killed when it shows no sign of life (no byte on stdout or stderr) for
  *   `MEDIA_IDLE_TIMEOUT_SEC` (ffmpeg prints its progress line every 0.5 s, so a silent ffmpeg is
  *   stuck, not busy).
@@ -71,6 +71,8 @@ export function spawnMedia(
   // Long work yields the CPU to short jobs (one job never delays another key's by much).
   const nice = currentNice(scope);
   if (nice && child.pid !== undefined) lowerPriority(child.pid, nice);
+  // Tracked while alive: when its key sends more work, it is reniced (work-scope `reniceTenant`).
+  if (scope && child.pid !== undefined) scope.children.set(child.pid, nice);
   let stderr = '';
   let stopped: WorkLimitError | null = null;
   let idle: NodeJS.Timeout | undefined;
@@ -110,6 +112,7 @@ export function spawnMedia(
     );
     child.on('close', (code) => {
       clearTimeout(idle);
+      if (child.pid !== undefined) scope?.children.delete(child.pid);
       detach();
       if (stopped) reject(stopped);
       else if (code === 0) resolve();

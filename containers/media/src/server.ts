@@ -10,25 +10,46 @@ import { ttsRoutes } from '../engines/tts/routes.js';
 import { visionRoutes } from '../engines/vision/routes.js';
 import { voiceProviderCheck } from './provider-check.js';
 import { coreRoutes } from './routes.js';
-import { openScope, runInScope } from './work-scope.js';
+import { admit } from './admission.js';
+import { openScope, runInScope, WorkAbortedError } from './work-scope.js';
 
 /**
  * Runs each request in its work scope (work-scope.ts): the job id and the wall-clock budget the
  * Worker sent, and the client's disconnect, bound every child process the request starts. A
- * streamed response keeps its scope until its body ends.
+ * request first waits for its key's turn (admission.ts); its budget starts when it is admitted.
+ * A streamed response keeps its scope until its body ends.
  */
 const workScopeMiddleware: MiddlewareHandler = async function workScope(c, next) {
   const budget = Number(c.req.header('x-work-budget-ms'));
   const mediaSec = Number(c.req.header('x-media-duration-sec'));
+  // The longest this request may wait for its key's turn: the Worker's fetch allows for it.
+  const maxWait = Number(c.req.header('x-admission-wait-ms') ?? NaN);
   const scope = openScope({
     jobId: c.req.header('x-job-id') ?? null,
     budgetMs: budget > 0 ? budget : undefined,
     signal: c.req.raw.signal,
     mediaSec: mediaSec > 0 ? mediaSec : null,
     tenant: c.req.header('x-tenant-id') ?? null,
+    admitted: false,
   });
   let handedOff = false;
   try {
+    try {
+      const admission = await admit(scope, maxWait >= 0 ? maxWait : undefined);
+      if (admission.how !== 'at once')
+        console.log(
+          JSON.stringify({
+            level: 'info',
+            path: c.req.path,
+            job_id: scope.jobId,
+            admission: admission.how,
+            waited_ms: admission.waitedMs,
+          }),
+        );
+    } catch (err) {
+      if (!(err instanceof WorkAbortedError)) throw err;
+      return c.json({ error: { code: 'work_limit', message: err.message } }, 422);
+    }
     await runInScope(scope, () => next());
     // An engine that answers 5xx (or 408 "aborted") because a limit stopped its work must not be
     // retried: the same media hits the same limit. Whatever the engine said, the answer is 422

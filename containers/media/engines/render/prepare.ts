@@ -11,7 +11,7 @@ import {
 } from '../../../../src/contract/media.js';
 import { probeFile } from '../../src/ffmpeg.js';
 import { mediaLimitsFrom, mediaProblem } from '../../src/media-limits.js';
-import { currentScope } from '../../src/work-scope.js';
+import { currentScope, workSeconds } from '../../src/work-scope.js';
 import { planRender, type RenderPlan } from '../frame-pipeline/plan.js';
 import { readProvenance } from '../tts/wav.js';
 import { badInput } from './errors.js';
@@ -57,9 +57,10 @@ export async function prepare(input: RenderInput, log: RenderLog): Promise<Prepa
   // Synthesized speech names its voice (and any fallback note) inside the WAV: see tts/wav.ts.
   if (speech?.provenance) for (const n of speech.provenance.notes) log.note(n);
   const plan = planRender(source, speech?.durationSec ?? null);
-  // Bounded work: from here on the render's wall clock follows the real output duration.
+  // Bounded work: from here on the render's wall clock follows the real output duration, and its
+  // priority its cost (large or fast pictures make short media long work).
   const scope = currentScope();
-  if (scope) scope.mediaSec = plan.durationSec;
+  if (scope) scope.mediaSec = workSeconds(plan.durationSec, plan);
   const budget = renderBudgetMs(plan.durationSec);
   scope?.narrow(
     budget,

@@ -11,6 +11,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
+import { yieldToOtherKeys } from '../../src/work-scope.js';
 import {
   KeyMaskStream,
   MaskTracker,
@@ -197,8 +198,13 @@ async function runMaskPipe(
     await writeWithBackpressure(enc.child.stdin, yuv420pMask(m, mw, mh));
     n++;
   });
+  const perSecond = Math.max(1, Math.round(spec.plan.fps));
+  let pushed = 0;
   const pump = async () => {
-    for await (const rgb of readRecords(dec.child.stdout, mw * mh * 3)) await stream.push(rgb);
+    for await (const rgb of readRecords(dec.child.stdout, mw * mh * 3)) {
+      await stream.push(rgb);
+      if (++pushed % perSecond === 0) await yieldToOtherKeys();
+    }
     await stream.end();
     enc.child.stdin.end();
   };
@@ -249,6 +255,7 @@ async function runFramePipeline(
       for (const e of editors) if (e.observe) await e.observe(frame);
       held.push(frame);
       if (held.length > lookahead) await emit(held.shift()!);
+      if ((frame.index + 1) % Math.max(1, Math.round(plan.fps)) === 0) await yieldToOtherKeys();
     }
     while (held.length) await emit(held.shift()!);
     enc.child.stdin.end();

@@ -30,6 +30,12 @@ describe('processRole', () => {
     expect(processRole('ffmpeg\0-i\0x.mp4')).toBe('ffmpeg');
     expect(processRole('/x/node_modules/@cloudflare/workerd-linux-64/bin/workerd\0serve')).toBe('workerd');
     expect(processRole('node\0--import\0tsx\0containers/media/src/main.ts')).toBe('media service (node)');
+    expect(processRole('/x/node\0--no-warnings\0/x/node_modules/wrangler/wrangler-dist/cli.js\0dev')).toBe(
+      'wrangler (node)',
+    );
+    expect(
+      processRole('/x/node\0--import\0tsx\0/x/containers/media/engines/segment/segmenter-process.ts\0selfie'),
+    ).toBe('segmenter');
     expect(processRole('/work/main/.venv/bin/python\0-m\0engines.eye')).toBe('python engine');
   });
 });

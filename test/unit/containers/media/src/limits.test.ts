@@ -9,9 +9,9 @@ import {
   mediaProblem,
   plainMediaError,
 } from '../../../../../containers/media/src/media-limits.js';
-import { niceFor } from '../../../../../containers/media/src/work-scope.js';
+import { niceFor, workSeconds } from '../../../../../containers/media/src/work-scope.js';
 import { blurRadius } from '../../../../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
-import { workBudgetMs } from '../../../../../src/media/budget.js';
+import { fetchTimeoutMs, workBudgetMs } from '../../../../../src/media/budget.js';
 import { forgeMp4Durations } from '../../../../fixtures/abuse/make-corpus.js';
 import type { ProbeResult } from '../../../../../src/contract/media.js';
 
@@ -117,16 +117,28 @@ describe('budgets', () => {
   it('should follow the upload size before the duration is known', () => {
     expect(workBudgetMs({ durationSec: null, sizeBytes: 200 * 2 ** 20 })).toBe(130_000);
   });
-  it('should lower the priority of long work only', () => {
+  it('should let the Worker wait out the budget plus the longest turn in the container, plus a margin', () => {
+    // 170 s of work after at most 600 s waiting for the key's turn, and 30 s for the container's own answer.
+    expect(fetchTimeoutMs(170_000)).toBe(800_000);
+  });
+  it('should lower the priority of long work only, to the lowest there is', () => {
     expect(niceFor({ mediaSec: 5 })).toBe(0);
     expect(niceFor({ mediaSec: null })).toBe(0);
-    expect(niceFor({ mediaSec: 300 })).toBe(10);
+    expect(niceFor({ mediaSec: 300 })).toBe(19);
   });
-  it('should share the CPU between keys: a key with k jobs running gets nice 5 × (k − 1), at most 15', () => {
+  it('should share the CPU between keys: a key with k jobs here gets nice 5 × (k − 1), at most 19', () => {
     expect(niceFor({ mediaSec: 5 }, 1)).toBe(0);
     expect(niceFor({ mediaSec: 5 }, 3)).toBe(10);
-    expect(niceFor({ mediaSec: 5 }, 9)).toBe(15);
-    expect(niceFor({ mediaSec: 300 }, 2)).toBe(10);
+    expect(niceFor({ mediaSec: 5 }, 5)).toBe(19);
+    expect(niceFor({ mediaSec: 5 }, 9)).toBe(19);
+    expect(niceFor({ mediaSec: 300 }, 2)).toBe(19);
+  });
+  it('should count a render’s work by its pixels per second, never below its duration', () => {
+    expect(workSeconds(20, { width: 3840, height: 2160, fps: 60 })).toBeCloseTo(432);
+    expect(workSeconds(20, { width: 1280, height: 720, fps: 25 })).toBe(20);
+    expect(workSeconds(300, { width: 320, height: 240, fps: 25 })).toBe(300);
+    expect(workSeconds(30)).toBe(30);
+    expect(niceFor({ mediaSec: workSeconds(20, { width: 3840, height: 2160, fps: 60 }) })).toBe(19);
   });
 });
 

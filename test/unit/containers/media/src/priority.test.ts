@@ -6,18 +6,37 @@ import { describe, expect, it } from 'vitest';
 import { getPriority } from 'node:os';
 import { spawnMedia } from '../../../../../containers/media/src/ffmpeg.js';
 import { autogroupNice, autogroupsEnabled } from '../../../../../containers/media/src/priority.js';
-import { openScope, runInScope } from '../../../../../containers/media/src/work-scope.js';
+import { openScope, reniceTenant, runInScope } from '../../../../../containers/media/src/work-scope.js';
 
 const sleeper = () => spawnMedia('sleep', ['30']);
 
 describe('child priority', () => {
-  it('should run a child of long media at nice 10, on its process and its session autogroup', () => {
+  it('should run a child of long media at nice 19, on its process and its session autogroup', () => {
     const scope = openScope({ mediaSec: 300 });
     using proc = runInScope(scope, sleeper);
     const pid = proc.child.pid!;
-    expect(getPriority(pid)).toBe(10);
-    if (autogroupsEnabled()) expect(autogroupNice(pid)).toBe(10);
+    expect(getPriority(pid)).toBe(19);
+    if (autogroupsEnabled()) expect(autogroupNice(pid)).toBe(19);
     scope.dispose();
+  });
+
+  it('should lower a running child further when its key sends more jobs (never raise it back)', () => {
+    const first = openScope({ mediaSec: 5, tenant: 'burst-key', jobId: 'job-burst-1' });
+    using proc = runInScope(first, sleeper);
+    const pid = proc.child.pid!;
+    const base = getPriority();
+    expect(getPriority(pid)).toBe(base);
+    const more = ['job-burst-2', 'job-burst-3'].map((jobId) =>
+      openScope({ mediaSec: 5, tenant: 'burst-key', jobId, admitted: false }),
+    );
+    reniceTenant('burst-key');
+    // Three jobs of the key here: 5 × (3 − 1).
+    expect(getPriority(pid)).toBe(Math.max(base, 10));
+    if (autogroupsEnabled()) expect(autogroupNice(pid)).toBe(10);
+    for (const s of more) s.dispose();
+    reniceTenant('burst-key');
+    expect(getPriority(pid)).toBe(Math.max(base, 10));
+    first.dispose();
   });
 
   it('should leave a child of short media at normal priority', () => {

@@ -1,0 +1,43 @@
+/**
+ * Long work's own thread yields to other keys' running work (issue #12): it pauses while another
+ * key has work here, never for long, and never when it is short or alone.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  openScope,
+  otherKeysRunning,
+  yieldToOtherKeys,
+} from '../../../../../containers/media/src/work-scope.js';
+
+const timed = async (p: Promise<unknown>) => {
+  const t0 = Date.now();
+  await p;
+  return Date.now() - t0;
+};
+
+describe('yieldToOtherKeys', () => {
+  it('should pause long work while another key runs, at most its bound, and resume when that work ends', async () => {
+    const long = openScope({ tenant: 'key-long', jobId: 'job-long', mediaSec: 300 });
+    expect(await timed(yieldToOtherKeys(long, 150))).toBeLessThan(20); // alone
+    const other = openScope({ tenant: 'key-other', jobId: 'job-other', mediaSec: 5 });
+    expect(otherKeysRunning('key-long')).toBe(true);
+    const bounded = await timed(yieldToOtherKeys(long, 150));
+    expect(bounded).toBeGreaterThanOrEqual(140);
+    expect(bounded).toBeLessThan(400);
+    setTimeout(() => other.dispose(), 50);
+    expect(await timed(yieldToOtherKeys(long, 2_000))).toBeLessThan(500);
+    long.dispose();
+  });
+
+  it('should never pause short work, nor for another key’s work that only waits its turn', async () => {
+    const short = openScope({ tenant: 'key-short', jobId: 'job-short', mediaSec: 5 });
+    const other = openScope({ tenant: 'key-busy', jobId: 'job-busy', mediaSec: 5 });
+    expect(await timed(yieldToOtherKeys(short, 150))).toBeLessThan(20);
+    other.dispose();
+    short.dispose();
+    const long = openScope({ tenant: 'key-long2', jobId: 'job-long2', mediaSec: 300 });
+    const waiting = openScope({ tenant: 'key-w', jobId: 'job-w', mediaSec: 5, admitted: false });
+    expect(await timed(yieldToOtherKeys(long, 150))).toBeLessThan(20);
+    for (const s of [long, waiting]) s.dispose();
+  });
+});
