@@ -106,6 +106,7 @@ export function openScope({
     signal?.removeEventListener('abort', onClientGone);
     if (disposed) return;
     disposed = true;
+    noteJob(tenant, jobId);
     if (jobId) {
       const set = byJob.get(jobId);
       set?.delete(scope);
@@ -197,12 +198,37 @@ export function workSeconds(
 /** Nice added per further job of the same tenant running here (fair share between keys). */
 export const NICE_PER_TENANT_JOB = 5;
 
-/** How many distinct jobs of `tenant` have work here, running or waiting for their turn. */
-export function tenantJobs(tenant: string | null): number {
+/**
+ * How long a job still counts towards its key's burst after its last work here ended
+ * (`MEDIA_BURST_MEMORY_SEC`): a key that sent five jobs keeps yielding while they finish one by one,
+ * instead of its last jobs running at full priority beside another key's single job.
+ */
+export const BURST_MEMORY_MS = (Number(process.env.MEDIA_BURST_MEMORY_SEC) || 60) * 1000;
+/** tenant → job id → epoch ms when that job's work was last seen here. */
+const recentJobs = new Map<string, Map<string, number>>();
+
+const noteJob = (tenant: string | null, jobId: string | null, now = Date.now()) => {
+  if (!tenant || !jobId) return;
+  let jobs = recentJobs.get(tenant);
+  if (!jobs) recentJobs.set(tenant, (jobs = new Map()));
+  jobs.set(jobId, now);
+};
+
+/**
+ * How many distinct jobs of `tenant` have work here, running or waiting for their turn, or had
+ * within the last `BURST_MEMORY_MS`.
+ */
+export function tenantJobs(tenant: string | null, now = Date.now()): number {
   if (!tenant) return 0;
-  let n = 0;
-  for (const set of byJob.values()) if ([...set].some((s) => s.tenant === tenant)) n++;
-  return n;
+  const jobs = new Set<string>();
+  for (const [jobId, set] of byJob) if ([...set].some((s) => s.tenant === tenant)) jobs.add(jobId);
+  const recent = recentJobs.get(tenant);
+  for (const [jobId, seen] of recent ?? []) {
+    if (now - seen <= BURST_MEMORY_MS) jobs.add(jobId);
+    else recent!.delete(jobId);
+  }
+  if (recent?.size === 0) recentJobs.delete(tenant);
+  return jobs.size;
 }
 
 /** The jobs of `tenant` with admitted (running) work here. */

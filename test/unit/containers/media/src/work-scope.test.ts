@@ -4,8 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  BURST_MEMORY_MS,
   openScope,
   otherKeysRunning,
+  tenantJobs,
   yieldToOtherKeys,
 } from '../../../../../containers/media/src/work-scope.js';
 
@@ -39,5 +41,19 @@ describe('yieldToOtherKeys', () => {
     const waiting = openScope({ tenant: 'key-w', jobId: 'job-w', mediaSec: 5, admitted: false });
     expect(await timed(yieldToOtherKeys(long, 150))).toBeLessThan(20);
     for (const s of [long, waiting]) s.dispose();
+  });
+});
+
+describe('tenantJobs', () => {
+  it('should count a key’s jobs that ended within the burst memory, and forget them after it', () => {
+    const jobs = ['b1', 'b2', 'b3'].map((jobId) => openScope({ tenant: 'key-burst', jobId }));
+    const sameJob = openScope({ tenant: 'key-burst', jobId: 'b1' });
+    expect(tenantJobs('key-burst')).toBe(3);
+    for (const s of [...jobs, sameJob]) s.dispose();
+    const now = Date.now();
+    expect(tenantJobs('key-burst', now)).toBe(3);
+    expect(tenantJobs('key-never-seen', now)).toBe(0);
+    expect(tenantJobs('key-burst', now + BURST_MEMORY_MS + 1_000)).toBe(0);
+    expect(tenantJobs('key-burst', now)).toBe(0); // forgotten, not only hidden
   });
 });
