@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TimedWord } from '../../src/contract/media.js';
 import { spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
@@ -16,23 +16,12 @@ import {
   createAsrRoutes,
   PocketsphinxEngine,
 } from '../../containers/media/engines/asr/index.js';
-import { SHARED_MEDIA } from '../support/services.js';
+import { JFK_ANCHORS, MEDIA_DIR } from '../support/jfk.js';
 
-const MEDIA_DIR = resolve(process.env.MEDIA_DIR ?? SHARED_MEDIA);
 const HAVE_MEDIA = existsSync(join(MEDIA_DIR, 'speech/goforward.wav'));
 const GOFORWARD_TEXT = 'go forward ten meters';
 const JFK_TEXT =
   'And so my fellow Americans, ask not what your country can do for you, ask what you can do for your country.';
-/** Word starts (s) in jfk.wav as native pocketsphinx_continuous (Debian model) reports them. */
-const JFK_ANCHORS: Record<string, number> = {
-  my: 0.98,
-  fellow: 1.24,
-  americans: 1.63,
-  not: 3.99,
-  what: 5.35,
-  your: 5.61,
-  country: 5.86,
-};
 
 let tmp: string;
 let goforward: Int16Array;

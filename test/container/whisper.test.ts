@@ -20,21 +20,10 @@ import { missingWhisperFile, segmentWords } from '../../containers/media/engines
 import { grammarItems, jsgfOf, readAlignment } from '../../containers/media/engines/asr/align-fillers.js';
 import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.js';
 import type { TimedWord } from '../../src/contract/media.js';
-import { SHARED_MEDIA } from '../support/services.js';
+import { JFK_ANCHORS, MEDIA_DIR } from '../support/jfk.js';
 
-const MEDIA_DIR = resolve(process.env.MEDIA_DIR ?? SHARED_MEDIA);
 const JFK_WORDS =
   'and so my fellow americans ask not what your country can do for you ask what you can do for your country';
-/** Word starts (s) in jfk.wav as native pocketsphinx_continuous (Debian model) reports them. */
-const JFK_ANCHORS: Record<string, number> = {
-  my: 0.98,
-  fellow: 1.24,
-  americans: 1.63,
-  not: 3.99,
-  what: 5.35,
-  your: 5.61,
-  country: 5.86,
-};
 /** mfa_crossword.flac: "but um montreal but um but montreal forced aligner"; the ums as aligned. */
 const CROSSWORD_UMS = [1.97, 5.77];
 
