@@ -207,7 +207,12 @@ export const BURST_MEMORY_MS = (Number(process.env.MEDIA_BURST_MEMORY_SEC) || 60
 /** tenant → job id → epoch ms when that job's work was last seen here. */
 const recentJobs = new Map<string, Map<string, number>>();
 
+/** Records that `jobId`'s work just ended, and forgets every job past the memory (keys that never return included). */
 const noteJob = (tenant: string | null, jobId: string | null, now = Date.now()) => {
+  for (const [key, jobs] of recentJobs) {
+    for (const [id, seen] of jobs) if (now - seen > BURST_MEMORY_MS) jobs.delete(id);
+    if (jobs.size === 0) recentJobs.delete(key);
+  }
   if (!tenant || !jobId) return;
   let jobs = recentJobs.get(tenant);
   if (!jobs) recentJobs.set(tenant, (jobs = new Map()));
@@ -222,12 +227,8 @@ export function tenantJobs(tenant: string | null, now = Date.now()): number {
   if (!tenant) return 0;
   const jobs = new Set<string>();
   for (const [jobId, set] of byJob) if ([...set].some((s) => s.tenant === tenant)) jobs.add(jobId);
-  const recent = recentJobs.get(tenant);
-  for (const [jobId, seen] of recent ?? []) {
+  for (const [jobId, seen] of recentJobs.get(tenant) ?? [])
     if (now - seen <= BURST_MEMORY_MS) jobs.add(jobId);
-    else recent!.delete(jobId);
-  }
-  if (recent?.size === 0) recentJobs.delete(tenant);
   return jobs.size;
 }
 

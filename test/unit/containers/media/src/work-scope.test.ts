@@ -2,7 +2,7 @@
  * Long work's own thread yields to other keys' running work (issue #12): it pauses while another
  * key has work here, never for long, and never when it is short or alone.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   BURST_MEMORY_MS,
   openScope,
@@ -54,6 +54,13 @@ describe('tenantJobs', () => {
     expect(tenantJobs('key-burst', now)).toBe(3);
     expect(tenantJobs('key-never-seen', now)).toBe(0);
     expect(tenantJobs('key-burst', now + BURST_MEMORY_MS + 1_000)).toBe(0);
+    // Any key's next job end forgets them (a key that never returns leaves nothing behind).
+    vi.useFakeTimers({ now: now + BURST_MEMORY_MS + 1_000, toFake: ['Date'] });
+    try {
+      openScope({ tenant: 'key-later', jobId: 'l1' }).dispose();
+    } finally {
+      vi.useRealTimers();
+    }
     expect(tenantJobs('key-burst', now)).toBe(0); // forgotten, not only hidden
   });
 });
