@@ -11,6 +11,8 @@ import { visionRoutes } from '../engines/vision/routes.js';
 import { voiceProviderCheck } from './provider-check.js';
 import { coreRoutes } from './routes.js';
 import { admit } from './admission.js';
+// Holds lower-priority keys' children while higher-priority work runs (starts itself).
+import './cpu-hold.js';
 import { openScope, runInScope, WorkAbortedError } from './work-scope.js';
 
 /**

@@ -166,6 +166,9 @@ export function abortJob(jobId: string): number {
   return scopes.length;
 }
 
+/** Every open scope of a job, admitted or waiting (cpu-hold.ts decides their holds). */
+export const activeScopes = (): WorkScope[] => [...byJob.values()].flatMap((set) => [...set]);
+
 /** Jobs with running work (for `GET /jobs`, tests and the health page). */
 export const runningJobs = (): string[] => [...byJob.keys()];
 
