@@ -19,6 +19,8 @@ import { activeScopes, onScopesChanged, currentNice, type WorkScope } from './wo
 export const HOLD_MS = numberSetting(process.env.MEDIA_HOLD_MS, 2000);
 /** Shortest time held work then runs before it may be held again (`MEDIA_HOLD_RUN_MS`, default 250). */
 export const RUN_MS = numberSetting(process.env.MEDIA_HOLD_RUN_MS, 250);
+/** How long a key's priority outlasts its last request here (`MEDIA_HOLD_LINGER_MS`, default 1000). */
+export const LINGER_MS = numberSetting(process.env.MEDIA_HOLD_LINGER_MS, 1000);
 /** How often holds are decided while work of several keys is here. */
 const TICK_MS = 50;
 
@@ -77,14 +79,24 @@ const releaseGroup = (pid: number) => {
   if (stopped.delete(pid)) signalGroup(pid, 'SIGCONT');
 };
 
-/** Decides every scope's hold once; returns whether several keys have work here (keep ticking). */
+/**
+ * tenant → the highest priority (lowest nice) of its running work, and until when it counts: a
+ * job's requests come one after another (audio, speech, vision), and the gaps between them are
+ * part of its time too, so its priority lingers `LINGER_MS` after its last request ended.
+ */
+const recent = new Map<string | null, { nice: number; until: number }>();
+
+/** Decides every scope's hold once; returns whether to keep deciding (several keys seen, or holds to release). */
 function tick(now = Date.now()): boolean {
   const scopes = activeScopes().filter((s) => s.admitted);
   const nices = new Map(scopes.map((s) => [s, currentNice(s)]));
+  for (const [tenant, entry] of recent) if (entry.until < now) recent.delete(tenant);
+  const running = new Map<string | null, number>();
+  for (const [s, nice] of nices) running.set(s.tenant, Math.min(nice, running.get(s.tenant) ?? nice));
+  for (const [tenant, nice] of running) recent.set(tenant, { nice, until: now + LINGER_MS });
   const alive = new Set<number>();
-  let keys = new Set(scopes.map((s) => s.tenant)).size;
   for (const scope of scopes) {
-    const others = scopes.filter((s) => s.tenant !== scope.tenant).map((s) => nices.get(s)!);
+    const others = [...recent].filter(([tenant]) => tenant !== scope.tenant).map(([, e]) => e.nice);
     const state = nextHold(
       states.get(scope) ?? { held: false, since: 0 },
       mustYield(nices.get(scope)!, others),
@@ -100,8 +112,7 @@ function tick(now = Date.now()): boolean {
   }
   // Children that ended, or whose scope ended, while held.
   for (const pid of stopped) if (!alive.has(pid)) releaseGroup(pid);
-  if (stopped.size) keys = Math.max(keys, 2);
-  return keys > 1;
+  return recent.size > 1 || stopped.size > 0;
 }
 
 let timer: NodeJS.Timeout | undefined;
