@@ -10,7 +10,8 @@ import { VideoApiClient, type JobStatus } from '../../src/client/index.js';
 
 export const BENCH_ROOT = new URL('../..', import.meta.url).pathname;
 
-function devKey(): string {
+/** The dev API key the running service accepts (the first of DEV_API_KEY, else `.dev.vars`). */
+export function devKey(): string {
   if (process.env.DEV_API_KEY) return process.env.DEV_API_KEY.split(',')[0].trim();
   const m = /^DEV_API_KEY\s*=\s*"?([^"\n,]+)/m.exec(readFileSync(join(BENCH_ROOT, '.dev.vars'), 'utf8'));
   if (!m) throw new Error('no DEV_API_KEY in .dev.vars: start the service with `npm start` first');
