@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { FfmpegError, probeFile, spawnFfmpeg, WorkLimitError } from './ffmpeg.js';
 import { mediaLimitsFrom, mediaProblem, plainMediaError } from './media-limits.js';
+import { waitingJobs } from './admission.js';
 import { abortJob, runningJobs } from './work-scope.js';
 import { hintsFrom, rawPcmInputArgs, receiveToTempFile } from './input.js';
 
@@ -16,7 +17,8 @@ export const coreRoutes = new Hono()
   .get('/ping', (c) => c.text('ok'))
   // DELETE of a job in the API: stop every running piece of its work here (its processes are killed).
   .delete('/jobs/:id', (c) => c.json({ aborted: abortJob(c.req.param('id')) }))
-  .get('/jobs', (c) => c.json({ running: runningJobs() }))
+  // `running`: jobs with work here (waiting requests included); `waiting`: jobs whose request waits its key's turn.
+  .get('/jobs', (c) => c.json({ running: runningJobs(), waiting: waitingJobs() }))
   .post('/probe', async function probe(c) {
     await using input = await receiveToTempFile(c.req.raw.body);
     if (input.bytes === 0)
