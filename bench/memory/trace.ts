@@ -84,9 +84,11 @@ async function session(url: string) {
 /** The user runtime's inspector address: one of its workerd's listening ports answers `/json`. */
 async function findInspector(): Promise<string> {
   const user = serviceProcesses(BENCH_ROOT).find(
-    (p) => p.part === 'workerd' && readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').includes('--inspector-addr'),
+    (p) =>
+      p.part === 'workerd' && readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').includes('--inspector-addr'),
   );
-  if (!user) throw new Error('no workerd with --inspector-addr started from this checkout: is `npm start` running?');
+  if (!user)
+    throw new Error('no workerd with --inspector-addr started from this checkout: is `npm start` running?');
   const inodes = new Set(
     readdirSync(`/proc/${user.pid}/fd`).flatMap((fd) => {
       try {
@@ -125,8 +127,15 @@ async function main() {
       const r = rollup(p.pid);
       const cmd = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8');
       // The user runtime (our Worker, R2/DO/queues) vs wrangler's proxy runtime in front of it.
-      const role = p.part === 'workerd' ? (cmd.includes('--inspector-addr') ? 'workerd user' : 'workerd proxy') : p.role;
-      return { pid: p.pid, role, rss: MiB(r?.Rss), anon: MiB(r?.Anonymous), file: MiB((r?.Rss ?? 0) - (r?.Anonymous ?? 0)) };
+      const role =
+        p.part === 'workerd' ? (cmd.includes('--inspector-addr') ? 'workerd user' : 'workerd proxy') : p.role;
+      return {
+        pid: p.pid,
+        role,
+        rss: MiB(r?.Rss),
+        anon: MiB(r?.Anonymous),
+        file: MiB((r?.Rss ?? 0) - (r?.Anonymous ?? 0)),
+      };
     });
     const heaps: Record<string, { used: number; total: number; backing?: number }> = {};
     for (const [name, s] of sessions) {
@@ -140,11 +149,17 @@ async function main() {
     }
     const line = { t: Math.round((Date.now() - t0) / 1000), procs, heaps };
     if (args.out) appendFileSync(args.out, JSON.stringify(line) + '\n');
-    const workerd = procs.filter((p) => p.role.startsWith('workerd')).map((p) => `${p.role} ${p.rss} (anon ${p.anon}, file ${p.file})`);
+    const workerd = procs
+      .filter((p) => p.role.startsWith('workerd'))
+      .map((p) => `${p.role} ${p.rss} (anon ${p.anon}, file ${p.file})`);
     const wrangler = procs.filter((p) => p.role.startsWith('wrangler')).map((p) => `wrangler ${p.rss}`);
     const media = procs.filter((p) => p.role === 'media service (node)').map((p) => `media ${p.rss}`);
-    const heapText = Object.entries(heaps).map(([n, h]) => `${n} ${h.used}/${h.total}${h.backing != null ? `+${h.backing}` : ''}`);
-    console.log(`${line.t}s | ${[...workerd, ...wrangler, ...media].join(' | ')} | heap MiB ${heapText.join(', ')}`);
+    const heapText = Object.entries(heaps).map(
+      ([n, h]) => `${n} ${h.used}/${h.total}${h.backing != null ? `+${h.backing}` : ''}`,
+    );
+    console.log(
+      `${line.t}s | ${[...workerd, ...wrangler, ...media].join(' | ')} | heap MiB ${heapText.join(', ')}`,
+    );
   };
   const timer = setInterval(() => void sample(), Number(args.every) * 1000);
   await sample();

@@ -79,7 +79,12 @@ async function main() {
       persist,
       '--show-interactive-dev-session=false',
     ],
-    { cwd: BENCH_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
+    {
+      cwd: BENCH_ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    },
   );
   try {
     await new Promise<void>((resolve, reject) => {
@@ -103,7 +108,9 @@ async function main() {
       const answer = await (await fetch(`http://127.0.0.1:${port}/${what}?${query}`)).text();
       const sec = (performance.now() - t0) / 1000;
       const now = userRuntime(wrangler.pid!);
-      console.log(`| ${step} | ${answer} | ${sec.toFixed(1)} | ${now.rss} | ${now.anon} | ${now.rss - start.rss} |`);
+      console.log(
+        `| ${step} | ${answer} | ${sec.toFixed(1)} | ${now.rss} | ${now.anon} | ${now.rss - start.rss} |`,
+      );
     }
   } finally {
     process.kill(-wrangler.pid!, 'SIGTERM');
