@@ -11,15 +11,16 @@ JSON lines (one object per line, UTF-8):
                              {"text": " Hello.", "avg_logprob": -0.2, "no_speech_prob": 0.01,
                               "compression_ratio": 1.1, "temperature": 0.0, "words": [{"word": " Hello.", "start": 0.9,
                               "end": 1.3, "probability": 0.98}]}]}
-  "temperature" is the ladder tried in turn while a decode compresses like a loop (gzip ratio
-  > 2.4); default OpenAI's [0.0, 0.2, ..., 1.0]. The engine asks for [0.0] and decides itself
-  whether to ask again warmer. "words" is empty unless word_timestamps is true, except for a
-  segment that compresses like a loop: its words then carry Whisper's cross-attention times
-  (one alignment pass over the utterance, no new decode) so the caller can tell speech that
-  really repeats (the repeats spread over the audio) from a decode stuck in a loop (the repeats
-  squeezed into a moment). "temperature" of a segment says which step of the ladder wrote it.
   stdout, at the end:     {"id": 1, "done": true, "peak_rss_bytes": 300000000}
   stdout, on a failure:   {"id": 1, "error": "plain message"}
+
+"temperature" is the ladder tried in turn while a decode compresses like a loop (gzip ratio
+> 2.4); default OpenAI's [0.0, 0.2, ..., 1.0]. The engine asks for [0.0] and decides itself
+whether to ask again warmer. "words" is empty unless word_timestamps is true, except for a
+segment that compresses like a loop: its words then carry Whisper's cross-attention times
+(one alignment pass over the utterance, no new decode) so the caller can tell speech that
+really repeats (the repeats spread over the audio) from a decode stuck in a loop (the repeats
+squeezed into a moment). "temperature" of a segment says which step of the ladder wrote it.
 
 The PCM file is raw s16le 16 kHz mono; only one utterance's samples are read at a time, so
 memory does not grow with the audio's duration. Times are seconds from the start of the file.
