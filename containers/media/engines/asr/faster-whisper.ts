@@ -34,6 +34,7 @@ import {
   cutRepeatLoops,
   isDecodingLoop,
   isHallucinatedSegment,
+  isHeardRepetition,
   isHesitation,
   type WhisperSegment,
 } from './whisper-filter.js';
@@ -205,10 +206,18 @@ export class FasterWhisperEngine implements AsrEngine {
   }
 }
 
-/** Pure: the words of an utterance's segments, without invented segments and loops. */
+/**
+ * Pure: the words of an utterance's segments, without invented segments and loops. Words of a
+ * segment whose repeats were heard (`isHeardRepetition`) are kept whole.
+ */
 export function keptWords(segments: readonly WhisperSegment[]): TimedWord[] {
-  const words = segments.filter((s) => !isHallucinatedSegment(s)).flatMap(segmentWords);
-  return cutRepeatLoops(words.map((w) => w.word)).map((i) => words[i]);
+  const parts = segments
+    .filter((s) => !isHallucinatedSegment(s))
+    .map((s) => ({ words: segmentWords(s), heard: isHeardRepetition(s) }));
+  const words = parts.flatMap((p) => p.words);
+  const heard = parts.flatMap((p) => p.words.map(() => p.heard));
+  const uncut = new Set(cutRepeatLoops(words.map((w) => w.word)));
+  return words.filter((_, i) => heard[i] || uncut.has(i));
 }
 
 /**

@@ -14,7 +14,8 @@
  *   each repeat over its own stretch of audio, while a loop's extra words get none;
  * - a phrase of 2+ words repeated back to back 3+ times, or a word (not a hesitation)
  *   repeated 4+ times, is cut to its first occurrence: people do say "no, no, no" and
- *   "uh uh uh", but not "thank you thank you thank you".
+ *   "uh uh uh", but not "thank you thank you thank you" — unless Whisper placed each repeat
+ *   over its own audio (`isHeardRepetition`): then it was said.
  */
 
 import { deflateSync } from 'node:zlib';
@@ -71,6 +72,16 @@ export function isDecodingLoop(
   if (words.length === 0) return true;
   const squeezed = words.filter((w) => w.end - w.start < MIN_HEARD_WORD_SEC).length;
   return squeezed / words.length > MAX_SQUEEZED_WORD_SHARE;
+}
+
+/**
+ * Pure: whether a segment repeats itself and Whisper placed the repeats over the audio: speech
+ * said again (a chant, a rehearsed line), which no text rule may cut (`cutRepeatLoops`).
+ */
+export function isHeardRepetition(
+  s: Pick<WhisperSegment, 'compression_ratio'> & { words?: WhisperSegment['words'] },
+): boolean {
+  return s.compression_ratio > MAX_COMPRESSION_RATIO && !isDecodingLoop(s);
 }
 
 /**

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   isDecodingLoop,
   isHallucinatedSegment,
+  isHeardRepetition,
   MAX_COMPRESSION_RATIO,
   type WhisperSegment,
 } from '../../../../../../containers/media/engines/asr/whisper-filter.js';
@@ -86,5 +87,14 @@ describe('isHallucinatedSegment on repetitive text', () => {
     expect(isHallucinatedSegment(seg(3.26, [], line.repeat(3)))).toBe(true);
     const squeezed = words.map((w, i) => (i >= 16 ? { ...w, start: 6.4, end: 6.4 } : w));
     expect(isHallucinatedSegment(seg(3.26, squeezed, line.repeat(3)))).toBe(true);
+  });
+});
+
+describe('isHeardRepetition', () => {
+  it('should hold only for repetitive text whose repeats were placed over the audio', () => {
+    expect(isHeardRepetition(seg(3.26, repeatedLine(3)))).toBe(true);
+    expect(isHeardRepetition(seg(1.2, repeatedLine(1)))).toBe(false);
+    expect(isHeardRepetition(seg(5.43, uhLoop()))).toBe(false);
+    expect(isHeardRepetition(seg(3.26, []))).toBe(false);
   });
 });
