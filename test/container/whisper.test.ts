@@ -123,6 +123,37 @@ describe('faster-whisper engine', () => {
     expect(plain(out.words).split(' ').length).toBeGreaterThanOrEqual(3 * 22 - 2);
   });
 
+  it('should decode a line said again and again once and keep every repeat', async () => {
+    // One utterance each whose text compresses like a loop (gzip ratio ≈ 3).
+    const cases = [
+      [
+        'speech/librivox_sns_0870.wav',
+        3,
+        'and mr john dashwood had then leisure to consider how much there might be prudently in his power to do for them',
+      ],
+      // 7 words 4 times: the text rule alone would cut it to one (`cutRepeatLoops`). Whisper base hears "ill-sposed".
+      ['speech/librivox_sns_0880.wav', 4, 'he was not an ill sposed young man'],
+    ] as const;
+    for (const [rel, times, once] of cases) {
+      const line = media(rel);
+      const pause = new Int16Array(0.4 * 16_000);
+      const parts = Array.from({ length: times }, () => [line, pause]).flat();
+      const pcm = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+      parts.reduce((at, p) => (pcm.set(p, at), at + p.length), 0);
+      const out = await engine.transcribe(pcm);
+      expect(engine.lastRun).toMatchObject({ utterances: 1, warmerDecodes: 0 });
+      expect(plain(out.words)).toBe(Array.from({ length: times }, () => once).join(' '));
+    }
+  });
+
+  it('should still decode a real loop again warmer: "uh, uh, …" to the end of the window', async () => {
+    const out = await engine.transcribe(media('disfluent/mfa_uhuh.flac'));
+    expect(engine.lastRun?.warmerDecodes).toBe(1);
+    // The speaker says 6; the first decode wrote 29 and lost "forced aligner".
+    const uhs = out.words.filter((w) => isHesitation(normalizeWord(w.word)));
+    expect(uhs.length, plain(out.words)).toBeLessThanOrEqual(8);
+  });
+
   it('should stop on abort and keep serving the next request', async () => {
     const jfk = media('speech/jfk.wav');
     const ctrl = new AbortController();

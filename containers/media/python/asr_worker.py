@@ -5,13 +5,22 @@ JSON lines (one object per line, UTF-8):
 
   stdout, once at start:  {"ready": true, "model": "<dir name>", "load_ms": 1800}
   stdin, a request:       {"id": 1, "pcm": "/tmp/x/audio.raw", "utterances": [{"start": 0.7, "end": 9.3}],
-                           "beam_size": 1, "initial_prompt": "...", "word_timestamps": true}
+                           "beam_size": 1, "initial_prompt": "...", "word_timestamps": true,
+                           "temperature": [0.0]}
   stdout, per utterance:  {"id": 1, "utterance": 0, "start": 0.7, "end": 9.3, "segments": [
                              {"text": " Hello.", "avg_logprob": -0.2, "no_speech_prob": 0.01,
-                              "compression_ratio": 1.1, "words": [{"word": " Hello.", "start": 0.9,
+                              "compression_ratio": 1.1, "temperature": 0.0, "words": [{"word": " Hello.", "start": 0.9,
                               "end": 1.3, "probability": 0.98}]}]}
   stdout, at the end:     {"id": 1, "done": true, "peak_rss_bytes": 300000000}
   stdout, on a failure:   {"id": 1, "error": "plain message"}
+
+"temperature" is the ladder tried in turn while a decode compresses like a loop (gzip ratio
+> 2.4); default OpenAI's [0.0, 0.2, ..., 1.0]. The engine asks for [0.0] and decides itself
+whether to ask again warmer. "words" is empty unless word_timestamps is true, except for a
+segment that compresses like a loop: its words then carry Whisper's cross-attention times
+(one alignment pass over the utterance, no new decode) so the caller can tell speech that
+really repeats (the repeats spread over the audio) from a decode stuck in a loop (the repeats
+squeezed into a moment). "temperature" of a segment says which step of the ladder wrote it.
 
 The PCM file is raw s16le 16 kHz mono; only one utterance's samples are read at a time, so
 memory does not grow with the audio's duration. Times are seconds from the start of the file.
@@ -32,6 +41,37 @@ SAMPLE_RATE = 16_000
 # Bounds on generated tokens per utterance (see transcribe()); 448 is Whisper's context, less the prompt.
 TOKENS_PER_SEC_CAP = 12
 MAX_NEW_TOKENS_CAP = 400
+# OpenAI's gzip ratio above which a decode is repetitive enough to be a loop.
+COMPRESSION_RATIO_THRESHOLD = 2.4
+# faster-whisper's defaults for word_timestamps.
+PREPEND_PUNCTUATIONS = "\"'“¿([{-"
+APPEND_PUNCTUATIONS = "\"'.。,，!！?？:：”)]}、"
+
+
+def cross_attention_words(model, audio, segment):
+    """Whisper's own word times (cross-attention DTW, as word_timestamps computes them) of a
+    segment decoded without them: one encoder and one alignment pass, seconds from the start of
+    the utterance. Only for windows of one segment (≤ 30 s, no timestamps), as the engine sends."""
+    from faster_whisper.audio import pad_or_trim
+    from faster_whisper.tokenizer import Tokenizer
+    from faster_whisper.transcribe import merge_punctuations
+
+    features = model.feature_extractor(audio)
+    num_frames = min(features.shape[-1] - 1, model.feature_extractor.nb_max_frames)
+    encoder_output = model.encode(pad_or_trim(features[:, :num_frames]))
+    tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language="en")
+    tokens = [t for t in segment.tokens if t < tokenizer.eot]
+    [words] = model.find_alignment(tokenizer, [tokens], encoder_output, num_frames)
+    # Punctuation joins its word, as word_timestamps does (a lone "," would look like a squeezed word).
+    merge_punctuations(words, PREPEND_PUNCTUATIONS, APPEND_PUNCTUATIONS)
+    return [Timed(w["word"], float(w["start"]), float(w["end"]), float(w["probability"])) for w in words if w["word"]]
+
+
+class Timed:
+    """A word with times, shaped like faster-whisper's Word."""
+
+    def __init__(self, word, start, end, probability):
+        self.word, self.start, self.end, self.probability = word, start, end, probability
 
 
 def emit(obj):
@@ -52,8 +92,8 @@ def transcribe(model, req):
     beam = int(req.get("beam_size", 1))
     prompt = req.get("initial_prompt") or None
     word_ts = bool(req.get("word_timestamps", True))
-    # Greedy first; only a decode that compresses like a loop (ratio > 2.4) is retried warmer
-    # (OpenAI's ladder; on mfa_uhuh.flac only 0.8 broke the "uh, uh, ..." loop).
+    # Greedy first; a decode that compresses like a loop (ratio > 2.4) moves on to the next
+    # temperature of the ladder (OpenAI's by default).
     temperature = req.get("temperature", [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
     with open(req["pcm"], "rb") as f:
         for i, u in enumerate(req.get("utterances", [])):
@@ -74,13 +114,16 @@ def transcribe(model, req):
                 vad_filter=False,
                 without_timestamps=not word_ts,
                 max_new_tokens=max_new,
-                compression_ratio_threshold=2.4,
+                compression_ratio_threshold=COMPRESSION_RATIO_THRESHOLD,
                 # No retry and no skip on low log-probability: the caller filters on the scores.
                 log_prob_threshold=None,
                 no_speech_threshold=None,
             )
             out = []
             for s in segments:
+                timed = s.words or []
+                if not timed and s.compression_ratio > COMPRESSION_RATIO_THRESHOLD:
+                    timed = cross_attention_words(model, audio, s)
                 words = [
                     {
                         "word": w.word,
@@ -88,7 +131,7 @@ def transcribe(model, req):
                         "end": round(u["start"] + w.end, 3),
                         "probability": round(float(w.probability), 4),
                     }
-                    for w in (s.words or [])
+                    for w in timed
                 ]
                 out.append(
                     {
@@ -98,6 +141,7 @@ def transcribe(model, req):
                         "avg_logprob": round(float(s.avg_logprob), 4),
                         "no_speech_prob": round(float(s.no_speech_prob), 4),
                         "compression_ratio": round(float(s.compression_ratio), 4),
+                        "temperature": s.temperature,
                         "words": words,
                     }
                 )

@@ -5,6 +5,10 @@
  *
  * - Only VAD speech is decoded, one utterance (padded, merged, ≤ 28 s: one Whisper window) at a
  *   time; the worker reads each utterance from a temp file, so memory does not grow with length.
+ * - Each utterance is decoded once (beam search at temperature 0); only a decode that loops
+ *   (`isDecodingLoop`: repetitive text whose repeats Whisper cannot place in the audio) is
+ *   decoded again on OpenAI's warmer ladder. Speech that really repeats is kept as decoded: the
+ *   whole ladder made 5–6 decodes of each window of a looped 8 s line and kept a worse one.
  * - Whisper's scores and a loop detector drop invented words (`whisper-filter.ts`).
  * - A prompt written with disfluencies makes Whisper keep "um"/"uh", which it otherwise tidies
  *   away (measured in bench/speech: README).
@@ -17,18 +21,20 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
+import type { AsrOutput, TimedWord, TimeSegment } from '../../../../src/contract/media.js';
 import { DEFAULT_PYTHON_VENV, REPO_ROOT, venvModelDir } from '../../src/venv.js';
 import { alignText } from './align.js';
 import { alignTokens } from './align-tokens.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
-import { AsrAbortedError } from './errors.js';
+import { AsrAbortedError, AsrEngineError } from './errors.js';
 import { alignWithFillers } from './align-fillers.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
 import { planUtterances } from './segments.js';
 import {
   cutRepeatLoops,
+  isDecodingLoop,
   isHallucinatedSegment,
+  isHeardRepetition,
   isHesitation,
   type WhisperSegment,
 } from './whisper-filter.js';
@@ -48,6 +54,13 @@ export const WORKER_SCRIPT = join(REPO_ROOT, 'containers', 'media', 'python', 'a
 export const DISFLUENT_PROMPT = "Umm, let me think like, hmm... Okay, here's what I'm, like, thinking.";
 /** One Whisper window is 30 s; utterances stay a little shorter so padding fits, seconds. */
 const MAX_UTTERANCE_SEC = 28;
+/** The first decode of every utterance: beam search, no sampling. */
+const FIRST_DECODE_TEMPERATURE = [0];
+/**
+ * OpenAI's ladder after temperature 0, for a decode that loops: the worker moves up while the
+ * text still compresses like a loop (on mfa_uhuh.flac 0.2 still looped, 0.4 broke the loop).
+ */
+export const WARMER_TEMPERATURES = [0.2, 0.4, 0.6, 0.8, 1];
 
 export interface FasterWhisperOptions {
   /** The venv's python; default `<PYTHON_VENV>/bin/python`. */
@@ -131,20 +144,13 @@ export class FasterWhisperEngine implements AsrEngine {
     const dir = await mkdtemp(join(tmpdir(), 'asr-fw-'));
     const perUtterance: Array<Promise<TimedWord[]>> = [];
     let peak = 0;
+    let warmerDecodes = 0;
     const poll = setInterval(() => (peak = Math.max(peak, readPeakRss(this.#proc.pid))), 100);
     try {
       await writeFile(join(dir, 'audio.raw'), pcmToBytes(pcm));
-      const onLine = (line: WorkerLine) => {
-        const words = keptWords(line.segments as WhisperSegment[]);
-        // Alignment (WebAssembly, this thread) overlaps the worker's next utterance.
-        perUtterance.push(
-          this.#align
-            ? alignUtterance(pcm, Number(line.start), Number(line.end), words)
-            : Promise.resolve(words),
-        );
-      };
       // One utterance per request: the worker's queue then takes turns between concurrent jobs.
-      for (const utterance of utterances) {
+      const decode = async (utterance: TimeSegment, temperature: number[]): Promise<WorkerLine> => {
+        let decoded: WorkerLine | undefined;
         const done = await this.#proc.request(
           {
             pcm: join(dir, 'audio.raw'),
@@ -152,11 +158,28 @@ export class FasterWhisperEngine implements AsrEngine {
             beam_size: this.#beamSize,
             initial_prompt: this.#prompt,
             word_timestamps: this.#wordTimestamps,
+            temperature,
           },
-          onLine,
+          (line) => (decoded = line),
           signal,
         );
         peak = Math.max(peak, Number(done.peak_rss_bytes) || 0, readPeakRss(this.#proc.pid));
+        if (!decoded) throw new AsrEngineError('the Whisper worker answered without the utterance');
+        return decoded;
+      };
+      for (const utterance of utterances) {
+        let line = await decode(utterance, FIRST_DECODE_TEMPERATURE);
+        if ((line.segments as WhisperSegment[]).some(isDecodingLoop)) {
+          warmerDecodes++;
+          line = await decode(utterance, WARMER_TEMPERATURES);
+        }
+        const words = keptWords(line.segments as WhisperSegment[]);
+        // Alignment (WebAssembly, this thread) overlaps the worker's next utterance.
+        perUtterance.push(
+          this.#align
+            ? alignUtterance(pcm, Number(line.start), Number(line.end), words)
+            : Promise.resolve(words),
+        );
       }
       out.words = (await Promise.all(perUtterance)).flat();
     } finally {
@@ -168,6 +191,7 @@ export class FasterWhisperEngine implements AsrEngine {
       peakRssBytes: peak,
       utterances: utterances.length,
       processes: 1,
+      warmerDecodes,
     };
     return out;
   }
@@ -182,10 +206,18 @@ export class FasterWhisperEngine implements AsrEngine {
   }
 }
 
-/** Pure: the words of an utterance's segments, without invented segments and loops. */
+/**
+ * Pure: the words of an utterance's segments, without invented segments and loops. Words of a
+ * segment whose repeats were heard (`isHeardRepetition`) are kept whole.
+ */
 export function keptWords(segments: readonly WhisperSegment[]): TimedWord[] {
-  const words = segments.filter((s) => !isHallucinatedSegment(s)).flatMap(segmentWords);
-  return cutRepeatLoops(words.map((w) => w.word)).map((i) => words[i]);
+  const parts = segments
+    .filter((s) => !isHallucinatedSegment(s))
+    .map((s) => ({ words: segmentWords(s), heard: isHeardRepetition(s) }));
+  const words = parts.flatMap((p) => p.words);
+  const heard = parts.flatMap((p) => p.words.map(() => p.heard));
+  const uncut = new Set(cutRepeatLoops(words.map((w) => w.word)));
+  return words.filter((_, i) => heard[i] || uncut.has(i));
 }
 
 /**

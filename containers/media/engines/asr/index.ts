@@ -14,7 +14,12 @@ export {
   type FasterWhisperOptions,
 } from './faster-whisper.js';
 export { alignWithFillers } from './align-fillers.js';
-export { cutRepeatLoops, isHallucinatedSegment } from './whisper-filter.js';
+export {
+  cutRepeatLoops,
+  isDecodingLoop,
+  isHallucinatedSegment,
+  isHeardRepetition,
+} from './whisper-filter.js';
 export { alignText, alignTokens } from './align.js';
 export { asrRoutes, createAsrRoutes, SPEECH_SEGMENTS_HEADER, type AsrRoutesOptions } from './routes.js';
 export {

@@ -23,6 +23,8 @@ export interface AsrRunStats {
   utterances: number;
   /** Decoder processes (pocketsphinx) or native jobs (whisper) used. */
   processes: number;
+  /** Utterances decoded a second time because the first decode looped (whisper). */
+  warmerDecodes?: number;
 }
 
 /** A speech recogniser. Input is always 16 kHz mono s16 PCM. */

@@ -7,11 +7,15 @@
  *
  * - a decoded segment Whisper itself thinks is not speech (OpenAI's own rule: no-speech
  *   probability > 0.6 *and* mean log-probability < −1) is dropped;
- * - a segment whose text compresses too well (gzip ratio > 2.4, OpenAI's threshold for a
- *   degenerate, repetitive decode) or with very low mean log-probability is dropped;
+ * - a segment that loops (`isDecodingLoop`: its text compresses too well, gzip ratio > 2.4,
+ *   OpenAI's threshold for a degenerate decode, *and* its repeats are not spread over the audio)
+ *   or with very low mean log-probability is dropped. Speech that really repeats (a chant, a
+ *   rehearsed line, a looped clip) compresses as well as a loop; Whisper's cross-attention puts
+ *   each repeat over its own stretch of audio, while a loop's extra words get none;
  * - a phrase of 2+ words repeated back to back 3+ times, or a word (not a hesitation)
  *   repeated 4+ times, is cut to its first occurrence: people do say "no, no, no" and
- *   "uh uh uh", but not "thank you thank you thank you".
+ *   "uh uh uh", but not "thank you thank you thank you" — unless Whisper placed each repeat
+ *   over its own audio (`isHeardRepetition`): then it was said.
  */
 
 import { deflateSync } from 'node:zlib';
@@ -26,7 +30,12 @@ export interface WhisperSegment {
   avg_logprob: number;
   no_speech_prob: number;
   compression_ratio: number;
-  /** Whisper's words with its own times; empty when word timestamps were not asked for. */
+  /** The temperature of the decode that wrote it (0: greedy or beam search). */
+  temperature?: number;
+  /**
+   * Whisper's words with its own times; empty when word timestamps were not asked for, except in
+   * a segment that compresses like a loop (the worker times those: `isDecodingLoop`).
+   */
   words: Array<{ word: string; start: number; end: number; probability: number }>;
 }
 
@@ -39,20 +48,55 @@ export const MAX_COMPRESSION_RATIO = 2.4;
 /** Below this mean token log-probability the decode is noise, whatever no_speech says. */
 export const MIN_AVG_LOGPROB = -1.5;
 
+/** A word that Whisper's cross-attention gives less audio than this was squeezed in, seconds. */
+export const MIN_HEARD_WORD_SEC = 0.05;
 /**
- * Pure: whether Whisper's own scores say the segment is not real speech.
+ * Above this share of squeezed words a repetitive decode is a loop. Measured (bench/speech,
+ * README): the "uh, uh, …" loop of mfa_uhuh.flac squeezes 24 of its 30 words into its last
+ * second; 3 × 8 s of a looped talking head, 0 of 54.
+ */
+export const MAX_SQUEEZED_WORD_SHARE = 0.2;
+
+/**
+ * Pure: whether a decoded segment is a decoding loop, to be decoded again warmer or dropped. Only
+ * a segment that compresses like a loop can be one; it is not when its words carry times (the
+ * worker times those of every such segment) and few of them are squeezed into no audio: each
+ * repeat was heard. Without word times, compressing like a loop is taken as one (OpenAI's rule).
+ * @example isDecodingLoop({ compression_ratio: 1.2, words: [] }) // false
+ */
+export function isDecodingLoop(
+  s: Pick<WhisperSegment, 'compression_ratio'> & { words?: WhisperSegment['words'] },
+): boolean {
+  if (s.compression_ratio <= MAX_COMPRESSION_RATIO) return false;
+  const words = s.words ?? [];
+  if (words.length === 0) return true;
+  const squeezed = words.filter((w) => w.end - w.start < MIN_HEARD_WORD_SEC).length;
+  return squeezed / words.length > MAX_SQUEEZED_WORD_SHARE;
+}
+
+/**
+ * Pure: whether a segment repeats itself and Whisper placed the repeats over the audio: speech
+ * said again (a chant, a rehearsed line), which no text rule may cut (`cutRepeatLoops`).
+ */
+export function isHeardRepetition(
+  s: Pick<WhisperSegment, 'compression_ratio'> & { words?: WhisperSegment['words'] },
+): boolean {
+  return s.compression_ratio > MAX_COMPRESSION_RATIO && !isDecodingLoop(s);
+}
+
+/**
+ * Pure: whether Whisper's own scores (and, for a repetitive text, its word times) say the
+ * segment is not real speech.
  * @example isHallucinatedSegment({ no_speech_prob: 0.9, avg_logprob: -1.2, compression_ratio: 1 }) // true
  */
 export function isHallucinatedSegment(
-  s: Pick<WhisperSegment, 'text' | 'avg_logprob' | 'no_speech_prob' | 'compression_ratio'>,
+  s: Pick<WhisperSegment, 'text' | 'avg_logprob' | 'no_speech_prob' | 'compression_ratio'> & {
+    words?: WhisperSegment['words'];
+  },
 ): boolean {
   if (s.no_speech_prob > NO_SPEECH_PROB && s.avg_logprob < LOGPROB_FOR_NO_SPEECH) return true;
   // "uh, uh, uh, uh" compresses as well as a loop; the hesitations are judged by the aligner.
-  if (
-    s.compression_ratio > MAX_COMPRESSION_RATIO &&
-    compressionRatio(withoutHesitations(s.text)) > MAX_COMPRESSION_RATIO
-  )
-    return true;
+  if (isDecodingLoop(s) && compressionRatio(withoutHesitations(s.text)) > MAX_COMPRESSION_RATIO) return true;
   return s.avg_logprob < MIN_AVG_LOGPROB;
 }
 

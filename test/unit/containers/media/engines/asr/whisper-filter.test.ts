@@ -1,0 +1,100 @@
+/**
+ * Whisper's loop guards (pure): a repetitive decode is a loop only when its repeats are not
+ * spread over the audio. Word times below are Whisper's cross-attention times as the worker
+ * reported them for the two cases that set the rule (README, ASR): the "uh, uh, …" loop of
+ * mfa_uhuh.flac and a talking head whose 8 s line is looped.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  isDecodingLoop,
+  isHallucinatedSegment,
+  isHeardRepetition,
+  MAX_COMPRESSION_RATIO,
+  type WhisperSegment,
+} from '../../../../../../containers/media/engines/asr/whisper-filter.js';
+
+type Word = WhisperSegment['words'][number];
+const word = (text: string, start: number, end: number): Word => ({
+  word: ` ${text}`,
+  start,
+  end,
+  probability: 0.9,
+});
+
+/** A line of `lineWords` words, each 0.4 s, repeated `times` times back to back: speech that repeats. */
+function repeatedLine(times: number, lineWords = 16): Word[] {
+  return Array.from({ length: times * lineWords }, (_, i) =>
+    word(`w${i % lineWords}`, i * 0.4, i * 0.4 + 0.35),
+  );
+}
+
+/** mfa_uhuh.flac at temperature 0: "Montreal," and 5 heard "uh,"s, then 24 more squeezed into its end. */
+function uhLoop(): Word[] {
+  const heard = [
+    word('Montreal,', 0, 1.28),
+    ...[1.92, 2.4, 3.74, 4.12, 4.62].map((t) => word('uh,', t, t + 0.2)),
+  ];
+  const squeezed = Array.from({ length: 24 }, (_, i) => word('uh,', 5.32 + i * 0.025, 5.32 + i * 0.025));
+  return [...heard, ...squeezed];
+}
+
+const seg = (
+  compression_ratio: number,
+  words: Word[],
+  text = words.map((w) => w.word).join(''),
+): WhisperSegment => ({
+  text,
+  start: 0,
+  end: 24,
+  avg_logprob: -0.1,
+  no_speech_prob: 0.01,
+  compression_ratio,
+  words,
+});
+
+describe('isDecodingLoop', () => {
+  it('should pass any decode that does not compress like a loop', () => {
+    expect(isDecodingLoop(seg(MAX_COMPRESSION_RATIO, []))).toBe(false);
+    expect(isDecodingLoop(seg(1.2, uhLoop()))).toBe(false);
+  });
+
+  it('should keep speech that repeats: each repeat over its own audio', () => {
+    expect(isDecodingLoop(seg(3.26, repeatedLine(3)))).toBe(false);
+  });
+
+  it('should call a loop the decode whose repeats are squeezed into no audio', () => {
+    expect(isDecodingLoop(seg(5.43, uhLoop()))).toBe(true);
+  });
+
+  it('should take a repetitive decode without word times as a loop (OpenAI rule)', () => {
+    expect(isDecodingLoop(seg(3.26, []))).toBe(true);
+    expect(isDecodingLoop({ compression_ratio: 3.26 })).toBe(true);
+  });
+
+  it('should turn at a fifth of the words squeezed', () => {
+    const line = repeatedLine(1, 20);
+    const squeeze = (n: number) => line.map((w, i) => (i < n ? { ...w, end: w.start } : w));
+    expect(isDecodingLoop(seg(3, squeeze(4)))).toBe(false);
+    expect(isDecodingLoop(seg(3, squeeze(5)))).toBe(true);
+  });
+});
+
+describe('isHallucinatedSegment on repetitive text', () => {
+  const line = ' Everyone here today, endeavouring towards a better future for our world. In fidelity,';
+  it('should keep a line said three times when each repeat was heard, and drop it when not', () => {
+    const words = repeatedLine(3);
+    expect(isHallucinatedSegment(seg(3.26, words, line.repeat(3)))).toBe(false);
+    expect(isHallucinatedSegment(seg(3.26, [], line.repeat(3)))).toBe(true);
+    const squeezed = words.map((w, i) => (i >= 16 ? { ...w, start: 6.4, end: 6.4 } : w));
+    expect(isHallucinatedSegment(seg(3.26, squeezed, line.repeat(3)))).toBe(true);
+  });
+});
+
+describe('isHeardRepetition', () => {
+  it('should hold only for repetitive text whose repeats were placed over the audio', () => {
+    expect(isHeardRepetition(seg(3.26, repeatedLine(3)))).toBe(true);
+    expect(isHeardRepetition(seg(1.2, repeatedLine(1)))).toBe(false);
+    expect(isHeardRepetition(seg(5.43, uhLoop()))).toBe(false);
+    expect(isHeardRepetition(seg(3.26, []))).toBe(false);
+  });
+});
