@@ -106,13 +106,13 @@ export function openScope({
     signal?.removeEventListener('abort', onClientGone);
     if (disposed) return;
     disposed = true;
-    noteJob(tenant, jobId);
     if (jobId) {
       const set = byJob.get(jobId);
       set?.delete(scope);
       if (set?.size === 0) byJob.delete(jobId);
-      scopesChanged();
     }
+    noteBursts();
+    if (jobId) scopesChanged();
   };
   const scope = {
     jobId,
@@ -148,6 +148,7 @@ export function openScope({
     let set = byJob.get(jobId);
     if (!set) byJob.set(jobId, (set = new Set()));
     set.add(scope);
+    noteBursts();
     scopesChanged();
   }
   if (signal?.aborted) onClientGone();
@@ -202,37 +203,66 @@ export function workSeconds(
 export const NICE_PER_TENANT_JOB = 5;
 
 /**
- * How long a job still counts towards its key's burst after its last work here ended
- * (`MEDIA_BURST_MEMORY_SEC`): a key that sent five jobs keeps yielding while they finish one by one,
- * instead of its last jobs running at full priority beside another key's single job.
+ * How long a key's burst (the most of its jobs here at once) outlasts the moment it was last that
+ * large (`MEDIA_BURST_MEMORY_SEC`): a key that sent five jobs at once keeps yielding while they
+ * finish one by one, instead of its last jobs running at full priority beside another key's single
+ * job. Jobs sent one after another are no burst: a key that waits for each job before the next
+ * keeps its full priority.
  */
 export const BURST_MEMORY_MS = (Number(process.env.MEDIA_BURST_MEMORY_SEC) || 60) * 1000;
-/** tenant → job id → epoch ms when that job's work was last seen here. */
-const recentJobs = new Map<string, Map<string, number>>();
 
-/** Records that `jobId`'s work just ended, and forgets every job past the memory (keys that never return included). */
-const noteJob = (tenant: string | null, jobId: string | null, now = Date.now()) => {
-  for (const [key, jobs] of recentJobs) {
-    for (const [id, seen] of jobs) if (now - seen > BURST_MEMORY_MS) jobs.delete(id);
-    if (jobs.size === 0) recentJobs.delete(key);
+/** A key's burst: the most of its jobs here at once, and when it last had that many. */
+export interface Burst {
+  jobs: number;
+  seen: number;
+}
+
+/**
+ * Pure: a key's burst once it has `current` jobs here at `now`: the larger of the two, a peak kept
+ * for `memoryMs` after it was last reached; undefined once nothing is left to remember.
+ * @example nextBurst({ jobs: 5, seen: 0 }, 1, 30_000) // → { jobs: 5, seen: 0 }
+ * @example nextBurst({ jobs: 5, seen: 0 }, 1, 61_000) // → { jobs: 1, seen: 61000 }
+ */
+export function nextBurst(
+  burst: Burst | undefined,
+  current: number,
+  now: number,
+  memoryMs = BURST_MEMORY_MS,
+): Burst | undefined {
+  if (burst && current < burst.jobs && now - burst.seen <= memoryMs) return burst;
+  return current > 0 ? { jobs: current, seen: now } : undefined;
+}
+
+/** tenant → its burst. */
+const bursts = new Map<string, Burst>();
+
+/** Distinct jobs of `tenant` with work here now, running or waiting for their turn. */
+function jobsHere(tenant: string): number {
+  const jobs = new Set<string>();
+  for (const [jobId, set] of byJob) if ([...set].some((s) => s.tenant === tenant)) jobs.add(jobId);
+  return jobs.size;
+}
+
+/** Updates every key's burst (scopes opened or ended); keys past the memory are forgotten. */
+const noteBursts = (now = Date.now()) => {
+  const tenants = new Set([...bursts.keys()]);
+  for (const set of byJob.values()) for (const s of set) if (s.tenant) tenants.add(s.tenant);
+  for (const tenant of tenants) {
+    const burst = nextBurst(bursts.get(tenant), jobsHere(tenant), now);
+    if (burst) bursts.set(tenant, burst);
+    else bursts.delete(tenant);
   }
-  if (!tenant || !jobId) return;
-  let jobs = recentJobs.get(tenant);
-  if (!jobs) recentJobs.set(tenant, (jobs = new Map()));
-  jobs.set(jobId, now);
 };
 
 /**
- * How many distinct jobs of `tenant` have work here, running or waiting for their turn, or had
- * within the last `BURST_MEMORY_MS`.
+ * How many jobs of `tenant` count towards its priority: its jobs here now (running or waiting),
+ * or its burst within the last `BURST_MEMORY_MS`, whichever is larger.
  */
 export function tenantJobs(tenant: string | null, now = Date.now()): number {
   if (!tenant) return 0;
-  const jobs = new Set<string>();
-  for (const [jobId, set] of byJob) if ([...set].some((s) => s.tenant === tenant)) jobs.add(jobId);
-  for (const [jobId, seen] of recentJobs.get(tenant) ?? [])
-    if (now - seen <= BURST_MEMORY_MS) jobs.add(jobId);
-  return jobs.size;
+  const current = jobsHere(tenant);
+  const burst = bursts.get(tenant);
+  return burst && now - burst.seen <= BURST_MEMORY_MS ? Math.max(current, burst.jobs) : current;
 }
 
 /** The jobs of `tenant` with admitted (running) work here. */

@@ -7,6 +7,7 @@ import {
   BURST_MEMORY_MS,
   openScope,
   otherKeysRunning,
+  nextBurst,
   tenantJobs,
   yieldToOtherKeys,
 } from '../../../../../containers/media/src/work-scope.js';
@@ -45,7 +46,7 @@ describe('yieldToOtherKeys', () => {
 });
 
 describe('tenantJobs', () => {
-  it('should count a key’s jobs that ended within the burst memory, and forget them after it', () => {
+  it('should count a key’s burst (its most jobs at once) within the burst memory, and forget it after', () => {
     const jobs = ['b1', 'b2', 'b3'].map((jobId) => openScope({ tenant: 'key-burst', jobId }));
     const sameJob = openScope({ tenant: 'key-burst', jobId: 'b1' });
     expect(tenantJobs('key-burst')).toBe(3);
@@ -54,7 +55,7 @@ describe('tenantJobs', () => {
     expect(tenantJobs('key-burst', now)).toBe(3);
     expect(tenantJobs('key-never-seen', now)).toBe(0);
     expect(tenantJobs('key-burst', now + BURST_MEMORY_MS + 1_000)).toBe(0);
-    // Any key's next job end forgets them (a key that never returns leaves nothing behind).
+    // Any key's next scope forgets it (a key that never returns leaves nothing behind).
     vi.useFakeTimers({ now: now + BURST_MEMORY_MS + 1_000, toFake: ['Date'] });
     try {
       openScope({ tenant: 'key-later', jobId: 'l1' }).dispose();
@@ -62,5 +63,26 @@ describe('tenantJobs', () => {
       vi.useRealTimers();
     }
     expect(tenantJobs('key-burst', now)).toBe(0); // forgotten, not only hidden
+  });
+
+  it('should not count jobs sent one after another as a burst', () => {
+    for (const jobId of ['s1', 's2', 's3', 's4']) {
+      const scope = openScope({ tenant: 'key-steady', jobId });
+      expect(tenantJobs('key-steady')).toBe(1);
+      scope.dispose();
+    }
+    expect(tenantJobs('key-steady')).toBe(1);
+  });
+});
+
+describe('nextBurst', () => {
+  it('should keep the peak for the memory after it was last reached, then follow the jobs here', () => {
+    expect(nextBurst(undefined, 0, 0, 60_000)).toBeUndefined();
+    expect(nextBurst(undefined, 2, 0, 60_000)).toEqual({ jobs: 2, seen: 0 });
+    expect(nextBurst({ jobs: 5, seen: 0 }, 1, 60_000, 60_000)).toEqual({ jobs: 5, seen: 0 });
+    expect(nextBurst({ jobs: 5, seen: 0 }, 1, 60_001, 60_000)).toEqual({ jobs: 1, seen: 60_001 });
+    expect(nextBurst({ jobs: 5, seen: 0 }, 0, 60_001, 60_000)).toBeUndefined();
+    // Reaching the peak again renews it.
+    expect(nextBurst({ jobs: 5, seen: 0 }, 5, 50_000, 60_000)).toEqual({ jobs: 5, seen: 50_000 });
   });
 });
