@@ -224,8 +224,12 @@ describe('abuse corpus (issue #12)', () => {
         expect(allowed, `${r.media.name} ${r.kind}: ${f.status} ${f.error_message}`).toContain(f.status);
     }
     // Finding 1: the forged header does not decide the duration.
-    const forged = runs.find((r) => r.media.name === 'forged-duration.mp4' && r.kind === 'analysis')!;
-    expect(forged.final!.result!.summary!.duration_sec).toBeLessThan(6);
+    // (Every analysis of it that was admitted: in a soak the key's rate limit may refuse one with 429.)
+    const forged = runs.filter(
+      (r) => r.media.name === 'forged-duration.mp4' && r.kind === 'analysis' && r.final,
+    );
+    expect(forged.length).toBeGreaterThan(0);
+    for (const r of forged) expect(r.final!.result!.summary!.duration_sec).toBeLessThan(6);
   });
 
   it('should not delay a normal job of another key while the abusive files of finding 1 and 2 run', async () => {
