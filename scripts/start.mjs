@@ -38,7 +38,10 @@ process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
 console.log(`[start] media container → ${containerUrl}`);
-run('media container', 'tsx', ['containers/media/src/main.ts'], {
+// MEDIA_NODE_FLAGS: Node flags for the media container only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+// (Node refuses --cpu-prof in NODE_OPTIONS; the vision workers inherit the profiling flags).
+const mediaNodeFlags = (process.env.MEDIA_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+run('media container', 'tsx', [...mediaNodeFlags, 'containers/media/src/main.ts'], {
   PORT: String(containerPort),
   HOST: '127.0.0.1',
 });

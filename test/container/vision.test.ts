@@ -82,6 +82,27 @@ describe.skipIf(!media('talking_head/retalking_face1.mp4'))('fast decode', () =>
   });
 });
 
+describe.skipIf(!media('talking_head/retalking_face3.mp4'))('skipping non-reference frames', () => {
+  // At 2 fps of a 25 fps stream with B-frames the decoder skips the frames nothing refers to; the
+  // fps filter takes a neighbouring frame instead (≤ 40 ms away), which on a talking head differs
+  // by a few grey levels on average.
+  it('should sample as many frames, each close to the one the full decode gives', async () => {
+    const file = media('talking_head/retalking_face3.mp4')!;
+    const decode = async (sourceFps?: number) => {
+      const frames: Uint8Array[] = [];
+      for await (const f of decodeFrames(file, { fps: 2, sourceFps })) frames.push(f.data);
+      return frames;
+    };
+    const [full, skipping] = [await decode(0), await decode()];
+    expect(skipping.length).toBe(full.length);
+    const meanAbsDiff = full.map(
+      (a, i) => a.reduce((sum, v, j) => sum + Math.abs(v - skipping[i][j]), 0) / a.length,
+    );
+    expect(Math.max(...meanAbsDiff)).toBeGreaterThan(0); // frames really were skipped
+    expect(Math.max(...meanAbsDiff)).toBeLessThan(4);
+  });
+});
+
 describe('hand sides', () => {
   it('should name a hand after the nearest pose wrist and leave far hands unknown', () => {
     const hand = (x: number, y: number) => ({

@@ -4,6 +4,7 @@
  */
 import { serve } from '@hono/node-server';
 import { preloadAsr } from '../engines/asr/routes.js';
+import { preloadVision, visionPreloadWanted } from '../engines/vision/pool.js';
 import { createMediaApp } from './server.js';
 
 const port = Number(process.env.PORT ?? process.env.CONTAINER_PORT ?? 8788);
@@ -11,6 +12,8 @@ const hostname = process.env.HOST ?? '0.0.0.0';
 const server = serve({ fetch: createMediaApp().fetch, port, hostname }, (info) => {
   console.log(`media container listening on http://${hostname}:${info.port}`);
   void preloadAsr();
+  if (visionPreloadWanted())
+    void preloadVision().then((ok) => ok && console.log('media container: vision workers ready'));
 });
 // Long renders: do not cut requests off mid-stream.
 (server as unknown as { requestTimeout: number }).requestTimeout = 0;

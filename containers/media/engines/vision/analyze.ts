@@ -31,6 +31,8 @@ export interface AnalyzeVideoOptions {
   fps?: number;
   /** Frame width before inference. Default 640. */
   width?: number;
+  /** The source's frame rate, when the caller probed it already (see `DecodeFramesOptions`). */
+  sourceFps?: number;
   /** Default: the process-wide shared pool. */
   pool?: VisionPool;
   signal?: AbortSignal;
@@ -59,6 +61,7 @@ export async function* analyzeVideo(
     fps = defaultVisionFps(),
     width = DEFAULT_FRAME_WIDTH_PX,
     pool = sharedVisionPool(),
+    sourceFps,
     signal,
   } = options;
   const started = performance.now();
@@ -79,7 +82,7 @@ export async function* analyzeVideo(
   };
 
   try {
-    for await (const frame of decodeFrames(input, { fps, width, signal })) {
+    for await (const frame of decodeFrames(input, { fps, width, sourceFps, signal })) {
       const pending = pool.observe(frame);
       pending.catch(() => {}); // awaited in order by take(); avoid an unhandled rejection meanwhile
       inFlight.push(pending);

@@ -15,7 +15,14 @@ export {
   type HandSource,
 } from './hand-crop.js';
 export { decodeFrames, PpmStreamParser, DEFAULT_FRAME_WIDTH_PX } from './frames.js';
-export { VisionPool, sharedVisionPool, disposeSharedVisionPool, defaultThreadCount } from './pool.js';
+export {
+  VisionPool,
+  sharedVisionPool,
+  disposeSharedVisionPool,
+  defaultThreadCount,
+  preloadVision,
+  visionPreloadWanted,
+} from './pool.js';
 export {
   analyzeVideo,
   defaultVisionFps,

@@ -47,8 +47,17 @@ export function defaultThreadCount(env: Record<string, string | undefined> = pro
 function workerEntry(): { url: URL; execArgv: string[] } {
   const fromSource = import.meta.url.endsWith('.ts');
   const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
-  const execArgv = fromSource ? ['--import', 'tsx'] : [];
+  const execArgv = [...profilingFlags(process.execArgv), ...(fromSource ? ['--import', 'tsx'] : [])];
   return { url, execArgv };
+}
+
+/**
+ * The parent's Node profiling flags (`--cpu-prof`, `--cpu-prof-dir=…`, `--heap-prof…`): a worker
+ * given its own execArgv no longer inherits them, and a profile of the service should cover its
+ * vision threads too.
+ */
+export function profilingFlags(execArgv: readonly string[]): string[] {
+  return execArgv.filter((flag) => /^--(cpu|heap)-prof(-[a-z]+)?(=|$)/.test(flag));
 }
 
 export class VisionPool implements Disposable {
@@ -189,4 +198,22 @@ export function sharedVisionPool(options: VisionPoolOptions = {}): VisionPool {
 export function disposeSharedVisionPool(): void {
   shared?.dispose();
   shared = null;
+}
+
+/**
+ * `VISION_PRELOAD=0` leaves the vision workers to the first vision request. Otherwise they start
+ * with the service: their start (tsx, tfjs-wasm, models, warm-up frames) costs ≈ 3.5 CPU-s each,
+ * which the first visual job would pay on its longer lane (README "Visual analytics speed", fifth round).
+ */
+export const visionPreloadWanted = (env: Record<string, string | undefined> = process.env): boolean =>
+  env.VISION_PRELOAD !== '0';
+
+/** Starts the shared pool now and resolves once its models are loaded; a failure is left for the first request. */
+export async function preloadVision(): Promise<boolean> {
+  try {
+    await sharedVisionPool().ready();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -84,6 +84,7 @@ visionRoutes.post('/vision', async function postVision(c) {
 
   const tmp = await tempDir();
   const file = path.join(tmp.dir, 'input');
+  let sourceFps = 0;
   try {
     await pipeline(
       Readable.fromWeb(body as unknown as WebReadableStream<Uint8Array>),
@@ -104,13 +105,14 @@ visionRoutes.post('/vision', async function postVision(c) {
       throw err;
     }
     if (!probe.video) throw new VisionRouteError(422, 'no_video_stream', 'the media has no video stream');
+    sourceFps = probe.video.fps;
   } catch (err) {
     await tmp.dispose();
     throw err;
   }
 
   const abort = new AbortController();
-  const run = analyzeVideo(file, { fps, signal: abort.signal });
+  const run = analyzeVideo(file, { fps, sourceFps, signal: abort.signal });
   const encoder = new TextEncoder();
   const line = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`);
   const finish = async () => {
