@@ -56,7 +56,7 @@ export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<Asr
           1,
           Math.round(Number(config.WHISPER_BEAM_SIZE) || DEFAULT_WHISPER_BEAM_SIZE),
         );
-        const whisper = new FasterWhisperEngine({ python, modelDir, threads: workers, beamSize });
+        const whisper = new FasterWhisperEngine({ python, modelDir, workers, beamSize });
         return kind === 'auto'
           ? new FallbackAsrEngine(whisper, () => new PocketsphinxEngine({ workers }))
           : whisper;
