@@ -26,7 +26,7 @@ export interface AsrEngineConfig {
   WHISPER_MODEL_DIR?: string;
   /** Whisper beam width; default 5 (`DEFAULT_WHISPER_BEAM_SIZE`: see the README speed table). */
   WHISPER_BEAM_SIZE?: string;
-  /** Decoding processes/threads; default 2 (the container's cores). */
+  /** Utterances Whisper decodes at once, one CPU thread each / pocketsphinx processes; default 2 (the container's cores). */
   ASR_WORKERS?: string;
 }
 
