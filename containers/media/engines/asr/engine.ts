@@ -26,7 +26,7 @@ export interface AsrEngineConfig {
   WHISPER_MODEL_DIR?: string;
   /** Whisper beam width; default 5 (`DEFAULT_WHISPER_BEAM_SIZE`: see the README speed table). */
   WHISPER_BEAM_SIZE?: string;
-  /** Decoding processes/threads; default 2 (the container's cores). */
+  /** Utterances Whisper decodes at once, one CPU thread each / pocketsphinx processes; default 2 (the container's cores). */
   ASR_WORKERS?: string;
 }
 
@@ -56,7 +56,7 @@ export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<Asr
           1,
           Math.round(Number(config.WHISPER_BEAM_SIZE) || DEFAULT_WHISPER_BEAM_SIZE),
         );
-        const whisper = new FasterWhisperEngine({ python, modelDir, threads: workers, beamSize });
+        const whisper = new FasterWhisperEngine({ python, modelDir, workers, beamSize });
         return kind === 'auto'
           ? new FallbackAsrEngine(whisper, () => new PocketsphinxEngine({ workers }))
           : whisper;

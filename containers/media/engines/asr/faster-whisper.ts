@@ -3,8 +3,9 @@
  * The default recogniser: OpenAI Whisper (base, CTranslate2 int8 on CPU) through faster-whisper
  * in a warm Python child (`whisper-process.ts`, `containers/media/python/asr_worker.py`).
  *
- * - Only VAD speech is decoded, one utterance (padded, merged, ≤ 28 s: one Whisper window) at a
- *   time; the worker reads each utterance from a temp file, so memory does not grow with length.
+ * - Only VAD speech is decoded, one utterance (padded, merged, ≤ 28 s: one Whisper window) per
+ *   request, `workers` of them at once on one CPU thread each; the worker reads each utterance
+ *   from a temp file, so memory does not grow with length.
  * - Each utterance is decoded once (beam search at temperature 0); only a decode that loops
  *   (`isDecodingLoop`: repetitive text whose repeats Whisper cannot place in the audio) is
  *   decoded again on OpenAI's warmer ladder. Speech that really repeats is kept as decoded: the
@@ -67,8 +68,11 @@ export interface FasterWhisperOptions {
   python?: string;
   /** CTranslate2 model directory; default DEFAULT_WHISPER_MODEL_DIR. */
   modelDir?: string;
-  /** CPU threads of the worker; default 2. */
-  threads?: number;
+  /**
+   * Utterances decoded at once, one CPU thread each; default 2 (the cores). Two single-thread
+   * decodes beat one two-thread decode (README, Speech recognition, measured).
+   */
+  workers?: number;
   /** Beam width; default `DEFAULT_WHISPER_BEAM_SIZE`. */
   beamSize?: number;
   /** Initial prompt; default DISFLUENT_PROMPT ('' for none). */
@@ -104,11 +108,12 @@ export class FasterWhisperEngine implements AsrEngine {
   readonly #prompt: string;
   readonly #align: boolean;
   readonly #wordTimestamps: boolean;
+  readonly #workers: number;
 
   constructor({
     python = join(DEFAULT_PYTHON_VENV, 'bin', 'python'),
     modelDir = DEFAULT_WHISPER_MODEL_DIR,
-    threads = 2,
+    workers = 2,
     beamSize = DEFAULT_WHISPER_BEAM_SIZE,
     prompt = DISFLUENT_PROMPT,
     align = true,
@@ -116,7 +121,8 @@ export class FasterWhisperEngine implements AsrEngine {
   }: FasterWhisperOptions = {}) {
     this.#wordTimestamps = wordTimestamps;
     this.model = modelDir.replace(/\/+$/, '').split('/').at(-1) ?? 'whisper';
-    this.#proc = new WhisperProcess({ python, script: WORKER_SCRIPT, modelDir, threads });
+    this.#workers = Math.max(1, workers);
+    this.#proc = new WhisperProcess({ python, script: WORKER_SCRIPT, modelDir, workers: this.#workers });
     this.#beamSize = beamSize;
     this.#prompt = prompt;
     this.#align = align;
@@ -142,7 +148,7 @@ export class FasterWhisperEngine implements AsrEngine {
       return out;
     }
     const dir = await mkdtemp(join(tmpdir(), 'asr-fw-'));
-    const perUtterance: Array<Promise<TimedWord[]>> = [];
+    const perUtterance: Array<Promise<TimedWord[]>> = new Array<Promise<TimedWord[]>>(utterances.length);
     let peak = 0;
     let warmerDecodes = 0;
     const poll = setInterval(() => (peak = Math.max(peak, readPeakRss(this.#proc.pid))), 100);
@@ -167,20 +173,31 @@ export class FasterWhisperEngine implements AsrEngine {
         if (!decoded) throw new AsrEngineError('the Whisper worker answered without the utterance');
         return decoded;
       };
-      for (const utterance of utterances) {
-        let line = await decode(utterance, FIRST_DECODE_TEMPERATURE);
-        if ((line.segments as WhisperSegment[]).some(isDecodingLoop)) {
-          warmerDecodes++;
-          line = await decode(utterance, WARMER_TEMPERATURES);
+      // One lane per worker slot, each taking the next utterance: this job keeps the worker's
+      // cores busy yet never queues more than `workers` utterances ahead of another job's.
+      let next = 0;
+      let failed = false;
+      const lane = async (): Promise<void> => {
+        try {
+          while (!failed && next < utterances.length) {
+            const i = next++;
+            let line = await decode(utterances[i], FIRST_DECODE_TEMPERATURE);
+            if ((line.segments as WhisperSegment[]).some(isDecodingLoop)) {
+              warmerDecodes++;
+              line = await decode(utterances[i], WARMER_TEMPERATURES);
+            }
+            const words = keptWords(line.segments as WhisperSegment[]);
+            // Alignment (WebAssembly, this thread) overlaps the worker's next utterances.
+            perUtterance[i] = this.#align
+              ? alignUtterance(pcm, Number(line.start), Number(line.end), words)
+              : Promise.resolve(words);
+          }
+        } catch (err) {
+          failed = true; // the other lanes take no new utterance
+          throw err;
         }
-        const words = keptWords(line.segments as WhisperSegment[]);
-        // Alignment (WebAssembly, this thread) overlaps the worker's next utterance.
-        perUtterance.push(
-          this.#align
-            ? alignUtterance(pcm, Number(line.start), Number(line.end), words)
-            : Promise.resolve(words),
-        );
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(this.#workers, utterances.length) }, lane));
       out.words = (await Promise.all(perUtterance)).flat();
     } finally {
       clearInterval(poll);

@@ -1,10 +1,11 @@
 /**
  * @module containers/media/engines/asr/whisper-process
  * The warm Python child that runs faster-whisper (`containers/media/python/asr_worker.py`):
- * started on first use (model load ~2 s), kept for later requests, one request at a time over
- * JSON lines. Callers send one utterance per request (faster-whisper.ts), so the FIFO queue
- * interleaves concurrent jobs utterance by utterance: a long job never holds the recogniser
- * while a short one of another key waits. An aborted caller is answered at once; a request of
+ * started on first use (model load ~2 s), kept for later requests, `workers` requests at a time
+ * over JSON lines (the worker decodes them at once, one CPU thread each). Callers send one
+ * utterance per request and keep at most `workers` of theirs queued (faster-whisper.ts), so the
+ * FIFO queue interleaves concurrent jobs utterance by utterance: a long job never holds the
+ * recogniser while a short one of another key waits. An aborted caller is answered at once; a request of
  * its that is still queued is never sent, and one already in the worker runs out (one utterance,
  * a few seconds) and is discarded, so other callers keep the warm process. A worker that does not
  * finish an abandoned request within ABANDONED_KILL_MS is killed. A process that dies is started
@@ -30,7 +31,8 @@ export interface WhisperProcessOptions {
   python: string;
   script: string;
   modelDir: string;
-  threads: number;
+  /** Requests decoded at once (one CPU thread each). */
+  workers: number;
 }
 
 interface Pending {
@@ -40,13 +42,15 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
-/** One warm worker; `request` serialises callers. */
+/** One warm worker; `request` queues callers, `workers` of them in the worker at a time. */
 export class WhisperProcess {
   readonly #opts: WhisperProcessOptions;
   #child?: ChildProcessWithoutNullStreams;
   #ready?: Promise<{ model: string; loadMs: number }>;
-  #pending?: Pending;
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #pending = new Map<number, Pending>();
+  /** Requests waiting for a free slot, first come first served. */
+  readonly #waiting: Array<() => void> = [];
+  #inWorker = 0;
   #nextId = 1;
   #stderr = '';
   #disposed = false;
@@ -94,11 +98,28 @@ export class WhisperProcess {
         reject: (err: Error) => (signal?.removeEventListener('abort', onAbort), reject(err)),
         isAbandoned: () => abandoned,
       };
-      // The queue waits for the worker's own answer, not the caller's: one request in the worker at a time.
-      this.#queue = this.#queue.then(() =>
-        abandoned ? undefined : this.#send(body, caller).catch(() => {}),
-      );
+      // A slot is freed by the worker's own answer, not the caller's: an abandoned request still holds its slot.
+      this.#waiting.push(() => {
+        if (abandoned) return this.#release();
+        void this.#send(body, caller)
+          .catch(() => {})
+          .finally(() => this.#release());
+      });
+      this.#dispatch();
     });
+  }
+
+  /** Starts waiting requests while the worker has free slots. */
+  #dispatch(): void {
+    while (this.#inWorker < Math.max(1, this.#opts.workers) && this.#waiting.length > 0) {
+      this.#inWorker++;
+      this.#waiting.shift()!();
+    }
+  }
+
+  #release(): void {
+    this.#inWorker--;
+    this.#dispatch();
   }
 
   async #send(
@@ -128,30 +149,30 @@ export class WhisperProcess {
         <T>(fn: (x: T) => void) =>
         (x: T) => {
           clearInterval(watchdog);
-          this.#pending = undefined;
+          this.#pending.delete(id);
           fn(x);
           done();
         };
-      this.#pending = {
+      this.#pending.set(id, {
         id,
         onLine: caller.onLine,
         resolve: settle(caller.resolve),
         reject: settle(caller.reject),
-      };
+      });
       child.stdin.write(`${JSON.stringify({ ...body, id })}\n`);
     });
   }
 
   #spawn(): Promise<{ model: string; loadMs: number }> {
-    const { python, script, modelDir, threads } = this.#opts;
+    const { python, script, modelDir, workers } = this.#opts;
     this.#stderr = '';
     const child = spawn(python, ['-u', script, modelDir], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: {
         OMP_WAIT_POLICY: 'PASSIVE',
         ...process.env,
-        ASR_WORKERS: String(threads),
-        OMP_NUM_THREADS: String(threads),
+        ASR_WORKERS: String(workers),
+        OMP_NUM_THREADS: '1',
         PYTHONUNBUFFERED: '1',
       },
     });
@@ -190,8 +211,8 @@ export class WhisperProcess {
             );
           return;
         }
-        const p = this.#pending;
-        if (!p || line.id !== p.id) return;
+        const p = this.#pending.get(line.id);
+        if (!p) return;
         if (line.error) p.reject(new AsrEngineError(`Whisper failed: ${line.error}`));
         else if (line.done) p.resolve(line);
         else p.onLine(line);
@@ -210,7 +231,7 @@ export class WhisperProcess {
         }
         const why = `the Whisper worker exited (${sig ?? `code ${code}`})${this.#stderr ? `: ${lastLine(this.#stderr)}` : ''}`;
         if (!ready) reject(new AsrModelError('model_invalid', why));
-        this.#pending?.reject(new AsrEngineError(why));
+        for (const p of [...this.#pending.values()]) p.reject(new AsrEngineError(why));
       });
     });
   }
