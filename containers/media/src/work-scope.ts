@@ -236,12 +236,14 @@ export function nextBurst(
 /** tenant → its burst. */
 const bursts = new Map<string, Burst>();
 
-/** Distinct jobs of `tenant` with work here now, running or waiting for their turn. */
-function jobsHere(tenant: string): number {
+/** Distinct jobs of `tenant` with work here now: admitted (running) only, or waiting for their turn too. */
+function jobsOf(tenant: string, admittedOnly: boolean): Set<string> {
   const jobs = new Set<string>();
-  for (const [jobId, set] of byJob) if ([...set].some((s) => s.tenant === tenant)) jobs.add(jobId);
-  return jobs.size;
+  for (const [jobId, set] of byJob)
+    if ([...set].some((s) => s.tenant === tenant && (s.admitted || !admittedOnly))) jobs.add(jobId);
+  return jobs;
 }
+const jobsHere = (tenant: string): number => jobsOf(tenant, false).size;
 
 /** Updates every key's burst (scopes opened or ended); keys past the memory are forgotten. */
 const noteBursts = (now = Date.now()) => {
@@ -266,12 +268,7 @@ export function tenantJobs(tenant: string | null, now = Date.now()): number {
 }
 
 /** The jobs of `tenant` with admitted (running) work here. */
-export function runningJobsOf(tenant: string): Set<string> {
-  const jobs = new Set<string>();
-  for (const [jobId, set] of byJob)
-    if ([...set].some((s) => s.tenant === tenant && s.admitted)) jobs.add(jobId);
-  return jobs;
-}
+export const runningJobsOf = (tenant: string): Set<string> => jobsOf(tenant, true);
 
 /**
  * A tenant's share shrank (another of its jobs arrived): its running children get the higher

@@ -57,6 +57,9 @@ export const MIN_HEARD_WORD_SEC = 0.05;
  */
 export const MAX_SQUEEZED_WORD_SHARE = 0.2;
 
+/** What tells a loop from heard repetition: how well the text compresses, and Whisper's word times. */
+type LoopEvidence = Pick<WhisperSegment, 'compression_ratio'> & { words?: WhisperSegment['words'] };
+
 /**
  * Pure: whether a decoded segment is a decoding loop, to be decoded again warmer or dropped. Only
  * a segment that compresses like a loop can be one; it is not when its words carry times (the
@@ -64,9 +67,7 @@ export const MAX_SQUEEZED_WORD_SHARE = 0.2;
  * repeat was heard. Without word times, compressing like a loop is taken as one (OpenAI's rule).
  * @example isDecodingLoop({ compression_ratio: 1.2, words: [] }) // false
  */
-export function isDecodingLoop(
-  s: Pick<WhisperSegment, 'compression_ratio'> & { words?: WhisperSegment['words'] },
-): boolean {
+export function isDecodingLoop(s: LoopEvidence): boolean {
   if (s.compression_ratio <= MAX_COMPRESSION_RATIO) return false;
   const words = s.words ?? [];
   if (words.length === 0) return true;
@@ -78,9 +79,7 @@ export function isDecodingLoop(
  * Pure: whether a segment repeats itself and Whisper placed the repeats over the audio: speech
  * said again (a chant, a rehearsed line), which no text rule may cut (`cutRepeatLoops`).
  */
-export function isHeardRepetition(
-  s: Pick<WhisperSegment, 'compression_ratio'> & { words?: WhisperSegment['words'] },
-): boolean {
+export function isHeardRepetition(s: LoopEvidence): boolean {
   return s.compression_ratio > MAX_COMPRESSION_RATIO && !isDecodingLoop(s);
 }
 
@@ -90,9 +89,7 @@ export function isHeardRepetition(
  * @example isHallucinatedSegment({ no_speech_prob: 0.9, avg_logprob: -1.2, compression_ratio: 1 }) // true
  */
 export function isHallucinatedSegment(
-  s: Pick<WhisperSegment, 'text' | 'avg_logprob' | 'no_speech_prob' | 'compression_ratio'> & {
-    words?: WhisperSegment['words'];
-  },
+  s: Pick<WhisperSegment, 'text' | 'avg_logprob' | 'no_speech_prob'> & LoopEvidence,
 ): boolean {
   if (s.no_speech_prob > NO_SPEECH_PROB && s.avg_logprob < LOGPROB_FOR_NO_SPEECH) return true;
   // "uh, uh, uh, uh" compresses as well as a loop; the hesitations are judged by the aligner.
