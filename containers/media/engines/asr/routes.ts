@@ -10,7 +10,7 @@
 import { withScopeSignal } from '../../src/work-scope.js';
 import { Hono, type Context } from 'hono';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
-import { alignText } from './align.js';
+import { alignTextInThread } from './align-thread.js';
 import { createAsrEngine, type AsrEngine } from './engine.js';
 import { AsrError, AsrInputError } from './errors.js';
 import { pcmFromBytes } from './pcm.js';
@@ -24,15 +24,15 @@ export const SPEECH_SEGMENTS_HEADER = 'x-speech-segments';
 export interface AsrRoutesOptions {
   /** The recogniser; default: built once from `process.env` on first request. */
   engine?: AsrEngine | (() => Promise<AsrEngine>);
-  /** The aligner; default soundswallower's `alignText`. */
-  align?: (pcm: Int16Array, text: string) => Promise<TimedWord[]>;
+  /** The aligner; default soundswallower's `alignText` on the alignment thread. */
+  align?: (pcm: Int16Array, text: string, signal?: AbortSignal) => Promise<TimedWord[]>;
 }
 
 /**
  * Builds the ASR sub-app.
  * @example app.route('/', createAsrRoutes({ engine: new PocketsphinxEngine() }))
  */
-export function createAsrRoutes({ engine, align = alignText }: AsrRoutesOptions = {}): Hono {
+export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutesOptions = {}): Hono {
   let cached: Promise<AsrEngine> | undefined;
   const getEngine = (): Promise<AsrEngine> => {
     if (engine && typeof engine !== 'function') return Promise.resolve(engine);
@@ -74,7 +74,7 @@ export function createAsrRoutes({ engine, align = alignText }: AsrRoutesOptions 
         'invalid_text',
         'text to align is missing: pass ?text= or a multipart "text" field',
       );
-    const words = await align(pcmFromBytes(bytes), text);
+    const words = await align(pcmFromBytes(bytes), text, withScopeSignal(c.req.raw.signal));
     return c.json({ words });
   });
 
