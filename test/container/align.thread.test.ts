@@ -14,6 +14,7 @@ import {
   alignTextInThread,
   alignWithFillersInThread,
   disposeAlignThread,
+  preloadAlignThread,
 } from '../../containers/media/engines/asr/align-thread.js';
 import { MEDIA_DIR } from '../support/jfk.js';
 
@@ -79,7 +80,7 @@ afterAll(() => disposeAlignThread());
 describe('alignment thread', () => {
   it('keeps the main thread free while it aligns a 20 s utterance, with the same words', async () => {
     // Warm both decoders first: the measure is the alignment, not the model load.
-    await alignWithFillersInThread(clip, 0, 1, words.slice(0, 2));
+    await preloadAlignThread();
     await alignWithFillers(clip, 0, 1, words.slice(0, 2));
     const inThread = await lateness(() => alignWithFillersInThread(clip, 0, clipSec, words));
     const onMain = await lateness(() => alignWithFillers(clip, 0, clipSec, words));

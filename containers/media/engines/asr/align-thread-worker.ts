@@ -4,7 +4,7 @@
  * answers `AlignRequest`s with `AlignReply`s. Started by `align-thread.ts`; never imported.
  */
 import { parentPort } from 'node:worker_threads';
-import { alignText } from './align.js';
+import { alignText, withDecoder } from './align.js';
 import { alignSpanWithFillers } from './align-fillers.js';
 import type { AlignReply, AlignRequest } from './align-thread.js';
 import { AsrError } from './errors.js';
@@ -15,9 +15,11 @@ if (!port) throw new Error('the alignment thread must run in a worker thread');
 port.on('message', (req: AlignRequest) => {
   // align.ts serialises its decoder's calls itself; each answer goes out when its call is done.
   const work =
-    req.kind === 'text'
-      ? alignText(req.pcm, req.text)
-      : alignSpanWithFillers(req.pcm, req.offsetSec, req.words, req.options);
+    req.kind === 'warm'
+      ? withDecoder(() => undefined)
+      : req.kind === 'text'
+        ? alignText(req.pcm, req.text)
+        : alignSpanWithFillers(req.pcm, req.offsetSec, req.words, req.options);
   work.then(
     (words) => port.postMessage({ id: req.id, ok: true, words } satisfies AlignReply),
     (err: unknown) =>

@@ -4,8 +4,8 @@
  * WebAssembly call per utterance (1.5–2.5 s for ≤ 24 s of speech): on the main thread it held
  * every request of the service (frames for the vision workers, other keys' jobs, health, DELETE)
  * for that long. Here one worker thread (`align-thread-worker.ts`) owns the decoder; it starts on
- * the first alignment and is reused (its start, with the model load, costs ≈ 0.5–1 s: README),
- * and lets the process exit while idle.
+ * the first alignment (or `preloadAlignThread`) and is reused (its start, with the model load,
+ * costs ≈ 0.5 CPU-s: README), and lets the process exit while idle.
  *
  * Calls are served one at a time, in order (the decoder is one synchronous object, and each
  * caller's wait must end when its own work is done). An abort ends the caller's wait at once:
@@ -21,6 +21,7 @@ import { ASR_SAMPLE_RATE_HZ } from './pcm.js';
 
 /** One alignment the thread does; `pcm`'s buffer is transferred to it. */
 export type AlignJob =
+  | { kind: 'warm' }
   | { kind: 'text'; pcm: Int16Array; text: string }
   | {
       kind: 'fillers';
@@ -65,6 +66,14 @@ export function alignWithFillersInThread(
     { kind: 'fillers', pcm: span, offsetSec: from / ASR_SAMPLE_RATE_HZ, words, options },
     signal,
   );
+}
+
+/**
+ * Starts the alignment thread and loads its model now, so the first job does not pay it.
+ * @throws AsrEngineError when the thread cannot start.
+ */
+export async function preloadAlignThread(): Promise<void> {
+  await alignThread.run({ kind: 'warm' });
 }
 
 /** Pure: the error a failed reply stands for, of the class the in-thread call threw. */
@@ -118,7 +127,10 @@ class AlignThread {
         worker = this.#worker ??= startWorker();
         worker.ref();
         worker.on('message', onMessage).on('error', onDeath).on('exit', onDeath);
-        worker.postMessage({ ...job, id } as AlignRequest, [job.pcm.buffer as ArrayBuffer]);
+        worker.postMessage(
+          { ...job, id } as AlignRequest,
+          'pcm' in job ? [job.pcm.buffer as ArrayBuffer] : [],
+        );
       });
     });
   }

@@ -10,7 +10,7 @@
 import { withScopeSignal } from '../../src/work-scope.js';
 import { Hono, type Context } from 'hono';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
-import { alignTextInThread } from './align-thread.js';
+import { alignTextInThread, preloadAlignThread } from './align-thread.js';
 import { createAsrEngine, type AsrEngine } from './engine.js';
 import { AsrError, AsrInputError } from './errors.js';
 import { pcmFromBytes } from './pcm.js';
@@ -104,15 +104,17 @@ function defaultAsrEngine(): Promise<AsrEngine> {
 export const asrRoutes = createAsrRoutes({ engine: defaultAsrEngine });
 
 /**
- * Loads the service's recogniser now (Whisper's model load is 1-2 s), so the first analysis
- * does not wait for it. Failures are left for the first request to report.
+ * Loads the service's recogniser now (Whisper's model load is 1-2 s), then starts the
+ * alignment thread (≈ 0.5 CPU-s), so the first analysis waits for neither. Failures are left
+ * for the first request to report.
  */
 export async function preloadAsr(): Promise<void> {
   try {
     const engine = (await defaultAsrEngine()) as AsrEngine & { load?: () => Promise<void> };
     await engine.load?.();
+    await preloadAlignThread();
   } catch {
-    // reported by the first /asr request
+    // reported by the first /asr or /align request
   }
 }
 
