@@ -124,7 +124,7 @@ class AlignThread {
       signal?.addEventListener('abort', onAbort, { once: true });
       void previous.then(() => {
         if (signal?.aborted) return; // onAbort settled it
-        worker = this.#worker ??= startWorker();
+        worker = this.#worker ??= this.#start();
         worker.ref();
         worker.on('message', onMessage).on('error', onDeath).on('exit', onDeath);
         worker.postMessage(
@@ -133,6 +133,19 @@ class AlignThread {
         );
       });
     });
+  }
+
+  #start(): Worker {
+    const { url, execArgv } = threadEntry(import.meta.url, 'align-thread-worker');
+    const worker = new Worker(url, { execArgv });
+    worker.unref();
+    // Between calls too: a thread that dies is replaced by the next call, and its error is no
+    // uncaught 'error' event of this process (a call in flight hears both through its own listeners).
+    worker.on('error', () => {});
+    worker.on('exit', () => {
+      if (this.#worker === worker) this.#worker = undefined;
+    });
+    return worker;
   }
 
   #drop(worker: Worker): void {
@@ -144,13 +157,6 @@ class AlignThread {
   dispose(): void {
     if (this.#worker) this.#drop(this.#worker);
   }
-}
-
-function startWorker(): Worker {
-  const { url, execArgv } = threadEntry(import.meta.url, 'align-thread-worker');
-  const worker = new Worker(url, { execArgv });
-  worker.unref();
-  return worker;
 }
 
 const alignThread = new AlignThread();
