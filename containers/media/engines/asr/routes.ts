@@ -105,7 +105,7 @@ export const asrRoutes = createAsrRoutes({ engine: defaultAsrEngine });
 
 /**
  * Loads the service's recogniser now (Whisper's model load is 1-2 s), then starts the
- * alignment thread (≈ 0.5 CPU-s), so the first analysis waits for neither. Failures are left
+ * alignment thread (≈ 0.4 CPU-s), so the first analysis waits for neither. Failures are left
  * for the first request to report.
  */
 export async function preloadAsr(): Promise<void> {
