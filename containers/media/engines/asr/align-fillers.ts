@@ -140,11 +140,32 @@ export function readAlignment(
  * Aligns `words` (a recogniser's, in order, absolute times) to [startSec, endSec] of `pcm`
  * (16 kHz s16) and returns them with aligned absolute times, hesitation runs replaced by the
  * fillers heard. Undefined when the grammar search fails (the caller keeps its own times).
+ * Runs on this thread; `align-thread.ts` runs it on the alignment thread.
  */
 export function alignWithFillers(
   pcm: Int16Array,
   startSec: number,
   endSec: number,
+  words: readonly TimedWord[],
+  options: FillerAlignOptions = {},
+): Promise<TimedWord[] | undefined> {
+  const { from, to } = utteranceSamples(startSec, endSec);
+  return alignSpanWithFillers(pcm.subarray(from, to), from / ASR_SAMPLE_RATE_HZ, words, options);
+}
+
+/** Pure: the sample range [from, to) of [startSec, endSec] that the filler aligner searches. */
+export const utteranceSamples = (startSec: number, endSec: number): { from: number; to: number } => ({
+  from: Math.floor(startSec * ASR_SAMPLE_RATE_HZ),
+  to: Math.ceil(endSec * ASR_SAMPLE_RATE_HZ),
+});
+
+/**
+ * `alignWithFillers` on the utterance's own samples `span`, which start `offsetSec` into the
+ * audio the words' times refer to.
+ */
+export function alignSpanWithFillers(
+  span: Int16Array,
+  offsetSec: number,
   words: readonly TimedWord[],
   options: FillerAlignOptions = {},
 ): Promise<TimedWord[] | undefined> {
@@ -158,12 +179,11 @@ export function alignWithFillers(
       { exact: options.exact },
     );
     if (items.length === 0) return undefined;
-    const from = Math.floor(startSec * ASR_SAMPLE_RATE_HZ);
     const weight = options.exact ? 0 : (options.optionalFillerWeight ?? OPTIONAL_FILLER_WEIGHT);
     const grammar = jsgfOf(items, weight);
-    const segs = search(decoder, pcm.subarray(from, Math.ceil(endSec * ASR_SAMPLE_RATE_HZ)), grammar);
+    const segs = search(decoder, span, grammar);
     const read = segs && readAlignment(items, segs);
-    return read && wordsOf(words, read, from / ASR_SAMPLE_RATE_HZ);
+    return read && wordsOf(words, read, offsetSec);
   });
 }
 

@@ -17,7 +17,8 @@
  * Debian's cmudict (same ARPAbet phone set), else spelled by espeak-ng (`align-g2p.ts`:
  * numbers, names); only a word neither knows is left out and given the time between its aligned
  * neighbours, shared by letter count, with confidence 0. The decoder is WebAssembly and
- * synchronous, so calls are serialised.
+ * synchronous, so calls are serialised; the service makes them on the alignment thread
+ * (`align-thread.ts`), which keeps its main thread free.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

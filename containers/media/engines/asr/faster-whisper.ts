@@ -14,8 +14,8 @@
  * - A prompt written with disfluencies makes Whisper keep "um"/"uh", which it otherwise tidies
  *   away (measured in bench/speech: README).
  * - Word times come from forced alignment of Whisper's words to the audio (soundswallower,
- *   `align-fillers.ts`, which also counts the hesitations), utterance by utterance while the
- *   worker decodes the next one. Whisper's own word times (cross-attention, 70 ms median error on
+ *   `align-fillers.ts`, which also counts the hesitations), utterance by utterance on the
+ *   alignment thread (`align-thread.ts`) while the worker decodes the next one. Whisper's own word times (cross-attention, 70 ms median error on
  *   clean speech, 880 ms on the disfluent clips: bench/speech) are not even computed by default.
  */
 import { existsSync } from 'node:fs';
@@ -24,11 +24,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AsrOutput, TimedWord, TimeSegment } from '../../../../src/contract/media.js';
 import { DEFAULT_PYTHON_VENV, REPO_ROOT, venvModelDir } from '../../src/venv.js';
-import { alignText } from './align.js';
 import { alignTokens } from './align-tokens.js';
+import { alignTextInThread, alignWithFillersInThread } from './align-thread.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError } from './errors.js';
-import { alignWithFillers } from './align-fillers.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
 import { planUtterances } from './segments.js';
 import {
@@ -187,10 +186,12 @@ export class FasterWhisperEngine implements AsrEngine {
               line = await decode(utterances[i], WARMER_TEMPERATURES);
             }
             const words = keptWords(line.segments as WhisperSegment[]);
-            // Alignment (WebAssembly, this thread) overlaps the worker's next utterances.
-            perUtterance[i] = this.#align
-              ? alignUtterance(pcm, Number(line.start), Number(line.end), words)
+            // Alignment (WebAssembly, its own thread) overlaps the worker's next utterances.
+            const aligned = this.#align
+              ? alignUtterance(pcm, Number(line.start), Number(line.end), words, signal)
               : Promise.resolve(words);
+            aligned.catch(() => {}); // awaited below, unless a lane fails first
+            perUtterance[i] = aligned;
           }
         } catch (err) {
           failed = true; // the other lanes take no new utterance
@@ -279,17 +280,19 @@ async function alignUtterance(
   start: number,
   end: number,
   words: TimedWord[],
+  signal?: AbortSignal,
 ): Promise<TimedWord[]> {
   if (words.length === 0) return words;
-  const withFillers = await alignWithFillers(pcm, start, end, words);
+  const withFillers = await alignWithFillersInThread(pcm, start, end, words, {}, signal);
   if (withFillers) return withFillers;
   const capped = capHesitationRuns(words, MAX_UNALIGNED_HESITATION_RUN);
   const tokenCounts = capped.map((w) => alignTokens(w.word).length);
   if (tokenCounts.every((n) => n === 0)) return capped;
   let aligned: TimedWord[];
   try {
-    aligned = await alignText(slicePcm(pcm, start, end), capped.map((w) => w.word).join(' '));
-  } catch {
+    aligned = await alignTextInThread(slicePcm(pcm, start, end), capped.map((w) => w.word).join(' '), signal);
+  } catch (err) {
+    if (err instanceof AsrAbortedError) throw err;
     return capped;
   }
   let k = 0;

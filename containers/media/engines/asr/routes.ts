@@ -10,7 +10,7 @@
 import { withScopeSignal } from '../../src/work-scope.js';
 import { Hono, type Context } from 'hono';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
-import { alignText } from './align.js';
+import { alignTextInThread, preloadAlignThread } from './align-thread.js';
 import { createAsrEngine, type AsrEngine } from './engine.js';
 import { AsrError, AsrInputError } from './errors.js';
 import { pcmFromBytes } from './pcm.js';
@@ -24,15 +24,15 @@ export const SPEECH_SEGMENTS_HEADER = 'x-speech-segments';
 export interface AsrRoutesOptions {
   /** The recogniser; default: built once from `process.env` on first request. */
   engine?: AsrEngine | (() => Promise<AsrEngine>);
-  /** The aligner; default soundswallower's `alignText`. */
-  align?: (pcm: Int16Array, text: string) => Promise<TimedWord[]>;
+  /** The aligner; default soundswallower's `alignText` on the alignment thread. */
+  align?: (pcm: Int16Array, text: string, signal?: AbortSignal) => Promise<TimedWord[]>;
 }
 
 /**
  * Builds the ASR sub-app.
  * @example app.route('/', createAsrRoutes({ engine: new PocketsphinxEngine() }))
  */
-export function createAsrRoutes({ engine, align = alignText }: AsrRoutesOptions = {}): Hono {
+export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutesOptions = {}): Hono {
   let cached: Promise<AsrEngine> | undefined;
   const getEngine = (): Promise<AsrEngine> => {
     if (engine && typeof engine !== 'function') return Promise.resolve(engine);
@@ -74,7 +74,7 @@ export function createAsrRoutes({ engine, align = alignText }: AsrRoutesOptions 
         'invalid_text',
         'text to align is missing: pass ?text= or a multipart "text" field',
       );
-    const words = await align(pcmFromBytes(bytes), text);
+    const words = await align(pcmFromBytes(bytes), text, withScopeSignal(c.req.raw.signal));
     return c.json({ words });
   });
 
@@ -104,15 +104,17 @@ function defaultAsrEngine(): Promise<AsrEngine> {
 export const asrRoutes = createAsrRoutes({ engine: defaultAsrEngine });
 
 /**
- * Loads the service's recogniser now (Whisper's model load is 1-2 s), so the first analysis
- * does not wait for it. Failures are left for the first request to report.
+ * Loads the service's recogniser now (Whisper's model load is 1-2 s), then starts the
+ * alignment thread (≈ 0.4 CPU-s), so the first analysis waits for neither. Failures are left
+ * for the first request to report.
  */
 export async function preloadAsr(): Promise<void> {
   try {
     const engine = (await defaultAsrEngine()) as AsrEngine & { load?: () => Promise<void> };
     await engine.load?.();
+    await preloadAlignThread();
   } catch {
-    // reported by the first /asr request
+    // reported by the first /asr or /align request
   }
 }
 

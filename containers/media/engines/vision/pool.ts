@@ -11,6 +11,7 @@ import type { FrameObservation } from '../../../../src/contract/media.js';
 import type { ModelTimings, RgbFrame } from './engines.js';
 import type { HumanConfigOptions } from './human/config.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
+import { threadEntry } from '../../src/thread-entry.js';
 
 /** How long a worker may take to load its models before the pool gives up. */
 const WORKER_READY_TIMEOUT_MS = 120_000;
@@ -40,26 +41,6 @@ export function defaultThreadCount(env: Record<string, string | undefined> = pro
   return Math.max(1, availableParallelism());
 }
 
-/**
- * Running from TypeScript source (tsx, vitest) the worker is a `.ts` file that plain Node
- * cannot load, so it gets the tsx loader; a compiled build loads `worker.js` directly.
- */
-function workerEntry(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
-  const execArgv = [...profilingFlags(process.execArgv), ...(fromSource ? ['--import', 'tsx'] : [])];
-  return { url, execArgv };
-}
-
-/**
- * The parent's Node profiling flags (`--cpu-prof`, `--cpu-prof-dir=…`, `--heap-prof…`): a worker
- * given its own execArgv no longer inherits them, and a profile of the service should cover its
- * vision threads too.
- */
-export function profilingFlags(execArgv: readonly string[]): string[] {
-  return execArgv.filter((flag) => /^--(cpu|heap)-prof(-[a-z]+)?(=|$)/.test(flag));
-}
-
 export class VisionPool implements Disposable {
   readonly threads: number;
   private readonly slots: Slot[];
@@ -71,7 +52,7 @@ export class VisionPool implements Disposable {
   constructor(options: VisionPoolOptions = {}) {
     const { threads = defaultThreadCount(), engine = {} } = options;
     this.threads = threads;
-    const { url, execArgv } = workerEntry();
+    const { url, execArgv } = threadEntry(import.meta.url, 'worker');
     this.slots = Array.from({ length: threads }, () => this.startWorker(url, execArgv, engine));
   }
 

@@ -1,31 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   defaultThreadCount,
-  profilingFlags,
   visionPreloadWanted,
 } from '../../../../../../containers/media/engines/vision/pool.js';
-
-describe('profilingFlags', () => {
-  it('keeps the CPU and heap profiling flags of the parent, nothing else', () => {
-    expect(
-      profilingFlags([
-        '--require',
-        '/x/preflight.cjs',
-        '--import',
-        'file:///x/loader.mjs',
-        '--cpu-prof',
-        '--cpu-prof-dir=/tmp/prof',
-        '--cpu-prof-interval=2000',
-        '--heap-prof',
-        '--max-old-space-size=4096',
-        '--cpu-profx',
-      ]),
-    ).toEqual(['--cpu-prof', '--cpu-prof-dir=/tmp/prof', '--cpu-prof-interval=2000', '--heap-prof']);
-  });
-  it('is empty when the parent is not profiled', () => {
-    expect(profilingFlags(['--import', 'tsx'])).toEqual([]);
-  });
-});
 
 describe('visionPreloadWanted', () => {
   it('preloads unless VISION_PRELOAD is 0', () => {
