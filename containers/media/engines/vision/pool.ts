@@ -44,9 +44,9 @@ export function defaultThreadCount(env: Record<string, string | undefined> = pro
  * Running from TypeScript source (tsx, vitest) the worker is a `.ts` file that plain Node
  * cannot load, so it gets the tsx loader; a compiled build loads `worker.js` directly.
  */
-function workerEntry(): { url: URL; execArgv: string[] } {
-  const fromSource = import.meta.url.endsWith('.ts');
-  const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
+export function workerEntry(entry: string, base: string = import.meta.url): { url: URL; execArgv: string[] } {
+  const fromSource = base.endsWith('.ts');
+  const url = new URL(`${entry}${fromSource ? '.ts' : '.js'}`, base);
   const execArgv = [...profilingFlags(process.execArgv), ...(fromSource ? ['--import', 'tsx'] : [])];
   return { url, execArgv };
 }
@@ -71,7 +71,7 @@ export class VisionPool implements Disposable {
   constructor(options: VisionPoolOptions = {}) {
     const { threads = defaultThreadCount(), engine = {} } = options;
     this.threads = threads;
-    const { url, execArgv } = workerEntry();
+    const { url, execArgv } = workerEntry('./worker');
     this.slots = Array.from({ length: threads }, () => this.startWorker(url, execArgv, engine));
   }
 
