@@ -5,6 +5,7 @@
  * downscaled RGB copy the face trackers read.
  */
 import type { Readable, Writable } from 'node:stream';
+import type { RecordPool } from './record-pool.js';
 
 /** One decoded frame; `data` is owned by the consumer until the next iteration. */
 export interface RawFrame {
@@ -24,18 +25,32 @@ export interface RawFrame {
  */
 export async function* readFrames(
   stream: Readable,
-  { width, height, channels, fps }: { width: number; height: number; channels: 3 | 4; fps: number },
+  {
+    width,
+    height,
+    channels,
+    fps,
+    pool,
+  }: { width: number; height: number; channels: 3 | 4; fps: number; pool?: RecordPool },
 ): AsyncGenerator<RawFrame> {
   let index = 0;
-  for await (const data of readRecords(stream, width * height * channels)) {
+  for await (const data of readRecords(stream, width * height * channels, pool)) {
     yield { index, time: index / fps, width, height, channels, data };
     index++;
   }
 }
 
-/** Yields `stream` cut into records of `size` bytes (raw frames, masks); a short tail is dropped. */
-export async function* readRecords(stream: Readable, size: number): AsyncGenerator<Buffer> {
-  let record = Buffer.allocUnsafe(size);
+/**
+ * Yields `stream` cut into records of `size` bytes (raw frames, masks); a short tail is dropped.
+ * With a `pool`, records are taken from it (the consumer hands finished ones back).
+ */
+export async function* readRecords(
+  stream: Readable,
+  size: number,
+  pool?: RecordPool,
+): AsyncGenerator<Buffer> {
+  const fresh = () => (pool && pool.size === size ? pool.take() : Buffer.allocUnsafe(size));
+  let record = fresh();
   let filled = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     let offset = 0;
@@ -46,17 +61,24 @@ export async function* readRecords(stream: Readable, size: number): AsyncGenerat
       offset += n;
       if (filled === size) {
         yield record;
-        // A fresh buffer: the consumer may still hold the previous one (e.g. in the encoder pipe).
-        record = Buffer.allocUnsafe(size);
+        // Another buffer: the consumer may still hold the previous one (e.g. in the encoder pipe).
+        record = fresh();
         filled = 0;
       }
     }
   }
 }
 
-/** Writes `data`, waiting for 'drain' when the pipe is full (backpressure). */
-export function writeWithBackpressure(stream: Writable, data: Uint8Array): Promise<void> {
-  if (stream.write(data)) return Promise.resolve();
+/**
+ * Writes `data`, waiting for 'drain' when the pipe is full (backpressure). `onWritten` runs once
+ * the stream no longer needs `data` (handed to the OS, or failed): then it may be reused.
+ */
+export function writeWithBackpressure(
+  stream: Writable,
+  data: Uint8Array,
+  onWritten?: () => void,
+): Promise<void> {
+  if (stream.write(data, onWritten && (() => onWritten()))) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onDrain = () => {
       stream.off('error', onError);

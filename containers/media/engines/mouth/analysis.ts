@@ -11,6 +11,7 @@ import type { FaceMesh, FaceTracker } from '../lipsync/face-track.js';
 import { createEditorFaceTracker } from '../lipsync/face-track-worker.js';
 import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
 import { readFrames, rgbaToRgb } from '../frame-pipeline/frames.js';
+import { RecordPool } from '../frame-pipeline/record-pool.js';
 import type { RenderPlan } from '../frame-pipeline/plan.js';
 import { PatchBank } from './bank.js';
 import { cutPatch, type Patch } from './blend.js';
@@ -87,7 +88,9 @@ export async function analyseMouths(
   const { width: W, height: H } = plan;
   const scale = Math.min(1, detectMaxSide / Math.max(W, H));
   // Mesh frames asked for and not yet recorded, in order, each with its RGBA (for the patch cut).
-  const inFlight: { index: number; data: Uint8Array; face: Promise<FaceMesh | null> }[] = [];
+  const inFlight: { index: number; data: Buffer; face: Promise<FaceMesh | null> }[] = [];
+  // Frame buffers are handed back once read (mesh frames: once their patch is cut).
+  const pool = new RecordPool(W * H * 4, ahead + 4);
   const settle = async (keep: number) => {
     while (inFlight.length > keep) {
       const k = inFlight.shift()!;
@@ -107,13 +110,20 @@ export async function analyseMouths(
         });
         lap('cut', t);
       }
+      pool.give(k.data);
     }
   };
   try {
     using dec = spawnFfmpeg(decoderArgs(sourcePath, plan, { loop: false, pixFmt: 'rgba' }), signal);
     dec.child.stdin.end();
     const isKey: boolean[] = [];
-    for await (const f of readFrames(dec.child.stdout, { width: W, height: H, channels: 4, fps: plan.fps })) {
+    for await (const f of readFrames(dec.child.stdout, {
+      width: W,
+      height: H,
+      channels: 4,
+      fps: plan.fps,
+      pool,
+    })) {
       let t = performance.now();
       signatures.push(frameSignature(f.data, W, H, 4));
       t = lap('signature', t);
@@ -127,7 +137,7 @@ export async function analyseMouths(
         face.catch(() => {}); // a disposed tracker rejects what is still in flight: nobody waits for it
         inFlight.push({ index: f.index, data: f.data, face });
         await settle(ahead);
-      }
+      } else pool.give(f.data);
     }
     await settle(0);
     await dec.done;
