@@ -103,12 +103,14 @@ export function rgbaToRgb(
   const w = Math.max(2, Math.round(width * scale)),
     h = Math.max(2, Math.round(height * scale));
   const rgb = new Uint8Array(w * h * 3);
+  // Source column offsets once per call, not per pixel.
+  const cols = new Int32Array(w);
+  for (let x = 0; x < w; x++) cols[x] = Math.min(width - 1, Math.floor((x + 0.5) / scale)) * 4;
+  let o = 0;
   for (let y = 0; y < h; y++) {
-    const sy = Math.min(height - 1, Math.floor((y + 0.5) / scale));
-    for (let x = 0; x < w; x++) {
-      const sx = Math.min(width - 1, Math.floor((x + 0.5) / scale));
-      const i = (sy * width + sx) * 4,
-        o = (y * w + x) * 3;
+    const row = Math.min(height - 1, Math.floor((y + 0.5) / scale)) * width * 4;
+    for (let x = 0; x < w; x++, o += 3) {
+      const i = row + cols[x];
       rgb[o] = data[i];
       rgb[o + 1] = data[i + 1];
       rgb[o + 2] = data[i + 2];
