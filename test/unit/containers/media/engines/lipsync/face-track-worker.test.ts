@@ -63,14 +63,20 @@ describe('createFaceTrackerThread', () => {
   );
 
   it(
-    'rejects what is still in flight once disposed, and refuses new frames',
+    'rejects what is still in flight once disposed, refuses new frames, and ends the thread',
     { timeout: 120_000 },
     async () => {
+      const ports = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length;
+      await new Promise((r) => setTimeout(r, 500)); // the previous test's thread finishes closing
+      const before = ports();
       const thread = await createFaceTrackerThread({ iris: false });
+      expect(ports()).toBe(before + 1);
       const pending = thread.detect(frameAt(0.5), W, H);
       thread.dispose();
       await expect(pending).rejects.toThrow(/disposed/);
       await expect(thread.detect(frameAt(0.5), W, H)).rejects.toThrow(/disposed/);
+      // The thread is gone, not just idle: its message port closes.
+      await expect.poll(ports, { timeout: 5000 }).toBe(before);
     },
   );
 });
