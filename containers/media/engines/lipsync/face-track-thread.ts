@@ -3,8 +3,9 @@
  * Worker-thread entry of `createFaceTrackerThread`: owns one Human instance (its own wasm heap)
  * and answers face-mesh requests strictly in order. Never imported by other modules.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { loadHuman } from '../vision/human/load.js';
+import { niceThisThread } from '../vision/priority.js';
 import { detectFace, type FaceMesh } from './face-track.js';
 
 export type FaceThreadRequest = { id: number; rgb: Uint8Array; width: number; height: number; iris: boolean };
@@ -16,6 +17,9 @@ export type FaceThreadReply =
 
 const port = parentPort;
 if (!port) throw new Error('face-track-thread must run in a worker thread');
+// The job's nice value (its child processes run at the same): long work yields to short jobs.
+const { nice = 0 } = (workerData ?? {}) as { nice?: number };
+if (nice > 0) niceThisThread(nice);
 
 try {
   const human = await loadHuman();

@@ -4,9 +4,11 @@
  * the render's main thread keeps decoding and editing while a keyframe is meshed: `detect` posts
  * the frame and returns at once with a promise; several may be in flight and are answered in
  * order. One thread per tracker, started once and terminated by `dispose` (the render's end,
- * DELETE, deadline): it never outlives its job.
+ * DELETE, deadline): it never outlives its job. Like the job's child processes, the thread runs
+ * at the job's nice value (long work: 19), so short jobs of other keys get the CPU first.
  */
 import { Worker } from 'node:worker_threads';
+import { currentNice, currentScope } from '../../src/work-scope.js';
 import { workerEntry } from '../vision/pool.js';
 import type { FaceThreadReply, FaceThreadRequest } from './face-track-thread.js';
 import { createFaceTracker, type FaceMesh, type FaceTracker, type FaceTrackerOptions } from './face-track.js';
