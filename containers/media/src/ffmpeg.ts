@@ -145,7 +145,9 @@ export function spawnMedia(
     signal?.removeEventListener('abort', kill);
     scope?.signal.removeEventListener('abort', onScopeAbort);
   };
-  signal?.addEventListener('abort', kill, { once: true });
+  // A signal that fired before this spawn (a render aborted between two stages) stops it at once.
+  if (signal?.aborted) kill();
+  else signal?.addEventListener('abort', kill, { once: true });
   if (scope?.signal.aborted) onScopeAbort();
   else scope?.signal.addEventListener('abort', onScopeAbort, { once: true });
   const dispose = () => {

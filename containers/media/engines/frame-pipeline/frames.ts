@@ -5,6 +5,7 @@
  * downscaled RGB copy the face trackers read.
  */
 import type { Readable, Writable } from 'node:stream';
+import type { RecordPool } from './record-pool.js';
 
 /** One decoded frame; `data` is owned by the consumer until the next iteration. */
 export interface RawFrame {
@@ -24,18 +25,32 @@ export interface RawFrame {
  */
 export async function* readFrames(
   stream: Readable,
-  { width, height, channels, fps }: { width: number; height: number; channels: 3 | 4; fps: number },
+  {
+    width,
+    height,
+    channels,
+    fps,
+    pool,
+  }: { width: number; height: number; channels: 3 | 4; fps: number; pool?: RecordPool },
 ): AsyncGenerator<RawFrame> {
   let index = 0;
-  for await (const data of readRecords(stream, width * height * channels)) {
+  for await (const data of readRecords(stream, width * height * channels, pool)) {
     yield { index, time: index / fps, width, height, channels, data };
     index++;
   }
 }
 
-/** Yields `stream` cut into records of `size` bytes (raw frames, masks); a short tail is dropped. */
-export async function* readRecords(stream: Readable, size: number): AsyncGenerator<Buffer> {
-  let record = Buffer.allocUnsafe(size);
+/**
+ * Yields `stream` cut into records of `size` bytes (raw frames, masks); a short tail is dropped.
+ * With a `pool`, records are taken from it (the consumer hands finished ones back).
+ */
+export async function* readRecords(
+  stream: Readable,
+  size: number,
+  pool?: RecordPool,
+): AsyncGenerator<Buffer> {
+  const fresh = () => (pool && pool.size === size ? pool.take() : Buffer.allocUnsafe(size));
+  let record = fresh();
   let filled = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     let offset = 0;
@@ -46,17 +61,24 @@ export async function* readRecords(stream: Readable, size: number): AsyncGenerat
       offset += n;
       if (filled === size) {
         yield record;
-        // A fresh buffer: the consumer may still hold the previous one (e.g. in the encoder pipe).
-        record = Buffer.allocUnsafe(size);
+        // Another buffer: the consumer may still hold the previous one (e.g. in the encoder pipe).
+        record = fresh();
         filled = 0;
       }
     }
   }
 }
 
-/** Writes `data`, waiting for 'drain' when the pipe is full (backpressure). */
-export function writeWithBackpressure(stream: Writable, data: Uint8Array): Promise<void> {
-  if (stream.write(data)) return Promise.resolve();
+/**
+ * Writes `data`, waiting for 'drain' when the pipe is full (backpressure). `onWritten` runs once
+ * the stream no longer needs `data` (handed to the OS, or failed): then it may be reused.
+ */
+export function writeWithBackpressure(
+  stream: Writable,
+  data: Uint8Array,
+  onWritten?: () => void,
+): Promise<void> {
+  if (stream.write(data, onWritten && (() => onWritten()))) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onDrain = () => {
       stream.off('error', onError);
@@ -81,12 +103,14 @@ export function rgbaToRgb(
   const w = Math.max(2, Math.round(width * scale)),
     h = Math.max(2, Math.round(height * scale));
   const rgb = new Uint8Array(w * h * 3);
+  // Source column offsets once per call, not per pixel.
+  const cols = new Int32Array(w);
+  for (let x = 0; x < w; x++) cols[x] = Math.min(width - 1, Math.floor((x + 0.5) / scale)) * 4;
+  let o = 0;
   for (let y = 0; y < h; y++) {
-    const sy = Math.min(height - 1, Math.floor((y + 0.5) / scale));
-    for (let x = 0; x < w; x++) {
-      const sx = Math.min(width - 1, Math.floor((x + 0.5) / scale));
-      const i = (sy * width + sx) * 4,
-        o = (y * w + x) * 3;
+    const row = Math.min(height - 1, Math.floor((y + 0.5) / scale)) * width * 4;
+    for (let x = 0; x < w; x++, o += 3) {
+      const i = row + cols[x];
       rgb[o] = data[i];
       rgb[o + 1] = data[i + 1];
       rgb[o + 2] = data[i + 2];

@@ -4,7 +4,8 @@
  * then per frame and per eye a landmark-guided warp that slides the iris toward where it sits
  * when looking into the camera (head pose included). No weights beyond Human's face models.
  */
-import { createFaceTracker, type FaceTracker, type MeshPoint } from '../lipsync/face-track.js';
+import type { FaceMesh, FaceTracker, MeshPoint } from '../lipsync/face-track.js';
+import { createEditorFaceTracker } from '../lipsync/face-track-worker.js';
 import type { FrameEditor } from '../frame-pipeline/editors.js';
 import { rgbaToRgb, type RawFrame } from '../frame-pipeline/frames.js';
 import { eyeGeometry, irisShifts, type GazeTargetOptions } from './geometry.js';
@@ -16,13 +17,18 @@ import { warpEye } from './warp.js';
 export const DETECT_MAX_SIDE_PX = 720;
 /** Head angles are smoothed across keyframes (Human's yaw/pitch jitter by a degree or two). */
 export const HEAD_SMOOTHING = 0.5;
+/**
+ * Keyframes whose mesh may still be running when the frame before them is edited: the mesh
+ * thread works this far ahead of the edits (the render holds (this + 1) × N frames back).
+ */
+export const MESHES_AHEAD = 3;
 
 export interface WarpGazeEditorOptions extends GazeTargetOptions {
   /** Face mesh on every Nth frame, interpolated between. Default 2 (25 fps → 12.5 meshes/s). */
   everyNth?: number;
   /** Longest side of the detection input, px. Default DETECT_MAX_SIDE_PX. */
   detectMaxSide?: number;
-  /** Face tracker (tests inject one). Default: Human face mesh + iris. */
+  /** Face tracker (tests inject one). Default: Human face mesh + iris on its own thread. */
   tracker?: FaceTracker;
 }
 
@@ -34,7 +40,7 @@ export interface WarpGazeEditorOptions extends GazeTargetOptions {
 export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}): Promise<FrameEditor> {
   const { everyNth = 2, detectMaxSide = DETECT_MAX_SIDE_PX, tracker: given, ...target } = options;
   const N = Math.max(1, Math.floor(everyNth));
-  const tracker = given ?? (await createFaceTracker({ iris: true }));
+  const tracker = given ?? (await createEditorFaceTracker({ iris: true }));
   const track = new KeyframeTrack();
   let smoothed: { yaw: number; pitch: number } | null = null;
   const stats = {
@@ -43,22 +49,18 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
     faces: 0,
     eyes_warped: 0,
     detect_ms: 0,
+    detect_wait_ms: 0,
     rgb_ms: 0,
     iris_ms: 0,
     warp_ms: 0,
     shift_px_sum: 0,
   };
   let disposed = false;
+  // Meshes asked for and not yet in the track, in frame order.
+  const ahead = tracker.pipelined ? MESHES_AHEAD : 0;
+  const inFlight: { index: number; scale: number; sent: number; face: Promise<FaceMesh | null> }[] = [];
 
-  const observe = async (frame: RawFrame) => {
-    if (frame.index % N !== 0) return;
-    const t0 = performance.now();
-    const scale = Math.min(1, detectMaxSide / Math.max(frame.width, frame.height));
-    const { rgb, w, h } = rgbaToRgb(frame.data, frame.width, frame.height, scale);
-    const t1 = performance.now();
-    const face = await tracker.detect(rgb, w, h);
-    stats.rgb_ms += t1 - t0;
-    stats.detect_ms += performance.now() - t0;
+  const addKeyframe = (index: number, scale: number, face: FaceMesh | null) => {
     stats.keyframes++;
     let mesh: MeshPoint[] | null = null;
     if (face && face.mesh.length >= 478) {
@@ -74,7 +76,34 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
           : { yaw: r.yaw, pitch: r.pitch };
       }
     }
-    track.add({ index: frame.index, mesh, rotation: mesh ? smoothed : null });
+    track.add({ index, mesh, rotation: mesh ? smoothed : null });
+  };
+
+  /** Moves answered meshes into the track, in order, waiting for those up to `upTo`. */
+  const settle = async (upTo: number) => {
+    while (inFlight.length && inFlight[0].index <= upTo) {
+      const k = inFlight.shift()!;
+      const t = performance.now();
+      const face = await k.face;
+      const now = performance.now();
+      stats.detect_wait_ms += now - t;
+      stats.detect_ms += now - k.sent;
+      addKeyframe(k.index, k.scale, face);
+    }
+  };
+
+  const observe = async (frame: RawFrame) => {
+    if (frame.index % N !== 0) return;
+    const t0 = performance.now();
+    const scale = Math.min(1, detectMaxSide / Math.max(frame.width, frame.height));
+    const { rgb, w, h } = rgbaToRgb(frame.data, frame.width, frame.height, scale);
+    const sent = performance.now();
+    stats.rgb_ms += sent - t0;
+    const face = tracker.detect(rgb, w, h);
+    face.catch(() => {}); // a disposed tracker rejects what is still in flight: nobody waits for it
+    inFlight.push({ index: frame.index, scale, sent, face });
+    // A tracker on its own thread may run `ahead` keyframes ahead of the edits.
+    await settle(frame.index - ahead * N);
   };
 
   const dispose = () => {
@@ -84,10 +113,11 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
   };
   return {
     name: 'eye_contact',
-    lookahead: N,
+    lookahead: (ahead + 1) * N,
     observe,
     async edit(frame) {
       stats.frames++;
+      await settle(frame.index + N);
       const k = track.at(frame.index);
       if (!k?.mesh) return;
       const t0 = performance.now();
@@ -120,6 +150,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
           ? Math.round((stats.shift_px_sum / stats.eyes_warped) * 100) / 100
           : 0,
         detect_ms: Math.round(stats.detect_ms),
+        detect_wait_ms: Math.round(stats.detect_wait_ms),
         detect_input_ms: Math.round(stats.rgb_ms),
         iris_ms: Math.round(stats.iris_ms),
         warp_ms: Math.round(stats.warp_ms),

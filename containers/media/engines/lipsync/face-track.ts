@@ -35,6 +35,11 @@ const faceOnly = (iris: boolean) => ({
 });
 
 export interface FaceTracker extends Disposable {
+  /**
+   * `detect` may be called again before its last answer arrives (answers come in order): the
+   * mesh runs on another thread. Otherwise callers await each answer before the next call.
+   */
+  readonly pipelined?: boolean;
   /** Landmarks of the most prominent face in an RGB frame, or null. */
   detect(rgb: Uint8Array, width: number, height: number): Promise<FaceMesh | null>;
   dispose(): void;
@@ -47,27 +52,37 @@ export interface FaceTrackerOptions {
 
 /** @example using t = await createFaceTracker(); const f = await t.detect(rgb, w, h); */
 export async function createFaceTracker({ iris = true }: FaceTrackerOptions = {}): Promise<FaceTracker> {
-  const config = faceOnly(iris);
   const human: HumanInstance = await loadHuman();
   let disposed = false;
   const dispose = () => void (disposed = true); // models are shared per process, not owned here
   return {
     async detect(rgb, width, height) {
       if (disposed) throw new Error('face tracker is disposed');
-      const input = human.tf.tensor3d(rgb, [height, width, 3], 'int32');
-      try {
-        const result = await human.detect(input, config);
-        if (result.error) throw new Error(`human: ${result.error}`);
-        const face = result.face[0];
-        if (!face || !face.mesh || face.mesh.length < 468) return null;
-        return { score: face.score, box: face.box, mesh: face.mesh, rotation: face.rotation?.angle ?? null };
-      } finally {
-        input.dispose();
-      }
+      return detectFace(human, rgb, width, height, iris);
     },
     dispose,
     [Symbol.dispose]: dispose,
   };
+}
+
+/** One face-only Human pass over an RGB frame (this thread's or a face-mesh worker's instance). */
+export async function detectFace(
+  human: HumanInstance,
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  iris: boolean,
+): Promise<FaceMesh | null> {
+  const input = human.tf.tensor3d(rgb, [height, width, 3], 'int32');
+  try {
+    const result = await human.detect(input, faceOnly(iris));
+    if (result.error) throw new Error(`human: ${result.error}`);
+    const face = result.face[0];
+    if (!face || !face.mesh || face.mesh.length < 468) return null;
+    return { score: face.score, box: face.box, mesh: face.mesh, rotation: face.rotation?.angle ?? null };
+  } finally {
+    input.dispose();
+  }
 }
 
 const dist = (a: MeshPoint, b: MeshPoint) => Math.hypot(a[0] - b[0], a[1] - b[1]);

@@ -7,9 +7,11 @@
  * Memory: ~0.4 KB per analysed frame + at most `capacity` patches.
  */
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
-import { createFaceTracker, type FaceTracker } from '../lipsync/face-track.js';
+import type { FaceMesh, FaceTracker } from '../lipsync/face-track.js';
+import { createEditorFaceTracker } from '../lipsync/face-track-worker.js';
 import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
 import { readFrames, rgbaToRgb } from '../frame-pipeline/frames.js';
+import { RecordPool } from '../frame-pipeline/record-pool.js';
 import type { RenderPlan } from '../frame-pipeline/plan.js';
 import { PatchBank } from './bank.js';
 import { cutPatch, type Patch } from './blend.js';
@@ -20,6 +22,8 @@ import { frameSignature } from './signature.js';
 export const DEFAULT_BANK_CAPACITY = 96;
 /** Face mesh input, longest side px: the mesh crops the face itself; lips need ~40+ px. */
 export const ANALYSIS_DETECT_MAX_SIDE_PX = 480;
+/** Meshes in flight on a face-mesh thread while this thread decodes on (each holds its frame). */
+export const ANALYSIS_MESHES_AHEAD = 4;
 
 export interface BankedPatch {
   record: Float32Array;
@@ -68,7 +72,8 @@ export async function analyseMouths(
   } = options;
   const N = Math.max(1, Math.floor(everyNth));
   const t0 = performance.now();
-  const tracker = given ?? (await createFaceTracker({ iris: false }));
+  const tracker = given ?? (await createEditorFaceTracker({ iris: false }));
+  const ahead = tracker.pipelined ? ANALYSIS_MESHES_AHEAD : 0;
   const records: (Float32Array | null)[] = [];
   const signatures: Uint8Array[] = [];
   const openness: number[] = [];
@@ -80,39 +85,61 @@ export async function analyseMouths(
     (stages[stage] += performance.now() - since),
     performance.now()
   );
+  const { width: W, height: H } = plan;
+  const scale = Math.min(1, detectMaxSide / Math.max(W, H));
+  // Mesh frames asked for and not yet recorded, in order, each with its RGBA (for the patch cut).
+  const inFlight: { index: number; data: Buffer; face: Promise<FaceMesh | null> }[] = [];
+  // Frame buffers are handed back once read (mesh frames: once their patch is cut).
+  const pool = new RecordPool(W * H * 4, ahead + 4);
+  const settle = async (keep: number) => {
+    while (inFlight.length > keep) {
+      const k = inFlight.shift()!;
+      let t = performance.now();
+      const face = await k.face;
+      t = lap('mesh', t);
+      if (face && face.mesh.length >= 468) {
+        faces++;
+        const rec = mouthRecord(face.mesh, 1 / scale);
+        records[k.index] = rec;
+        const o = recordOpenness(rec);
+        openness.push(o);
+        bank.add({
+          openness: o,
+          frame: k.index,
+          value: { record: rec, patch: cropAroundLips(k.data, W, H, rec) },
+        });
+        lap('cut', t);
+      }
+      pool.give(k.data);
+    }
+  };
   try {
     using dec = spawnFfmpeg(decoderArgs(sourcePath, plan, { loop: false, pixFmt: 'rgba' }), signal);
     dec.child.stdin.end();
-    const { width: W, height: H } = plan;
-    const scale = Math.min(1, detectMaxSide / Math.max(W, H));
     const isKey: boolean[] = [];
-    for await (const f of readFrames(dec.child.stdout, { width: W, height: H, channels: 4, fps: plan.fps })) {
+    for await (const f of readFrames(dec.child.stdout, {
+      width: W,
+      height: H,
+      channels: 4,
+      fps: plan.fps,
+      pool,
+    })) {
       let t = performance.now();
       signatures.push(frameSignature(f.data, W, H, 4));
       t = lap('signature', t);
-      let rec: Float32Array | null = null;
+      records.push(null);
+      isKey.push(f.index % N === 0);
       if (f.index % N === 0) {
         meshes++;
         const { rgb, w, h } = rgbaToRgb(f.data, W, H, scale);
-        t = lap('detect_input', t);
-        const face = await tracker.detect(rgb, w, h);
-        t = lap('mesh', t);
-        if (face && face.mesh.length >= 468) {
-          faces++;
-          rec = mouthRecord(face.mesh, 1 / scale);
-          const o = recordOpenness(rec);
-          openness.push(o);
-          bank.add({
-            openness: o,
-            frame: f.index,
-            value: { record: rec, patch: cropAroundLips(f.data, W, H, rec) },
-          });
-          lap('cut', t);
-        }
-      }
-      isKey.push(f.index % N === 0);
-      records.push(rec);
+        lap('detect_input', t);
+        const face = tracker.detect(rgb, w, h);
+        face.catch(() => {}); // a disposed tracker rejects what is still in flight: nobody waits for it
+        inFlight.push({ index: f.index, data: f.data, face });
+        await settle(ahead);
+      } else pool.give(f.data);
     }
+    await settle(0);
     await dec.done;
     fillBetweenMeshes(records, isKey, N);
   } finally {

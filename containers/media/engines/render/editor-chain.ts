@@ -37,6 +37,12 @@ export async function buildEditorChain(
     for (const e of chain.editors) e.dispose();
     chain.segmenter?.dispose();
   };
+  // The segmenter process starts now: its start-up overlaps the mouth analysis (own decode + mesh thread).
+  const segmenterStart =
+    options.blur_background && engines.segmenter
+      ? log.time('segmenter_init', () => engines.segmenter!())
+      : undefined;
+  segmenterStart?.catch(() => {}); // awaited below, or disposed on failure
   try {
     if (options.eye_contact_correction) {
       const gaze = engines.gaze?.();
@@ -77,12 +83,17 @@ export async function buildEditorChain(
     if (options.blur_background) {
       if (!engines.segmenter)
         throw engineFailure('segmenter_unavailable', 'blur_background: no segmenter is configured');
-      chain.segmenter = await log.time('segmenter_init', () => engines.segmenter!());
+      chain.segmenter = await segmenterStart;
       log.apply('blur_background');
     }
     return chain;
   } catch (err) {
     chain[Symbol.dispose]();
+    if (!chain.segmenter)
+      void segmenterStart?.then(
+        (s) => s.dispose(),
+        () => {},
+      );
     throw err;
   }
 }

@@ -36,6 +36,7 @@ import {
   yuv420pMask,
   type RawFrame,
 } from '../frame-pipeline/frames.js';
+import { RecordPool } from '../frame-pipeline/record-pool.js';
 import type { RenderReport } from '../../../../src/contract/render.js';
 import { chooseAudio, remoteLipSync } from './audio.js';
 import { writeCaptionTrack } from './caption-track.js';
@@ -232,9 +233,11 @@ async function runFramePipeline(
   // (lookahead + 1 frames of memory) until every editor can edit them.
   const lookahead = Math.max(0, ...editors.map((e) => e.lookahead ?? 0));
   const held: RawFrame[] = [];
+  // Frame buffers go back to the reader once the encoder pipe has taken them.
+  const pool = new RecordPool(plan.width * plan.height * 4, lookahead + 8);
   const emit = async (frame: RawFrame) => {
     for (const e of editors) await e.edit(frame);
-    await writeWithBackpressure(enc.child.stdin, frame.data);
+    await writeWithBackpressure(enc.child.stdin, frame.data, () => pool.give(frame.data));
     n++;
   };
   const pump = async () => {
@@ -243,6 +246,7 @@ async function runFramePipeline(
       height: plan.height,
       channels: 4,
       fps: plan.fps,
+      pool,
     })) {
       if (tracker) {
         // Segment the unedited frame: edits are tiny and must not change the mask.

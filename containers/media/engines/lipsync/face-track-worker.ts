@@ -1,0 +1,92 @@
+/**
+ * @module containers/media/engines/lipsync/face-track-worker
+ * A `FaceTracker` whose face mesh runs on its own worker thread (one Human instance there), so
+ * the render's main thread keeps decoding and editing while a keyframe is meshed: `detect` posts
+ * the frame and returns at once with a promise; several may be in flight and are answered in
+ * order. One thread per tracker, started once and terminated by `dispose` (the render's end,
+ * DELETE, deadline): it never outlives its job. Like the job's child processes, the thread runs
+ * at the job's nice value (long work: 19), so short jobs of other keys get the CPU first.
+ */
+import { Worker } from 'node:worker_threads';
+import { currentNice, currentScope } from '../../src/work-scope.js';
+import { threadEntry } from '../../src/thread-entry.js';
+import type { FaceThreadReply, FaceThreadRequest } from './face-track-thread.js';
+import { createFaceTracker, type FaceMesh, type FaceTracker, type FaceTrackerOptions } from './face-track.js';
+
+/** Model load + warm-up beyond this means something is wrong: fail the render, do not hang it. */
+const THREAD_READY_TIMEOUT_MS = 120_000;
+
+/** @example using t = await createFaceTrackerThread({ iris: true }); const f = await t.detect(rgb, w, h); */
+export async function createFaceTrackerThread({
+  iris = true,
+}: FaceTrackerOptions = {}): Promise<FaceTracker> {
+  const { url, execArgv } = threadEntry(import.meta.url, 'face-track-thread');
+  const worker = new Worker(url, { execArgv });
+  const pending = new Map<number, { resolve: (f: FaceMesh | null) => void; reject: (e: Error) => void }>();
+  let dead: Error | null = null;
+  let nextId = 0;
+  const fail = (err: Error) => {
+    if (dead) return;
+    dead = err;
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error('face-mesh thread did not start in time')),
+      THREAD_READY_TIMEOUT_MS,
+    );
+    worker.on('message', (msg: FaceThreadReply) => {
+      if (msg.type === 'ready') return void (clearTimeout(timer), resolve());
+      if (msg.type === 'fatal') return void (clearTimeout(timer), reject(new Error(msg.message)));
+      const p = pending.get(msg.id);
+      if (!p) return;
+      pending.delete(msg.id);
+      if (msg.type === 'result') p.resolve(msg.face);
+      else p.reject(new Error(`face mesh: ${msg.message}`));
+    });
+    worker.on('error', (err: Error) => (clearTimeout(timer), fail(err), reject(err)));
+    worker.on('exit', (code) => {
+      clearTimeout(timer);
+      const err = new Error(`face-mesh thread exited (code ${code})`);
+      fail(err);
+      reject(err);
+    });
+  });
+  const dispose = () => {
+    fail(new Error('face tracker is disposed'));
+    void worker.terminate();
+  };
+  try {
+    await ready;
+  } catch (err) {
+    dispose();
+    throw err;
+  }
+  return {
+    pipelined: true,
+    detect(rgb, width, height) {
+      if (dead) return Promise.reject(dead);
+      const id = nextId++;
+      return new Promise<FaceMesh | null>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        const msg: FaceThreadRequest = { id, rgb, width, height, iris };
+        worker.postMessage(msg, [rgb.buffer as ArrayBuffer]);
+      });
+    },
+    dispose,
+    [Symbol.dispose]: dispose,
+  };
+}
+
+/**
+ * `FACE_MESH_THREAD=0` runs the processing editors' face mesh on the calling thread (the former
+ * way, for comparison); otherwise each editor gets its own face-mesh thread.
+ */
+export const faceMeshThreadWanted = (env: Record<string, string | undefined> = process.env): boolean =>
+  env.FACE_MESH_THREAD !== '0';
+
+/** The editors' tracker: on its own thread unless `FACE_MESH_THREAD=0`. */
+export function createEditorFaceTracker(options: FaceTrackerOptions = {}): Promise<FaceTracker> {
+  return faceMeshThreadWanted() ? createFaceTrackerThread(options) : createFaceTracker(options);
+}
