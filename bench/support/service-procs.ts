@@ -44,7 +44,9 @@ export function serviceProcesses(root: string): ServiceProcess[] {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       const part = PART_OF.find(([re]) => re.test(cmd))?.[1];
-      if (!part || !readlinkSync(`/proc/${pid}/cwd`).startsWith(prefix)) continue;
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      // Not a sibling checkout whose path merely starts the same (/work/wt-a vs /work/wt-ab).
+      if (!part || (cwd !== prefix && !cwd.startsWith(`${prefix}/`))) continue;
       found.push({ pid, part, role: processRole(cmd) });
     } catch {
       // The process ended between the listing and the read.
