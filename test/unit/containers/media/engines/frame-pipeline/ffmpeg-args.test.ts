@@ -22,7 +22,9 @@ describe('decoderArgs', () => {
       'noref',
     ]);
     expect(skip.indexOf('-skip_frame')).toBeLessThan(skip.indexOf('-i'));
-    // The fps filter fills the skipped frames' slots: every output frame is still there.
-    expect(skip[skip.indexOf('-vf') + 1]).toMatch(/^fps=25,/);
+    // The fps filter fills the skipped frames' slots (every output frame is still there), after
+    // the scaler, which then scales the decoded frames only.
+    expect(skip[skip.indexOf('-vf') + 1]).toMatch(/^scale=256:256:flags=area,format=rgb24,fps=25$/);
+    expect(all[all.indexOf('-vf') + 1]).toMatch(/^fps=25,scale=/);
   });
 });
