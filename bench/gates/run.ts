@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { VideoApiClient } from '../../src/client/index.js';
 import { ffmpegBenchmark } from '../support/ffmpeg-benchmark.js';
-import { speechMp3, talkingHead720p } from '../support/media.js';
+import { floorTranscodeArgs, speechMp3, talkingHead720p } from '../support/media.js';
 import { BENCH_ROOT, serviceClient, timeJob, type JobRun } from '../support/service.js';
 import { cpuByRole } from '../support/service-cpu.js';
 import { rssPeaks } from '../support/service-rss.js';
@@ -180,20 +180,7 @@ async function main() {
     for (const name of cases) {
       if (name === 'floor') {
         for (let i = 0; i < repeat; i++) {
-          const cost = ffmpegBenchmark([
-            '-y',
-            '-i',
-            hd,
-            '-c:v',
-            'libx264',
-            '-preset',
-            'superfast',
-            '-crf',
-            '20',
-            '-c:a',
-            'aac',
-            join(dir, 'floor.mp4'),
-          ]);
+          const cost = ffmpegBenchmark(floorTranscodeArgs(hd, join(dir, 'floor.mp4')));
           floor.wall.push(cost.wallMs / 1000);
           floor.cpu.push(cost.cpuMs / 1000);
           console.log(

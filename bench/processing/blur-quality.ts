@@ -5,8 +5,9 @@
  *    a box, rendered ÷ source): background (lower = blurrier), face (eyes, nose, mouth) and the
  *    hair edge over the background (higher = sharper), on retalking_face2 (5 s, 844²) at 1–4 s
  *    and on 10 s of the 720p talking head at 2–8 s.
- * 2. Masks (no encode): the blur's masks against the segmenter run on every frame (the best the
- *    model can do), on 10 s of the 720p talking head: mean absolute difference (0..255) and IoU
+ * 2. Masks (no encode): the blur's masks (from the render's own mask decoder) against the
+ *    segmenter run on every frame, every frame decoded (the best the model can do), on 10 s of
+ *    the 720p talking head: mean absolute difference (0..255) and IoU
  *    of the person (mask ≥ 128), for the former hold + EMA at 4 masks/s (MaskTracker) and for the
  *    key masks with motion-aware blends (KeyMaskStream) at the current settings.
  *
@@ -29,7 +30,7 @@ import {
 } from '../../containers/media/engines/segment/index.js';
 import { probabilityToMask } from '../../containers/media/engines/segment/mask-tracker.js';
 import { readRecords } from '../../containers/media/engines/frame-pipeline/frames.js';
-import { blurKeyOptions } from '../../containers/media/engines/render/render.js';
+import { blurKeyOptions, maskDecoderArgs } from '../../containers/media/engines/render/render.js';
 import { decoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { planRender } from '../../containers/media/engines/frame-pipeline/plan.js';
 import { probeFile } from '../../containers/media/src/ffmpeg.js';
@@ -69,13 +70,19 @@ function ratios(source: string, rendered: string, boxes: Record<string, number[]
   return out;
 }
 
-/** RGB frames of `path` at w×h (the segmenter's input), from the render's own mask decoder. */
-async function* smallFrames(path: string, w: number, h: number) {
+/**
+ * RGB frames of `path` at w×h (the segmenter's input): every frame decoded (`all`, the truth's
+ * input), or from the render's own mask decoder (which may skip non-reference frames).
+ */
+async function* smallFrames(path: string, w: number, h: number, all: boolean) {
   const plan = planRender(await probeFile(path), null);
+  const size = { width: w, height: h };
   const dec = spawn('ffmpeg', [
     '-v',
     'error',
-    ...decoderArgs(path, plan, { loop: false, width: w, height: h, pixFmt: 'rgb24', rough: true }),
+    ...(all
+      ? decoderArgs(path, plan, { loop: false, ...size, pixFmt: 'rgb24', rough: true })
+      : maskDecoderArgs(path, plan, false, size)),
   ]);
   yield* readRecords(dec.stdout, w * h * 3);
 }
@@ -110,10 +117,12 @@ async function maskAgreement(path: string) {
   const keys = blurKeyOptions(25);
   const stream = new KeyMaskStream(seg, keys, async (m) => void keyed.push(m));
   let i = 0;
-  for await (const rgb of smallFrames(path, w, h)) {
+  const rendered = smallFrames(path, w, h, false);
+  for await (const rgb of smallFrames(path, w, h, true)) {
     truth.push(probabilityToMask(await seg.segment(rgb), w, h));
     held.push(Uint8Array.from(await tracker.next(i, tracker.needsInput(i) ? rgb : undefined)));
-    await stream.push(rgb);
+    const next = await rendered.next();
+    if (!next.done) await stream.push(next.value);
     i++;
   }
   await stream.end();

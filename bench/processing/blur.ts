@@ -7,8 +7,10 @@
  * and encode with a constant mask (no segmenter; the masks' transfer is in it: 1.5 bytes per mask
  * pixel per frame), and the whole render.
  *
- * Run: `flock /tmp/bench.lock npx tsx bench/processing/blur.ts [--runs N] [--render-root DIR]`
- * (N renders, median; DIR: renderVideo from another checkout, e.g. an export of the commit before).
+ * Run: `flock /tmp/bench.lock npx tsx bench/processing/blur.ts [--runs N] [--render-root DIR
+ * [--alternate]] [--render-only]` (N renders, median; DIR: renderVideo from another checkout, e.g.
+ * an export of the commit before, or with `--alternate` this tree's and DIR's in turns;
+ * `--render-only`: the floor and the renders, no stages).
  * CPU is user+system of this process and its children (/proc/self/stat), so "cpu s" of the
  * render counts ffmpeg, the segmenter process and Node.
  */
@@ -21,12 +23,14 @@ import {
   parseRenderOptions,
   renderVideo,
 } from '../../containers/media/engines/render/index.js';
-import { decoderArgs, encoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
+import { encoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { yuv420pMask } from '../../containers/media/engines/frame-pipeline/frames.js';
 import { planRender } from '../../containers/media/engines/frame-pipeline/plan.js';
 import { probeFile } from '../../containers/media/src/ffmpeg.js';
+import { maskDecoderArgs } from '../../containers/media/engines/render/render.js';
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
 import { talkingHead720p60s } from './clips.js';
+import { floorTranscodeArgs } from '../support/media.js';
 
 const MASK_SIDE = 256;
 
@@ -60,44 +64,18 @@ function run(
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function main() {
-  const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 1;
-  const hd = talkingHead720p60s();
-  const work = mkdtempSync(join(tmpdir(), 'bench-blur-'));
-  const plan = planRender(await probeFile(hd), null);
+/** The blur path's stages, each on its own: decode at mask size, the segmenter, composite + encode. */
+async function stages(
+  hd: string,
+  plan: ReturnType<typeof planRender>,
+  work: string,
+): Promise<Array<[string, number, number, string]>> {
   const rows: Array<[string, number, number, string]> = [];
-
-  const floor = await measure(() =>
-    run('ffmpeg', [
-      '-v',
-      'error',
-      '-y',
-      '-i',
-      hd,
-      '-c:v',
-      'libx264',
-      '-preset',
-      'superfast',
-      '-crf',
-      '20',
-      '-c:a',
-      'aac',
-      join(work, 'floor.mp4'),
-    ]),
-  );
-  rows.push(['floor: native transcode', floor.wall, floor.cpu, '']);
-
   const decode = await measure(() =>
     run('ffmpeg', [
       '-v',
       'error',
-      ...decoderArgs(hd, plan, {
-        loop: false,
-        width: MASK_SIDE,
-        height: MASK_SIDE,
-        pixFmt: 'rgb24',
-        rough: true,
-      }).slice(0, -1),
+      ...maskDecoderArgs(hd, plan, false, { width: MASK_SIDE, height: MASK_SIDE }).slice(0, -1),
       '-y',
       '/dev/null',
     ]),
@@ -156,35 +134,80 @@ async function main() {
   );
   rows.push(['stage: composite + encode (constant mask)', composite.wall, composite.cpu, 'no segmenter']);
 
-  // `--render-root DIR`: the render from another checkout (an export of the commit before), same clip and floor.
+  return rows;
+}
+
+interface RenderModule {
+  defaultRenderEngines: typeof defaultRenderEngines;
+  parseRenderOptions: typeof parseRenderOptions;
+  renderVideo: typeof renderVideo;
+}
+interface RenderRun {
+  wall: number;
+  cpu: number;
+  blur: unknown;
+  stages: unknown;
+}
+
+/** One blur render of `hd` by `mod`, timed. */
+async function renderBlur(mod: RenderModule, hd: string, work: string): Promise<RenderRun> {
+  const dir = mkdtempSync(join(work, 'render-'));
+  const r = await measure(() =>
+    mod.renderVideo(
+      {
+        sourcePath: hd,
+        options: mod.parseRenderOptions(JSON.stringify({ blur_background: true })),
+        workDir: dir,
+      },
+      mod.defaultRenderEngines(),
+    ),
+  );
+  rmSync(dir, { recursive: true, force: true });
+  return { wall: r.wall, cpu: r.cpu, blur: r.value.report.blur, stages: r.value.report.stages_ms };
+}
+
+async function main() {
+  const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 1;
+  const hd = talkingHead720p60s();
+  const work = mkdtempSync(join(tmpdir(), 'bench-blur-'));
+  const plan = planRender(await probeFile(hd), null);
+  const rows: Array<[string, number, number, string]> = [];
+  const notes: string[] = [];
+
+  const floor = await measure(() =>
+    run('ffmpeg', ['-v', 'error', ...floorTranscodeArgs(hd, join(work, 'floor.mp4'))]),
+  );
+  rows.push(['floor: native transcode', floor.wall, floor.cpu, '']);
+
+  if (!process.argv.includes('--render-only')) rows.push(...(await stages(hd, plan, work)));
+
+  // `--render-root DIR`: the render from another checkout (an export of the commit before), same
+  // clip and floor; with `--alternate`, this tree's render and DIR's take turns (A B A B …).
   const at = process.argv.indexOf('--render-root');
-  const mod: {
-    defaultRenderEngines: typeof defaultRenderEngines;
-    parseRenderOptions: typeof parseRenderOptions;
-    renderVideo: typeof renderVideo;
-  } =
+  const other: RenderModule | null =
     at > 0
       ? await import(join(resolve(process.argv[at + 1]), 'containers/media/engines/render/index.ts'))
-      : { defaultRenderEngines, parseRenderOptions, renderVideo };
-  const engines = mod.defaultRenderEngines();
-  const renders: Array<{ wall: number; cpu: number; blur: unknown; stages: unknown }> = [];
-  for (let i = 0; i < runs; i++) {
-    const dir = mkdtempSync(join(work, 'render-'));
-    const r = await measure(() =>
-      mod.renderVideo(
-        {
-          sourcePath: hd,
-          options: mod.parseRenderOptions(JSON.stringify({ blur_background: true })),
-          workDir: dir,
-        },
-        engines,
-      ),
+      : null;
+  const here: RenderModule = { defaultRenderEngines, parseRenderOptions, renderVideo };
+  const sides: Array<[string, RenderModule]> = !other
+    ? [['this tree', here]]
+    : process.argv.includes('--alternate')
+      ? [
+          ['this tree', here],
+          [process.argv[at + 1], other],
+        ]
+      : [[process.argv[at + 1], other]];
+  const renders = sides.map(() => [] as RenderRun[]);
+  for (let i = 0; i < runs; i++)
+    for (const [s, [, mod]] of sides.entries()) renders[s].push(await renderBlur(mod, hd, work));
+  for (const [s, [name]] of sides.entries()) {
+    const walls = renders[s].map((x) => x.wall);
+    const blur = renders[s].find((r) => r.wall === median(walls))!;
+    rows.push([`render: blur, ${name} (median of ${runs})`, blur.wall, blur.cpu, JSON.stringify(blur.blur)]);
+    notes.push(
+      `${name}: render walls ${walls.map((w) => w.toFixed(1)).join(', ')} s, cpu ${renders[s].map((r) => r.cpu.toFixed(1)).join(', ')} s; stages_ms ${JSON.stringify(blur.stages)}`,
     );
-    renders.push({ wall: r.wall, cpu: r.cpu, blur: r.value.report.blur, stages: r.value.report.stages_ms });
-    rmSync(dir, { recursive: true, force: true });
   }
-  const blur = renders.find((r) => r.wall === median(renders.map((x) => x.wall)))!;
-  rows.push([`render: blur (median of ${runs})`, blur.wall, blur.cpu, JSON.stringify(blur.blur)]);
 
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(
@@ -195,9 +218,7 @@ async function main() {
     console.log(
       `| ${name} | ${wall.toFixed(1)} | ${Number.isNaN(cpu) ? '–' : cpu.toFixed(1)} | ${(wall / floor.wall).toFixed(2)} | ${note} |`,
     );
-  console.log(
-    `\nrender walls: ${renders.map((r) => r.wall.toFixed(1)).join(', ')} s; stages_ms ${JSON.stringify(blur.stages)}`,
-  );
+  console.log(`\n${notes.join('\n')}`);
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -46,6 +46,22 @@ export function talkingHead720p(dir: string, sec: number): string {
   return out;
 }
 
+/** The floor every render pays: a native superfast CRF 20 x264 + AAC transcode of `input`. */
+export const floorTranscodeArgs = (input: string, output: string): string[] => [
+  '-y',
+  '-i',
+  input,
+  '-c:v',
+  'libx264',
+  '-preset',
+  'superfast',
+  '-crf',
+  '20',
+  '-c:a',
+  'aac',
+  output,
+];
+
 /** `sec` seconds of speech: every clip of ../shared/media/speech with 0.4 s gaps, looped, as 44.1 kHz MP3. */
 export function speechMp3(dir: string, sec: number): string {
   const speechDir = join(SHARED_MEDIA, 'speech');

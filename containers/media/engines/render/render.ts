@@ -77,6 +77,25 @@ export const blurKeyOptions = (fps: number): KeyMaskOptions => ({
   jumpThreshold: Number(process.env.BLUR_MOTION_JUMP) || 20,
 });
 /**
+ * The blur's mask decoder: the render's rough decoder at the segmenter's size, skipping the
+ * frames no other frame refers to (most B-frames: ≈ a third of its CPU) unless
+ * `BLUR_DECODE_ALL_FRAMES=1`; such a frame's thumbnail and mask come from its neighbour, ≤ 40 ms
+ * away at 25 fps (README "Blur speed and quality").
+ */
+export const maskDecoderArgs = (
+  source: string,
+  plan: EncodeSpec['plan'],
+  loop: boolean,
+  size: { width: number; height: number },
+) =>
+  decoderArgs(source, plan, {
+    loop,
+    ...size,
+    pixFmt: 'rgb24',
+    rough: true,
+    skipNonReference: process.env.BLUR_DECODE_ALL_FRAMES !== '1',
+  });
+/**
  * The frames path (blur with gaze or mouth edits) still holds each mask (MaskTracker: EMA, no
  * lookahead) at the former 4 masks per second: a held mask must not be older than 1/4 s.
  */
@@ -188,10 +207,7 @@ async function runMaskPipe(
   const mask: MaskInput = { kind: 'pipe', width: mw, height: mh };
   const video: VideoInput = { kind: 'file', path: source, loop };
   using enc = spawnFfmpeg(encoderArgs({ ...spec, video, mask }), signal);
-  using dec = spawnFfmpeg(
-    decoderArgs(source, spec.plan, { loop, width: mw, height: mh, pixFmt: 'rgb24', rough: true }),
-    signal,
-  );
+  using dec = spawnFfmpeg(maskDecoderArgs(source, spec.plan, loop, { width: mw, height: mh }), signal);
   dec.child.stdin.end();
   enc.child.stdout.resume();
   let n = 0;
