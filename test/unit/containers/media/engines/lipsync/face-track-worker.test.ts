@@ -82,8 +82,9 @@ describe('createFaceTrackerThread', () => {
 });
 
 describe('faceMeshThreadWanted', () => {
-  it('is on unless FACE_MESH_THREAD is 0', () => {
-    expect(faceMeshThreadWanted({})).toBe(true);
+  it('is off unless FACE_MESH_THREAD is 1', () => {
+    expect(faceMeshThreadWanted({})).toBe(false);
     expect(faceMeshThreadWanted({ FACE_MESH_THREAD: '0' })).toBe(false);
+    expect(faceMeshThreadWanted({ FACE_MESH_THREAD: '1' })).toBe(true);
   });
 });
