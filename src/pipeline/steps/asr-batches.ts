@@ -9,6 +9,7 @@
  * the words are the same as from one request.
  */
 import type { AsrOutput, TimeSegment } from '../../contract/media.js';
+import { PCM_BYTES_PER_SEC, PCM_RATE_HZ } from './audio.js';
 
 /** Media time one batch of PCM covers; far under the container's 30-min body limit. */
 export const ASR_BATCH_MAX_SEC = 20 * 60;
@@ -16,7 +17,10 @@ export const ASR_BATCH_MAX_SEC = 20 * 60;
 export const ASR_BATCH_MAX_SEGMENTS = 250;
 
 export interface AsrBatch {
-  /** Media time where the batch's PCM starts; `toSec` null: to the end of the audio. */
+  /**
+   * Media time where the batch's PCM starts, on the PCM's sample grid (so its byte range starts
+   * exactly there); `toSec` null: to the end of the audio.
+   */
   fromSec: number;
   toSec: number | null;
   /** The batch's segments in its own time (media time − fromSec). */
@@ -38,11 +42,20 @@ export function asrBatches(
     else groups.push([s]);
   }
   return groups.map((group, i) => {
-    const fromSec = i === 0 ? 0 : (groups[i - 1].at(-1)!.end + group[0].start) / 2;
-    const toSec = i === groups.length - 1 ? null : (group.at(-1)!.end + groups[i + 1][0].start) / 2;
-    const segments = group.map((s) => ({ start: s.start - fromSec, end: s.end - fromSec }));
+    const fromSec = i === 0 ? 0 : onSampleGrid((groups[i - 1].at(-1)!.end + group[0].start) / 2);
+    const toSec =
+      i === groups.length - 1 ? null : onSampleGrid((group.at(-1)!.end + groups[i + 1][0].start) / 2);
+    const segments = group.map((s) => ({ start: Math.max(0, s.start - fromSec), end: s.end - fromSec }));
     return { fromSec, toSec, segments };
   });
+}
+
+const onSampleGrid = (sec: number) => Math.round(sec * PCM_RATE_HZ) / PCM_RATE_HZ;
+
+/** The byte range of the stored 16 kHz s16le PCM that `batch` covers. */
+export function pcmRange({ fromSec, toSec }: AsrBatch): { offset: number; length?: number } {
+  const offset = Math.round(fromSec * PCM_BYTES_PER_SEC);
+  return toSec === null ? { offset } : { offset, length: Math.round(toSec * PCM_BYTES_PER_SEC) - offset };
 }
 
 /** Joins the outputs of consecutive batches, each shifted by its batch's start (media time). */

@@ -8,8 +8,8 @@ import { computeProsody } from '../../analytics/speech/index.js';
 import type { AsrOutput, ProsodyTrack, TimeSegment } from '../../contract/media.js';
 import { numberVar } from '../../shared/env.js';
 import type { Step, StepContext } from '../context.js';
-import { asrBatches, joinAsrOutputs } from './asr-batches.js';
-import { audioKey, PCM_BYTES_PER_SEC, PCM_RATE_HZ, pcmWindows } from './audio.js';
+import { asrBatches, joinAsrOutputs, pcmRange } from './asr-batches.js';
+import { audioKey, pcmWindows } from './audio.js';
 import { probeSource } from './probe.js';
 
 /** VAD and prosody run over windows of this length; segments touching a seam are joined. */
@@ -76,19 +76,9 @@ export async function transcript(ctx: StepContext): Promise<AsrOutput> {
     // Long media: one request per batch, each with its own range of the PCM (see asr-batches).
     const parts: Array<{ fromSec: number; output: AsrOutput }> = [];
     for (const batch of batches) {
-      const offset = Math.round(batch.fromSec * PCM_RATE_HZ) * 2;
-      const end = batch.toSec === null ? null : Math.round(batch.toSec * PCM_RATE_HZ) * 2;
-      const pcm = await ctx.bucket.get(audioKey(ctx), {
-        range: end === null ? { offset } : { offset, length: end - offset },
-      });
+      const pcm = await ctx.bucket.get(audioKey(ctx), { range: pcmRange(batch) });
       if (!pcm) return { engine: 'none', words: [] };
-      // The segments are in the batch's time from its exact first sample.
-      const fromSec = offset / PCM_BYTES_PER_SEC;
-      const segmentsHere = batch.segments.map((x) => ({
-        start: Math.max(0, x.start + batch.fromSec - fromSec),
-        end: x.end + batch.fromSec - fromSec,
-      }));
-      parts.push({ fromSec, output: await ctx.media.transcribe(pcm.body, segmentsHere) });
+      parts.push({ fromSec: batch.fromSec, output: await ctx.media.transcribe(pcm.body, batch.segments) });
     }
     return joinAsrOutputs(parts);
   });

@@ -2,7 +2,7 @@
  * Long media's speech recognition in batches (src/pipeline/steps/asr-batches).
  */
 import { describe, expect, it } from 'vitest';
-import { asrBatches, joinAsrOutputs } from '../../../../../src/pipeline/steps/asr-batches.js';
+import { asrBatches, joinAsrOutputs, pcmRange } from '../../../../../src/pipeline/steps/asr-batches.js';
 
 const seg = (start: number, end: number) => ({ start, end });
 
@@ -35,6 +35,22 @@ describe('asrBatches', () => {
       expect(JSON.stringify(b.segments).length).toBeLessThan(16 * 1024 - 1024);
       expect((b.toSec ?? 1800) - b.fromSec).toBeLessThanOrEqual(20 * 60 + 2);
     }
+  });
+});
+
+describe('pcmRange', () => {
+  it('should cover a batch of the 16 kHz s16le PCM from its first sample, to the end when it is the last', () => {
+    expect(pcmRange({ fromSec: 40, toSec: 80.5, segments: [] })).toEqual({
+      offset: 1_280_000,
+      length: 1_296_000,
+    });
+    expect(pcmRange({ fromSec: 80.5, toSec: null, segments: [] })).toEqual({ offset: 2_576_000 });
+  });
+
+  it('should cut batches on the sample grid, so a range starts exactly at its batch', () => {
+    const [, second] = asrBatches([seg(0, 10.00001), seg(10.00004, 20)], { maxSec: 15 });
+    expect(second.fromSec * 16_000).toBe(Math.round(second.fromSec * 16_000));
+    expect(pcmRange(second).offset).toBe(second.fromSec * 32_000);
   });
 });
 
