@@ -8,7 +8,7 @@
  * session still got an equal share beside a normal job (measured: +15–38 % on the normal job), so
  * the nice value is written to the session's autogroup as well.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** Whether the kernel schedules sessions as groups (false where /proc says no or is absent). */
@@ -28,11 +28,15 @@ export function autogroupsEnabled(): boolean {
 export function lowerPriority(pid: number, nice: number): { task: boolean; autogroup: boolean } {
   let task = false;
   let autogroup = false;
-  try {
-    setPriority(pid, nice);
-    task = true;
-  } catch {
-    /* not permitted */
+  // A nice value belongs to one thread: a child reniced after it started its threads (ffmpeg 9's
+  // demuxer, decoder, filter and encoder threads, x264's) needs each of them set.
+  for (const tid of threadsOf(pid)) {
+    try {
+      setPriority(tid, nice);
+      task = true;
+    } catch {
+      /* not permitted, or the thread already ended */
+    }
   }
   if (autogroupsEnabled()) {
     try {
@@ -43,6 +47,16 @@ export function lowerPriority(pid: number, nice: number): { task: boolean; autog
     }
   }
   return { task, autogroup };
+}
+
+/** The thread ids of `pid` (/proc/<pid>/task), or just `pid` where /proc cannot tell. */
+function threadsOf(pid: number): number[] {
+  try {
+    const tids = readdirSync(`/proc/${pid}/task`).map(Number).filter(Number.isInteger);
+    return tids.length ? tids : [pid];
+  } catch {
+    return [pid];
+  }
 }
 
 /** The autogroup nice of `pid` as the kernel reports it ("/autogroup-12 nice 10"), or null. */

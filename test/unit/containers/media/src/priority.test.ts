@@ -3,6 +3,7 @@
  * and on its own session's autogroup, where the kernel shares the CPU between sessions first.
  */
 import { describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { spawnMedia } from '../../../../../containers/media/src/ffmpeg.js';
 import { autogroupNice, autogroupsEnabled } from '../../../../../containers/media/src/priority.js';
@@ -36,6 +37,22 @@ describe('child priority', () => {
     for (const s of more) s.dispose();
     reniceTenant('burst-key');
     expect(getPriority(pid)).toBe(Math.max(base, 10));
+    first.dispose();
+  });
+
+  it('should lower every thread of a child reniced after its threads started', async () => {
+    const first = openScope({ mediaSec: 5, tenant: 'threads-key', jobId: 'job-threads-1' });
+    // Node starts its platform threads at once, as ffmpeg 9 starts its pipeline threads.
+    using proc = runInScope(first, () => spawnMedia(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']));
+    const pid = proc.child.pid!;
+    const tasks = () => readdirSync(`/proc/${pid}/task`).map(Number);
+    for (let i = 0; i < 50 && tasks().length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(tasks().length).toBeGreaterThan(2);
+    const more = openScope({ mediaSec: 5, tenant: 'threads-key', jobId: 'job-threads-2', admitted: false });
+    reniceTenant('threads-key');
+    const expected = Math.max(getPriority(), 5);
+    expect(tasks().map((tid) => getPriority(tid))).toEqual(tasks().map(() => expected));
+    more.dispose();
     first.dispose();
   });
 
