@@ -17,9 +17,9 @@ export function parseFfmpegBenchmark(stderr: string): FfmpegCost {
   return { wallMs: Number(m[3]) * 1000, cpuMs: (Number(m[1]) + Number(m[2])) * 1000 };
 }
 
-/** Runs `ffmpeg -hide_banner -nostdin -benchmark …args` and returns its own timing; throws if it fails. */
-export function ffmpegBenchmark(args: string[]): FfmpegCost {
-  const res = spawnSync('ffmpeg', ['-hide_banner', '-nostdin', '-benchmark', ...args], {
+/** Runs `<bin> -hide_banner -nostdin -benchmark …args` and returns its own timing; throws if it fails. */
+export function ffmpegBenchmark(args: string[], bin = 'ffmpeg'): FfmpegCost {
+  const res = spawnSync(bin, ['-hide_banner', '-nostdin', '-benchmark', ...args], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });

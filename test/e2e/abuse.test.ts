@@ -87,7 +87,7 @@ function ffmpegsUnder(root: number): number[] {
     for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
     return false;
   };
-  return [...comm].filter(([pid, c]) => c === 'ffmpeg' && under(pid)).map(([pid]) => pid);
+  return [...comm].filter(([pid, c]) => c.startsWith('ffmpeg') && under(pid)).map(([pid]) => pid);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

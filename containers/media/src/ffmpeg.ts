@@ -16,9 +16,14 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ProbeResult } from '../../../src/contract/media.js';
 import { lowerPriority } from './priority.js';
+import { venvFfmpeg } from './venv.js';
 import { currentNice, currentScope, WorkAbortedError } from './work-scope.js';
 
-export const FFMPEG_BIN = process.env.FFMPEG_PATH ?? 'ffmpeg';
+/**
+ * `FFMPEG_PATH`, else the environment's static ffmpeg 9 (`venvFfmpeg`), else the one on PATH.
+ * ffprobe always comes from PATH (the package ships no ffprobe).
+ */
+export const FFMPEG_BIN = process.env.FFMPEG_PATH || venvFfmpeg() || 'ffmpeg';
 export const FFPROBE_BIN = process.env.FFPROBE_PATH ?? 'ffprobe';
 const STDERR_TAIL_BYTES = 4_000;
 /** A child silent this long is stuck: killed, and the work fails. Default 120 s. */

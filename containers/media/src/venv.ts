@@ -4,6 +4,7 @@
  * Dockerfile at the repository or image root) and where install_models.py puts the verified
  * weights: `<venv>/models/<name>`. One definition for every engine that uses them.
  */
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,3 +19,23 @@ export const DEFAULT_PYTHON_VENV = join(REPO_ROOT, '.venv');
  */
 export const venvModelDir = (name: string, venv: string = DEFAULT_PYTHON_VENV): string =>
   join(venv, 'models', name);
+
+/**
+ * The ffmpeg binary that PyPI's `imageio-ffmpeg` (requirements.txt) puts into the environment: a
+ * static ffmpeg 9 (BtbN's GPL build, with libx264), or null when the package is not installed.
+ * Renders need it: Debian's ffmpeg 5.1 runs the filter graph and the raw-frame input on its main
+ * thread, and its swscale is slower (README "Which ffmpeg").
+ */
+export function venvFfmpeg(venv: string = DEFAULT_PYTHON_VENV): string | null {
+  const lib = join(venv, 'lib');
+  if (!existsSync(lib)) return null;
+  for (const python of readdirSync(lib)
+    .filter((d) => d.startsWith('python'))
+    .sort()) {
+    const binaries = join(lib, python, 'site-packages', 'imageio_ffmpeg', 'binaries');
+    if (!existsSync(binaries)) continue;
+    const bin = readdirSync(binaries).find((f) => f.startsWith('ffmpeg-'));
+    if (bin) return join(binaries, bin);
+  }
+  return null;
+}
