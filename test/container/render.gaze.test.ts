@@ -85,7 +85,10 @@ describe('POST /render eye_contact_correction', () => {
       const report = JSON.parse(res.headers.get('x-render-report')!);
       expect(report.path).toBe('frames');
       expect(report.options_applied).toContain('eye_contact_correction');
-      expect(report.editors.eye_contact.faces).toBeGreaterThan(30);
+      // A face on (nearly) every keyframe, whatever EDIT_MESH_EVERY_NTH says.
+      const { faces, keyframes } = report.editors.eye_contact;
+      expect(keyframes).toBeGreaterThan(0);
+      expect(faces).toBeGreaterThan(0.9 * keyframes);
       expect(report.editors.eye_contact.eyes_warped).toBeGreaterThan(100);
       const out = join(tmp, 'out.mp4');
       writeFileSync(out, Buffer.from(await res.arrayBuffer()));
@@ -94,6 +97,12 @@ describe('POST /render eye_contact_correction', () => {
       const before = await measureGaze(clip, { sampleFps: 4 });
       const after = await measureGaze(out, { sampleFps: 4 });
       expect(after.faces).toBe(before.faces);
+      console.log(
+        'gaze off camera, mean |deg|: before',
+        before.meanAbsDirectDeg,
+        'after',
+        after.meanAbsDirectDeg,
+      );
       expect(after.meanAbsDirectDeg).toBeLessThan(before.meanAbsDirectDeg * 0.85);
 
       // Only the eyes changed: the mouth region of a frame matches the source to encoder noise.

@@ -6,7 +6,7 @@
  */
 import type { FaceMesh, FaceTracker, MeshPoint } from '../lipsync/face-track.js';
 import { createEditorFaceTracker } from '../lipsync/face-track-worker.js';
-import type { FrameEditor } from '../frame-pipeline/editors.js';
+import { DEFAULT_MESH_EVERY_NTH, type FrameEditor } from '../frame-pipeline/editors.js';
 import { rgbaToRgb, type RawFrame } from '../frame-pipeline/frames.js';
 import { eyeGeometry, irisShifts, type GazeTargetOptions } from './geometry.js';
 import { locateIris } from './iris.js';
@@ -24,7 +24,7 @@ export const HEAD_SMOOTHING = 0.5;
 export const MESHES_AHEAD = 3;
 
 export interface WarpGazeEditorOptions extends GazeTargetOptions {
-  /** Face mesh on every Nth frame, interpolated between. Default 2 (25 fps → 12.5 meshes/s). */
+  /** Face mesh on every Nth frame, interpolated between. Default `DEFAULT_MESH_EVERY_NTH`. */
   everyNth?: number;
   /** Longest side of the detection input, px. Default DETECT_MAX_SIDE_PX. */
   detectMaxSide?: number;
@@ -38,7 +38,12 @@ export interface WarpGazeEditorOptions extends GazeTargetOptions {
  * // render loop: observe(frame) on decode, edit(frame) `editor.lookahead` frames later.
  */
 export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}): Promise<FrameEditor> {
-  const { everyNth = 2, detectMaxSide = DETECT_MAX_SIDE_PX, tracker: given, ...target } = options;
+  const {
+    everyNth = DEFAULT_MESH_EVERY_NTH,
+    detectMaxSide = DETECT_MAX_SIDE_PX,
+    tracker: given,
+    ...target
+  } = options;
   const N = Math.max(1, Math.floor(everyNth));
   const tracker = given ?? (await createEditorFaceTracker({ iris: true }));
   const track = new KeyframeTrack();

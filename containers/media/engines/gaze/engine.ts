@@ -4,7 +4,7 @@
  * render's one decode → edit → encode loop (the embedded landmark warp), or as a whole-video
  * service (a remote GPU model) whose output the render then treats as its source.
  */
-import type { FrameEditor } from '../frame-pipeline/editors.js';
+import { meshEveryNthFromEnv, type FrameEditor } from '../frame-pipeline/editors.js';
 import { createWarpGazeEditor, type WarpGazeEditorOptions } from './editor.js';
 import { gazeServiceFromEnv, correctGazeRemote } from './remote.js';
 
@@ -30,7 +30,7 @@ export function embeddedGazeEngine(options: WarpGazeEditorOptions = {}): GazeEng
  */
 export function gazeEngineFromEnv(env: NodeJS.ProcessEnv = process.env): GazeEngine {
   const remote = gazeServiceFromEnv(env);
-  if (!remote) return embeddedGazeEngine();
+  if (!remote) return embeddedGazeEngine({ everyNth: meshEveryNthFromEnv(env) });
   return {
     kind: 'video',
     name: 'remote',

@@ -6,6 +6,7 @@
  * a thumbnail per frame, and a bounded bank of mouth patches cut at the mesh frames.
  * Memory: ~0.4 KB per analysed frame + at most `capacity` patches.
  */
+import { DEFAULT_MESH_EVERY_NTH } from '../frame-pipeline/editors.js';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
 import type { FaceMesh, FaceTracker } from '../lipsync/face-track.js';
 import { createEditorFaceTracker } from '../lipsync/face-track-worker.js';
@@ -64,7 +65,7 @@ export async function analyseMouths(
   options: AnalysisOptions = {},
 ): Promise<MouthAnalysis> {
   const {
-    everyNth = 2,
+    everyNth = DEFAULT_MESH_EVERY_NTH,
     capacity = DEFAULT_BANK_CAPACITY,
     detectMaxSide = ANALYSIS_DETECT_MAX_SIDE_PX,
     tracker: given,

@@ -10,7 +10,7 @@
 import type { FaceTracker } from '../lipsync/face-track.js';
 import { ENVELOPE_HZ, speechEnvelope } from '../lipsync/envelope.js';
 import { MOUTH_LEADS_AUDIO_SEC } from '../lipsync/av-offset.js';
-import type { FrameEditor } from '../frame-pipeline/editors.js';
+import { DEFAULT_MESH_EVERY_NTH, type FrameEditor } from '../frame-pipeline/editors.js';
 import { frameCount, type RenderPlan } from '../frame-pipeline/plan.js';
 import { analyseMouths, DEFAULT_BANK_CAPACITY } from './analysis.js';
 import { blendPatch } from './blend.js';
@@ -27,7 +27,7 @@ export interface MouthEditorOptions extends SelectOptions {
   sourcePath: string;
   speechPath: string;
   plan: RenderPlan;
-  /** Face mesh every Nth analysed frame (interpolated between). Default 2. */
+  /** Face mesh every Nth analysed frame (interpolated between). Default `DEFAULT_MESH_EVERY_NTH`. */
   everyNth?: number;
   /** Patches kept at most. Default DEFAULT_BANK_CAPACITY. */
   capacity?: number;
@@ -47,7 +47,7 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
     sourcePath,
     speechPath,
     plan,
-    everyNth = 2,
+    everyNth = DEFAULT_MESH_EVERY_NTH,
     capacity = DEFAULT_BANK_CAPACITY,
     leadSec = MOUTH_LEADS_AUDIO_SEC,
     tracker,

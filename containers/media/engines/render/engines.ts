@@ -9,6 +9,7 @@ import { createProcessSegmenter } from '../segment/index.js';
 import { gazeEngineFromEnv } from '../gaze/index.js';
 import { alignCaptions } from './align.js';
 import { createMouthEditor } from '../mouth/index.js';
+import { meshEveryNthFromEnv } from '../frame-pipeline/editors.js';
 import type { RenderEngines } from './types.js';
 
 /** Embedded engines + env-configured adapters (read at call time). */
@@ -28,7 +29,7 @@ export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): Rend
     gaze: () => gazeEngineFromEnv(env),
     // Used only when the remote provider is not configured (render.ts tries it first).
     mouth: (sourcePath, plan, speechPath, signal) =>
-      createMouthEditor({ sourcePath, plan, speechPath, signal }),
+      createMouthEditor({ sourcePath, plan, speechPath, signal, everyNth: meshEveryNthFromEnv(env) }),
     align: (audioPath, text) => alignCaptions(audioPath, text),
     // A child process per render: the job's nice, DELETE and deadline reach it; the main thread stays free.
     segmenter: async () =>
