@@ -1,7 +1,8 @@
 /**
  * @module containers/media/src/thread-entry
- * How the media service starts one of its worker threads (vision, forced alignment): the entry
- * file beside the module that owns the thread, loaded the way the service itself was loaded.
+ * How the media service starts one of its worker threads (vision, forced alignment, face mesh):
+ * the entry file beside the module that owns the thread, loaded the way the service itself was
+ * loaded; and how a model thread answers its requests, one at a time and in order.
  */
 
 /**
@@ -24,4 +25,36 @@ export function threadEntry(ownerUrl: string, name: string): { url: URL; execArg
  */
 export function profilingFlags(execArgv: readonly string[]): string[] {
   return execArgv.filter((flag) => /^--(cpu|heap)-prof(-[a-z]+)?(=|$)/.test(flag));
+}
+
+/** A model thread's answer to request `id`: its result's fields, or why it failed. */
+export type InOrderReply<Result extends object> =
+  ({ type: 'result'; id: number } & Result) | { type: 'error'; id: number; message: string };
+
+/**
+ * Runs each request's work after the previous one's and posts its answer: the model threads
+ * (tfjs-wasm here is single-threaded) answer strictly in order, which keeps their callers'
+ * bookkeeping simple. `settled()` resolves once every queued answer has gone out.
+ * @example const answers = answerInOrder<{ face: FaceMesh | null }>((r) => port.postMessage(r));
+ * port.on('message', (m) => answers.answer(m.id, async () => ({ face: await detect(m) })));
+ */
+export function answerInOrder<Result extends object>(
+  post: (reply: InOrderReply<Result>) => void,
+): {
+  answer(id: number, work: () => Promise<Result>): void;
+  settled(): Promise<void>;
+} {
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    answer(id, work) {
+      chain = chain.then(async () => {
+        try {
+          post({ type: 'result', id, ...(await work()) });
+        } catch (err) {
+          post({ type: 'error', id, message: (err as Error).message });
+        }
+      });
+    },
+    settled: () => chain,
+  };
 }

@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadHuman } from '../vision/human/load.js';
 import { niceThisThread } from '../vision/priority.js';
+import { answerInOrder } from '../../src/thread-entry.js';
 import { detectFace, type FaceMesh } from './face-track.js';
 
 export type FaceThreadRequest = { id: number; rgb: Uint8Array; width: number; height: number; iris: boolean };
@@ -26,21 +27,14 @@ try {
   // The first inference is several times slower (wasm tier-up): pay it before the first frame.
   const blank = new Uint8Array(64 * 64 * 3).fill(128);
   await detectFace(human, blank, 64, 64, true);
-  let chain: Promise<void> = Promise.resolve();
-  port.on('message', (msg: FaceThreadRequest) => {
-    chain = chain.then(async () => {
-      try {
-        const face = await detectFace(human, msg.rgb, msg.width, msg.height, msg.iris);
-        port.postMessage({ type: 'result', id: msg.id, face } satisfies FaceThreadReply);
-      } catch (err) {
-        port.postMessage({
-          type: 'error',
-          id: msg.id,
-          message: (err as Error).message,
-        } satisfies FaceThreadReply);
-      }
-    });
-  });
+  const answers = answerInOrder<{ face: FaceMesh | null }>((reply: FaceThreadReply) =>
+    port.postMessage(reply),
+  );
+  port.on('message', (msg: FaceThreadRequest) =>
+    answers.answer(msg.id, async () => ({
+      face: await detectFace(human, msg.rgb, msg.width, msg.height, msg.iris),
+    })),
+  );
   port.postMessage({ type: 'ready' } satisfies FaceThreadReply);
 } catch (err) {
   port.postMessage({ type: 'fatal', message: (err as Error).stack ?? String(err) } satisfies FaceThreadReply);

@@ -8,6 +8,7 @@ import type { HumanConfigOptions } from './human/config.js';
 import { createHumanEngine } from './human/engine.js';
 import { defaultVisionNice, niceThisThread } from './priority.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
+import { answerInOrder } from '../../src/thread-entry.js';
 
 /** Size of the blank warm-up frame: the default sampling width at 16:9. */
 const WARMUP_WIDTH_PX = 640;
@@ -35,26 +36,20 @@ try {
   await engine.detectHands(blank());
   // Requests are handled strictly in order: tfjs-wasm is single-threaded here, and a queue
   // inside the worker keeps the pool's bookkeeping simple.
-  let chain: Promise<void> = Promise.resolve();
+  const answers = answerInOrder<Omit<Extract<WorkerReply, { type: 'result' }>, 'type' | 'id'>>(
+    (reply: WorkerReply) => port.postMessage(reply),
+  );
   port.on('message', (msg: WorkerRequest) => {
     if (msg.type === 'close') {
-      chain.finally(() => {
+      answers.settled().finally(() => {
         engine.dispose();
         port.close();
       });
       return;
     }
-    chain = chain.then(async () => {
-      try {
-        const { observation, timings } = await engine.observe(msg.frame);
-        port.postMessage({ type: 'result', id: msg.id, observation, timings } satisfies WorkerReply);
-      } catch (err) {
-        port.postMessage({
-          type: 'error',
-          id: msg.id,
-          message: (err as Error).message,
-        } satisfies WorkerReply);
-      }
+    answers.answer(msg.id, async () => {
+      const { observation, timings } = await engine.observe(msg.frame);
+      return { observation, timings };
     });
   });
   port.postMessage({ type: 'ready' } satisfies WorkerReply);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { profilingFlags, threadEntry } from '../../../../../containers/media/src/thread-entry.js';
+import {
+  answerInOrder,
+  profilingFlags,
+  threadEntry,
+  type InOrderReply,
+} from '../../../../../containers/media/src/thread-entry.js';
 
 describe('profilingFlags', () => {
   it('keeps the CPU and heap profiling flags of the parent, nothing else', () => {
@@ -31,5 +36,23 @@ describe('threadEntry', () => {
     const js = threadEntry('file:///x/engines/vision/pool.js', 'worker');
     expect(js.url.href).toBe('file:///x/engines/vision/worker.js');
     expect(js.execArgv).not.toContain('tsx');
+  });
+});
+
+describe('answerInOrder', () => {
+  it('should post each answer in request order, a failure as an error, and settle after the last', async () => {
+    const posted: InOrderReply<{ n: number }>[] = [];
+    const answers = answerInOrder<{ n: number }>((r) => posted.push(r));
+    const later = (n: number, ms: number) => () =>
+      new Promise<{ n: number }>((r) => setTimeout(() => r({ n }), ms));
+    answers.answer(1, later(1, 30));
+    answers.answer(2, () => Promise.reject(new Error('no face')));
+    answers.answer(3, later(3, 1));
+    await answers.settled();
+    expect(posted).toEqual([
+      { type: 'result', id: 1, n: 1 },
+      { type: 'error', id: 2, message: 'no face' },
+      { type: 'result', id: 3, n: 3 },
+    ]);
   });
 });
