@@ -10,13 +10,12 @@ import { DEFAULT_MESH_EVERY_NTH, type FrameEditor } from '../frame-pipeline/edit
 import { rgbaToRgb, type RawFrame } from '../frame-pipeline/frames.js';
 import { eyeGeometry, irisShifts, type GazeTargetOptions } from './geometry.js';
 import { locateIris } from './iris.js';
-import { KeyframeTrack } from './keyframes.js';
+import { smoothRotation } from './eye-keys.js';
+import { KeyframeTrack, type Keyframe } from './keyframes.js';
 import { warpEye } from './warp.js';
 
 /** Detection input longest side, px: face mesh crops the face itself; bigger only costs time. */
 export const DETECT_MAX_SIDE_PX = 720;
-/** Head angles are smoothed across keyframes (Human's yaw/pitch jitter by a degree or two). */
-export const HEAD_SMOOTHING = 0.5;
 /**
  * Keyframes whose mesh may still be running when the frame before them is edited: the mesh
  * thread works this far ahead of the edits (the render holds (this + 1) × N frames back).
@@ -30,6 +29,11 @@ export interface WarpGazeEditorOptions extends GazeTargetOptions {
   detectMaxSide?: number;
   /** Face tracker (tests inject one). Default: Human face mesh + iris on its own thread. */
   tracker?: FaceTracker;
+  /**
+   * Landmarks measured by another pass (the mouth analysis, `eye-keys.ts`), read per output frame
+   * after the editors before this one: then this editor runs no face mesh of its own.
+   */
+  landmarks?: (frame: RawFrame) => Keyframe | null;
 }
 
 /**
@@ -42,10 +46,11 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
     everyNth = DEFAULT_MESH_EVERY_NTH,
     detectMaxSide = DETECT_MAX_SIDE_PX,
     tracker: given,
+    landmarks,
     ...target
   } = options;
   const N = Math.max(1, Math.floor(everyNth));
-  const tracker = given ?? (await createEditorFaceTracker({ iris: true }));
+  const tracker = landmarks ? null : (given ?? (await createEditorFaceTracker({ iris: true })));
   const track = new KeyframeTrack();
   let smoothed: { yaw: number; pitch: number } | null = null;
   const stats = {
@@ -62,7 +67,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
   };
   let disposed = false;
   // Meshes asked for and not yet in the track, in frame order.
-  const ahead = tracker.pipelined ? MESHES_AHEAD : 0;
+  const ahead = tracker?.pipelined ? MESHES_AHEAD : 0;
   const inFlight: { index: number; scale: number; sent: number; face: Promise<FaceMesh | null> }[] = [];
 
   const addKeyframe = (index: number, scale: number, face: FaceMesh | null) => {
@@ -71,15 +76,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
     if (face && face.mesh.length >= 478) {
       mesh = face.mesh.map((p) => [p[0] / scale, p[1] / scale] as MeshPoint);
       stats.faces++;
-      if (face.rotation) {
-        const r = face.rotation;
-        smoothed = smoothed
-          ? {
-              yaw: smoothed.yaw + HEAD_SMOOTHING * (r.yaw - smoothed.yaw),
-              pitch: smoothed.pitch + HEAD_SMOOTHING * (r.pitch - smoothed.pitch),
-            }
-          : { yaw: r.yaw, pitch: r.pitch };
-      }
+      if (face.rotation) smoothed = smoothRotation(smoothed, face.rotation);
     }
     track.add({ index, mesh, rotation: mesh ? smoothed : null });
   };
@@ -98,7 +95,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
   };
 
   const observe = async (frame: RawFrame) => {
-    if (frame.index % N !== 0) return;
+    if (!tracker || frame.index % N !== 0) return;
     const t0 = performance.now();
     const scale = Math.min(1, detectMaxSide / Math.max(frame.width, frame.height));
     const { rgb, w, h } = rgbaToRgb(frame.data, frame.width, frame.height, scale);
@@ -114,16 +111,20 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
   const dispose = () => {
     if (disposed) return;
     disposed = true;
-    if (!given) tracker.dispose();
+    if (!given) tracker?.dispose();
   };
   return {
     name: 'eye_contact',
-    lookahead: (ahead + 1) * N,
-    observe,
+    lookahead: tracker ? (ahead + 1) * N : 0,
+    observe: tracker ? observe : undefined,
     async edit(frame) {
       stats.frames++;
-      await settle(frame.index + N);
-      const k = track.at(frame.index);
+      let k: Keyframe | null;
+      if (landmarks) k = landmarks(frame);
+      else {
+        await settle(frame.index + N);
+        k = track.at(frame.index);
+      }
       if (!k?.mesh) return;
       const t0 = performance.now();
       const eyes = eyeGeometry(k.mesh);
@@ -147,6 +148,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
       return {
         engine: 'landmark-warp',
         every_nth: N,
+        landmarks: landmarks ? 'mouth_analysis' : 'own_mesh',
         frames: stats.frames,
         keyframes: stats.keyframes,
         faces: stats.faces,

@@ -4,13 +4,19 @@
  * render's one decode → edit → encode loop (the embedded landmark warp), or as a whole-video
  * service (a remote GPU model) whose output the render then treats as its source.
  */
-import { meshEveryNthFromEnv, type FrameEditor } from '../frame-pipeline/editors.js';
+import { DEFAULT_MESH_EVERY_NTH, meshEveryNthFromEnv, type FrameEditor } from '../frame-pipeline/editors.js';
 import { createWarpGazeEditor, type WarpGazeEditorOptions } from './editor.js';
 import { gazeServiceFromEnv, correctGazeRemote } from './remote.js';
 
 export type GazeEngine =
   /** Edits decoded frames in place; fused with blur and mouth edits. */
-  | { kind: 'frames'; name: string; createEditor(): Promise<FrameEditor> }
+  | {
+      kind: 'frames';
+      name: string;
+      /** Mesh every Nth frame (the cadence of landmarks it may borrow). */
+      everyNth: number;
+      createEditor(borrowed?: Pick<WarpGazeEditorOptions, 'landmarks'>): Promise<FrameEditor>;
+    }
   /** Returns the path of a corrected copy of the video (same frames and timing). */
   | {
       kind: 'video';
@@ -20,7 +26,12 @@ export type GazeEngine =
 
 /** The embedded landmark-warp engine. */
 export function embeddedGazeEngine(options: WarpGazeEditorOptions = {}): GazeEngine {
-  return { kind: 'frames', name: 'landmark-warp', createEditor: () => createWarpGazeEditor(options) };
+  return {
+    kind: 'frames',
+    name: 'landmark-warp',
+    everyNth: options.everyNth ?? DEFAULT_MESH_EVERY_NTH,
+    createEditor: (borrowed) => createWarpGazeEditor({ ...options, ...borrowed }),
+  };
 }
 
 /**

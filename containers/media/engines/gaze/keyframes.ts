@@ -34,31 +34,44 @@ export class KeyframeTrack {
     }
     // Keep `prev` (still needed by the frames up to `next`), drop everything before it.
     while (this.frames.length > 1 && this.frames[1].index <= index) this.frames.shift();
-    if (prev && prev.index === index) return prev;
-    if (!prev?.mesh && !next?.mesh) return null;
-    if (!prev?.mesh || !next?.mesh) {
-      // Only one side saw a face: trust it only if it is the nearer one (a face appearing/leaving).
-      const only = (prev?.mesh ? prev : next)!;
-      const other = prev?.mesh ? next : prev;
-      return !other || Math.abs(only.index - index) <= Math.abs(other.index - index)
-        ? { ...only, index }
-        : null;
-    }
-    const t = (index - prev.index) / (next.index - prev.index);
-    const n = Math.min(prev.mesh.length, next.mesh.length);
-    const mesh: MeshPoint[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const a = prev.mesh[i],
-        b = next.mesh[i];
-      mesh[i] = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
-    }
-    const rotation =
-      prev.rotation && next.rotation
-        ? {
-            yaw: prev.rotation.yaw + (next.rotation.yaw - prev.rotation.yaw) * t,
-            pitch: prev.rotation.pitch + (next.rotation.pitch - prev.rotation.pitch) * t,
-          }
-        : (prev.rotation ?? next.rotation);
-    return { index, mesh, rotation };
+    return between(prev, next, index);
   }
+}
+
+/**
+ * Landmarks at frame `index` from the keyframes around it (`prev.index` ≤ index < `next.index`):
+ * interpolated when both saw a face, the nearer one's when only one did, null when neither did.
+ */
+export function between(
+  prev: Keyframe | undefined,
+  next: Keyframe | undefined,
+  index: number,
+): Keyframe | null {
+  if (prev && prev.index === index) return prev;
+  if (!prev?.mesh && !next?.mesh) return null;
+  if (!prev?.mesh || !next?.mesh) {
+    // Only one side saw a face: trust it only if it is the nearer one (a face appearing/leaving).
+    const only = (prev?.mesh ? prev : next)!;
+    const other = prev?.mesh ? next : prev;
+    return !other || Math.abs(only.index - index) <= Math.abs(other.index - index)
+      ? { ...only, index }
+      : null;
+  }
+  const t = (index - prev.index) / (next.index - prev.index);
+  const n = Math.min(prev.mesh.length, next.mesh.length);
+  const mesh: MeshPoint[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = prev.mesh[i],
+      b = next.mesh[i];
+    // A sparse mesh (eye-keys.ts) has holes where no point was kept.
+    if (a && b) mesh[i] = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+  }
+  const rotation =
+    prev.rotation && next.rotation
+      ? {
+          yaw: prev.rotation.yaw + (next.rotation.yaw - prev.rotation.yaw) * t,
+          pitch: prev.rotation.pitch + (next.rotation.pitch - prev.rotation.pitch) * t,
+        }
+      : (prev.rotation ?? next.rotation);
+  return { index, mesh, rotation };
 }

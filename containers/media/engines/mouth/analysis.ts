@@ -9,7 +9,13 @@
 import { DEFAULT_MESH_EVERY_NTH } from '../frame-pipeline/editors.js';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
 import type { FaceMesh, FaceTracker } from '../lipsync/face-track.js';
-import { createEditorFaceTracker } from '../lipsync/face-track-worker.js';
+import { DETECT_MAX_SIDE_PX } from '../gaze/editor.js';
+import type { EyeKeys } from '../gaze/eye-keys.js';
+import {
+  analysisMeshLanes,
+  createEditorFaceTracker,
+  createTwoLaneFaceTracker,
+} from '../lipsync/face-track-worker.js';
 import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
 import { readFrames, rgbaToRgb } from '../frame-pipeline/frames.js';
 import { RecordPool } from '../frame-pipeline/record-pool.js';
@@ -50,6 +56,11 @@ export interface AnalysisOptions {
   capacity?: number;
   detectMaxSide?: number;
   tracker?: FaceTracker;
+  /**
+   * Also keep the eye-contact editor's landmarks here (`eye-keys.ts`): the mesh then runs with
+   * the iris model, at the gaze editor's detection size, so one mesh per frame serves both.
+   */
+  eyes?: EyeKeys;
   signal?: AbortSignal;
 }
 
@@ -67,13 +78,19 @@ export async function analyseMouths(
   const {
     everyNth = DEFAULT_MESH_EVERY_NTH,
     capacity = DEFAULT_BANK_CAPACITY,
-    detectMaxSide = ANALYSIS_DETECT_MAX_SIDE_PX,
+    eyes,
+    detectMaxSide = eyes ? DETECT_MAX_SIDE_PX : ANALYSIS_DETECT_MAX_SIDE_PX,
     tracker: given,
     signal,
   } = options;
   const N = Math.max(1, Math.floor(everyNth));
+  if (eyes && eyes.everyNth !== N) throw new Error('analyseMouths: eye keys need the same mesh cadence');
   const t0 = performance.now();
-  const tracker = given ?? (await createEditorFaceTracker({ iris: false }));
+  const tracker =
+    given ??
+    (analysisMeshLanes() === 2
+      ? await createTwoLaneFaceTracker({ iris: !!eyes })
+      : await createEditorFaceTracker({ iris: !!eyes }));
   const ahead = tracker.pipelined ? ANALYSIS_MESHES_AHEAD : 0;
   const records: (Float32Array | null)[] = [];
   const signatures: Uint8Array[] = [];
@@ -98,6 +115,7 @@ export async function analyseMouths(
       let t = performance.now();
       const face = await k.face;
       t = lap('mesh', t);
+      eyes?.add(k.index, face, 1 / scale);
       if (face && face.mesh.length >= 468) {
         faces++;
         const rec = mouthRecord(face.mesh, 1 / scale);

@@ -8,6 +8,9 @@
  * feathered ellipse around both lip outlines.
  */
 import type { FaceTracker } from '../lipsync/face-track.js';
+import type { EyeKeys } from '../gaze/eye-keys.js';
+import type { Keyframe } from '../gaze/keyframes.js';
+import type { RawFrame } from '../frame-pipeline/frames.js';
 import { ENVELOPE_HZ, speechEnvelope } from '../lipsync/envelope.js';
 import { MOUTH_LEADS_AUDIO_SEC } from '../lipsync/av-offset.js';
 import { DEFAULT_MESH_EVERY_NTH, type FrameEditor } from '../frame-pipeline/editors.js';
@@ -34,7 +37,17 @@ export interface MouthEditorOptions extends SelectOptions {
   /** Mouth-leads-audio offset, s. Default MOUTH_LEADS_AUDIO_SEC. */
   leadSec?: number;
   tracker?: FaceTracker;
+  /** Also measure the eye-contact editor's landmarks in the analysis pass (one mesh for both). */
+  eyes?: EyeKeys;
   signal?: AbortSignal;
+}
+
+export interface MouthEditor extends FrameEditor {
+  /**
+   * The eye landmarks (`options.eyes`) of the source frame this editor matched for `frame`: call
+   * it after this editor's `edit(frame)`; null when there are none.
+   */
+  eyesFor(frame: RawFrame): Keyframe | null;
 }
 
 /**
@@ -42,7 +55,7 @@ export interface MouthEditorOptions extends SelectOptions {
  * const editor = await createMouthEditor({ sourcePath, speechPath, plan });
  * // render loop: edit(frame) for each output frame, in order.
  */
-export async function createMouthEditor(options: MouthEditorOptions): Promise<FrameEditor> {
+export async function createMouthEditor(options: MouthEditorOptions): Promise<MouthEditor> {
   const {
     sourcePath,
     speechPath,
@@ -51,10 +64,11 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
     capacity = DEFAULT_BANK_CAPACITY,
     leadSec = MOUTH_LEADS_AUDIO_SEC,
     tracker,
+    eyes,
     signal,
     ...select
   } = options;
-  const analysis = await analyseMouths(sourcePath, plan, { everyNth, capacity, tracker, signal });
+  const analysis = await analyseMouths(sourcePath, plan, { everyNth, capacity, tracker, eyes, signal });
   const t0 = performance.now();
   const frames = frameCount(plan);
   const bank = analysis.bank.entries;
@@ -87,12 +101,15 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
     switches: 0,
   };
   let lastChoice = -1;
+  // The source frame matched for the last edited output frame (the eye landmarks follow it).
+  let shown = { index: -1, source: -1 };
   const dispose = () => {};
   return {
     name: 'mouth',
     async edit(frame) {
       stats.frames++;
-      if (!usable || n === 0) return;
+      // The match runs even when no mouth is edited: the eye landmarks are read by it.
+      if (n === 0 || (!usable && !eyes)) return;
       const t1 = performance.now();
       try {
         const sig = frameSignature(frame.data, frame.width, frame.height, frame.channels);
@@ -100,6 +117,8 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
         stats.match_ms += performance.now() - t1;
         if (s !== ((expected % n) + n) % n) stats.resyncs++;
         expected = s + 1;
+        shown = { index: frame.index, source: s };
+        if (!usable) return;
         const dest = analysis.records[s];
         if (!dest) return void stats.no_face++;
         const k = choice[Math.min(frame.index, choice.length - 1)];
@@ -120,6 +139,9 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Fr
       } finally {
         stats.blend_ms += performance.now() - t1;
       }
+    },
+    eyesFor(frame) {
+      return eyes && shown.index === frame.index ? eyes.at(shown.source) : null;
     },
     report() {
       const o = analysis.openness.slice().sort((a, b) => a - b);

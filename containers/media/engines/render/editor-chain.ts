@@ -7,12 +7,17 @@
  * asked for. The chain owns its engines: disposing it releases them.
  */
 import type { FrameEditor } from '../frame-pipeline/editors.js';
+import type { RawFrame } from '../frame-pipeline/frames.js';
+import type { GazeEngine } from '../gaze/engine.js';
+import { EyeKeys } from '../gaze/eye-keys.js';
 import type { Segmenter } from '../segment/index.js';
 import type { LipSyncReport } from './audio.js';
 import { engineFailure } from './errors.js';
 import type { Prepared } from './prepare.js';
 import type { RenderEngines, RenderInput } from './types.js';
 import type { RenderLog } from './render-log.js';
+
+type GazeFramesEngine = Extract<GazeEngine, { kind: 'frames' }>;
 
 export interface EditorChain extends Disposable {
   /** The video the runner decodes: the source, or a remote service's corrected copy. */
@@ -44,6 +49,10 @@ export async function buildEditorChain(
       : undefined;
   segmenterStart?.catch(() => {}); // awaited below, or disposed on failure
   try {
+    const drivesMouth = !!speech && options.lip_sync_correction && !from.remoteLipSync;
+    // One face mesh per frame: with both face editors embedded, the mouth analysis also measures
+    // the eyes, and the gaze editor reads them by the source frame the mouth editor matched.
+    let sharedEyes: { engine: GazeFramesEngine; keys: EyeKeys } | undefined;
     if (options.eye_contact_correction) {
       const gaze = engines.gaze?.();
       if (!gaze) log.note('eye_contact_correction: not applied (no gaze engine in this build)');
@@ -59,12 +68,14 @@ export async function buildEditorChain(
           }),
         );
         log.apply('eye_contact_correction');
+      } else if (drivesMouth && engines.mouth) {
+        sharedEyes = { engine: gaze, keys: new EyeKeys(gaze.everyNth) };
       } else {
         chain.editors.push(await log.time('gaze_init', () => gaze.createEditor()));
         log.apply('eye_contact_correction');
       }
     }
-    if (speech && options.lip_sync_correction && !from.remoteLipSync) {
+    if (drivesMouth) {
       if (!engines.mouth) {
         log.note(
           'lip_sync_correction with new speech: not applied (no mouth engine in this build; set SYNC_API_URL for the remote provider)',
@@ -72,12 +83,20 @@ export async function buildEditorChain(
         chain.lipSync = { mode: 'none', model: options.lip_sync_correction_model };
       } else {
         // First in the chain: it recognises the source frame by its pixels before others edit them.
-        chain.mouth = await log.time('mouth_init', () =>
-          engines.mouth!(chain.videoSource, plan, speech.path, signal),
+        const mouth = await log.time('mouth_init', () =>
+          engines.mouth!(chain.videoSource, plan, speech!.path, signal, sharedEyes?.keys),
         );
-        chain.editors.unshift(chain.mouth);
+        chain.mouth = mouth;
+        chain.editors.unshift(mouth);
         log.apply('lip_sync_correction');
         chain.lipSync = { mode: 'embedded', model: options.lip_sync_correction_model };
+        if (sharedEyes) {
+          const landmarks = (frame: RawFrame) => mouth.eyesFor(frame);
+          chain.editors.push(
+            await log.time('gaze_init', () => sharedEyes!.engine.createEditor({ landmarks })),
+          );
+          log.apply('eye_contact_correction');
+        }
       }
     }
     if (options.blur_background) {

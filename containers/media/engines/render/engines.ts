@@ -28,8 +28,15 @@ export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): Rend
     },
     gaze: () => gazeEngineFromEnv(env),
     // Used only when the remote provider is not configured (render.ts tries it first).
-    mouth: (sourcePath, plan, speechPath, signal) =>
-      createMouthEditor({ sourcePath, plan, speechPath, signal, everyNth: meshEveryNthFromEnv(env) }),
+    mouth: (sourcePath, plan, speechPath, signal, eyes) =>
+      createMouthEditor({
+        sourcePath,
+        plan,
+        speechPath,
+        signal,
+        eyes,
+        everyNth: eyes?.everyNth ?? meshEveryNthFromEnv(env),
+      }),
     align: (audioPath, text) => alignCaptions(audioPath, text),
     // A child process per render: the job's nice, DELETE and deadline reach it; the main thread stays free.
     segmenter: async () =>

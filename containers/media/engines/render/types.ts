@@ -9,6 +9,8 @@ import type { MediaLimits } from '../../src/media-limits.js';
 import type { FrameEditor } from '../frame-pipeline/editors.js';
 import type { RenderPlan } from '../frame-pipeline/plan.js';
 import type { GazeEngine } from '../gaze/engine.js';
+import type { EyeKeys } from '../gaze/eye-keys.js';
+import type { MouthEditor } from '../mouth/editor.js';
 import type { Segmenter } from '../segment/index.js';
 import type { CaptionWord } from './captions.js';
 import type { RenderOptions } from './options.js';
@@ -25,14 +27,16 @@ export interface RenderEngines {
   ) => Promise<{ lagSec: number; confidence: number; details?: Record<string, unknown> }>;
   /**
    * Mouth editor driven by new speech (embedded classical method): analyses `sourcePath` as the
-   * render will show it (`plan`), then edits the output frames in order.
+   * render will show it (`plan`), then edits the output frames in order. With `eyes`, its
+   * analysis also measures the eye-contact editor's landmarks.
    */
   mouth?: (
     sourcePath: string,
     plan: RenderPlan,
     speechPath: string,
     signal?: AbortSignal,
-  ) => Promise<FrameEditor>;
+    eyes?: EyeKeys,
+  ) => Promise<MouthEditor>;
   /** Remote lip-sync: returns a path to a video whose mouth follows the speech, or null if not configured. */
   remoteLipSync?: (videoPath: string, speechPath: string, workDir: string) => Promise<string | null>;
   /** Word timings of `text` spoken in `audioPath`, or null when no aligner is available. */
