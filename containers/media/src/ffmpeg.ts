@@ -14,6 +14,7 @@
  *   stuck, not busy).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { ProbeResult } from '../../../src/contract/media.js';
 import { lowerPriority } from './priority.js';
 import { venvFfmpeg } from './venv.js';
@@ -53,6 +54,8 @@ export class WorkLimitError extends FfmpegError {
 
 export interface MediaProcess extends Disposable {
   child: ChildProcessWithoutNullStreams;
+  /** Writable pipes beyond stdin, on fds 3, 4, … (`SpawnOptions.extraInputs`): `pipe:3` to ffmpeg. */
+  inputs: Writable[];
   /** Resolves when the process exits with 0; rejects with FfmpegError otherwise. */
   done: Promise<void>;
   dispose(): void;
@@ -61,6 +64,8 @@ export interface MediaProcess extends Disposable {
 export interface SpawnOptions {
   /** Kill after this long without output. Default `IDLE_TIMEOUT_MS`. */
   idleMs?: number;
+  /** Input pipes beyond stdin (fds 3, 4, …). Default 0. */
+  extraInputs?: number;
 }
 
 /** Starts `bin args...`; the caller owns stdin/stdout. */
@@ -68,10 +73,12 @@ export function spawnMedia(
   bin: string,
   args: string[],
   signal?: AbortSignal,
-  { idleMs = IDLE_TIMEOUT_MS }: SpawnOptions = {},
+  { idleMs = IDLE_TIMEOUT_MS, extraInputs = 0 }: SpawnOptions = {},
 ): MediaProcess {
   // Its own process group: a kill reaches whatever the child started too.
-  const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const stdio = Array<'pipe'>(3 + extraInputs).fill('pipe');
+  const child = spawn(bin, args, { stdio, detached: true }) as ChildProcessWithoutNullStreams;
+  const inputs = child.stdio.slice(3) as Writable[];
   const scope = currentScope();
   // Long work yields the CPU to short jobs (one job never delays another key's by much).
   const nice = currentNice(scope);
@@ -110,7 +117,7 @@ export function spawnMedia(
     stderr = (stderr + chunk.toString('utf8')).replace(/[^\r\n]*\r(?!\n)/g, '').slice(-STDERR_TAIL_BYTES);
   });
   // A consumer that stops reading early must not crash us with EPIPE.
-  child.stdin.on('error', () => {});
+  for (const input of [child.stdin, ...inputs]) input.on('error', () => {});
   const done = new Promise<void>((resolve, reject) => {
     child.on('error', (err) =>
       reject(new FfmpegError(`${bin} could not start: ${err.message}`, null, stderr)),
@@ -159,7 +166,7 @@ export function spawnMedia(
     clearTimeout(idle);
     kill();
   };
-  return { child, done, dispose, [Symbol.dispose]: dispose };
+  return { child, inputs, done, dispose, [Symbol.dispose]: dispose };
 }
 
 const shortName = (bin: string) => bin.split('/').pop() ?? bin;

@@ -2,8 +2,8 @@
  * @module containers/media/engines/frame-pipeline/ffmpeg-args
  * Pure builders of the decoder and encoder command lines of one render. The encoder is the
  * only encode: it takes the video either straight from the source file (no per-frame edits),
- * or as raw RGBA frames that Node edited (alpha = person mask when blurring), plus an optional
- * low-resolution mask stream (the blur-only fast path), the audio and the caption track.
+ * or as raw RGBA frames that Node edited, plus an optional low-resolution mask stream when
+ * blurring (upscaled by the encoder), the audio and the caption track.
  */
 import type { RenderPlan } from './plan.js';
 
@@ -36,12 +36,11 @@ export type VideoInput =
 export type MaskInput =
   | { kind: 'none' }
   /**
-   * Masks of `width`×`height` on stdin as yuv420p (every plane is the mask, `yuv420pMask`), so the
-   * encoder composites in its own pixel format with maskedmerge (only with a file video input).
+   * Masks of `width`×`height` as yuv420p (every plane is the mask, `yuv420pMask`), one per frame,
+   * on stdin (`fd` 0, with a file video input) or on another pipe (`fd` 3, beside raw frames on
+   * stdin), so the encoder scales them up and composites in its own pixel format (maskedmerge).
    */
-  | { kind: 'pipe'; width: number; height: number }
-  /** The raw frames' alpha channel is the mask. */
-  | { kind: 'alpha' };
+  | { kind: 'pipe'; width: number; height: number; fd?: 0 | 3 };
 
 export type AudioInput =
   /** New speech replaces the source audio. */
@@ -95,7 +94,8 @@ export function encoderArgs(spec: EncodeSpec): string[] {
   // Optional mask stream.
   let maskLabel: string | null = null;
   if (mask.kind === 'pipe') {
-    if (video.kind !== 'file') throw new Error('encoderArgs: a piped mask needs a file video input');
+    const fd = mask.fd ?? 0;
+    if (video.kind === 'raw' && fd === 0) throw new Error('encoderArgs: raw frames already use stdin');
     args.push(
       '-f',
       'rawvideo',
@@ -106,7 +106,7 @@ export function encoderArgs(spec: EncodeSpec): string[] {
       '-r',
       String(fps),
       '-i',
-      'pipe:0',
+      `pipe:${fd}`,
     );
     maskLabel = `[${next}:v]`;
     next++;
@@ -144,9 +144,6 @@ export function encoderArgs(spec: EncodeSpec): string[] {
       `${maskLabel}scale=${W}:${H}:flags=fast_bilinear[m]`,
     );
     filters.push(`[bg][sharp][m]maskedmerge[vout]`);
-  } else if (mask.kind === 'alpha') {
-    filters.push(`[base]split[sharp][bgsrc]`, `[bgsrc]format=yuv420p,${blurred}[bg]`);
-    filters.push(`[bg][sharp]overlay=format=yuv420:shortest=1[vout]`);
   } else {
     filters.push(`[base]format=yuv420p[vout]`);
   }

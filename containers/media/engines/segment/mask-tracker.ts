@@ -3,7 +3,7 @@
  * Turns a per-frame segmenter into a stable mask stream: segment every Nth frame, smooth in
  * time with an exponential moving average (no edge flicker), feather the edge (no cut-out
  * look), and hold the mask for the frames in between. Masks stay at the model's small size;
- * the encoder (or `upsampleMaskIntoAlpha`) scales them to the frame.
+ * the encoder scales them to the frame.
  */
 import type { Segmenter } from './segmenter.js';
 
@@ -121,60 +121,4 @@ export function downsampleRgba(src: Uint8Array, sw: number, sh: number, dw: numb
     }
   }
   return out;
-}
-
-/**
- * Writes a small gray mask, bilinearly upsampled, into the alpha channel of an RGBA frame.
- * Separable: each mask row is interpolated across once (a few hundred rows, not every output
- * row), then each output row blends two of those rows: ≈ 3× faster than per-pixel bilinear.
- */
-export function upsampleMaskIntoAlpha(
-  mask: Uint8Array,
-  mw: number,
-  mh: number,
-  rgba: Uint8Array,
-  w: number,
-  h: number,
-): void {
-  const sx = mw / w,
-    sy = mh / h;
-  const x0s = new Int32Array(w),
-    x1s = new Int32Array(w),
-    wxs = new Float32Array(w);
-  for (let x = 0; x < w; x++) {
-    const fx = Math.max(0, (x + 0.5) * sx - 0.5);
-    x0s[x] = Math.min(mw - 1, Math.floor(fx));
-    x1s[x] = Math.min(mw - 1, x0s[x] + 1);
-    wxs[x] = fx - x0s[x];
-  }
-  // Mask rows interpolated across, computed when first needed (rows come in order).
-  const across = (row: number, out: Float32Array) => {
-    const base = row * mw;
-    for (let x = 0; x < w; x++) {
-      const a = mask[base + x0s[x]];
-      out[x] = a + (mask[base + x1s[x]] - a) * wxs[x];
-    }
-  };
-  let topRow = -1,
-    botRow = -1;
-  let top = new Float32Array(w),
-    bot = new Float32Array(w);
-  for (let y = 0; y < h; y++) {
-    const fy = Math.max(0, (y + 0.5) * sy - 0.5);
-    const y0 = Math.min(mh - 1, Math.floor(fy)),
-      y1 = Math.min(mh - 1, y0 + 1),
-      wy = fy - y0;
-    if (y0 !== topRow) {
-      if (y0 === botRow) [top, bot] = [bot, top];
-      else across(y0, top);
-      topRow = y0;
-      botRow = -1;
-    }
-    if (y1 !== botRow) {
-      across(y1, bot);
-      botRow = y1;
-    }
-    let o = y * w * 4 + 3;
-    for (let x = 0; x < w; x++, o += 4) rgba[o] = top[x] + (bot[x] - top[x]) * wy;
-  }
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decoderArgs } from '../../../../../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
+import {
+  decoderArgs,
+  encoderArgs,
+} from '../../../../../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import type { RenderPlan } from '../../../../../../containers/media/engines/frame-pipeline/plan.js';
 
 const plan: RenderPlan = {
@@ -26,5 +29,27 @@ describe('decoderArgs', () => {
     // the scaler, which then scales the decoded frames only.
     expect(skip[skip.indexOf('-vf') + 1]).toMatch(/^scale=256:256:flags=area,format=rgb24,fps=25$/);
     expect(all[all.indexOf('-vf') + 1]).toMatch(/^fps=25,scale=/);
+  });
+});
+
+describe('encoderArgs', () => {
+  const spec = { plan, audio: { kind: 'silent' as const }, output: 'out.mp4' };
+  it('should read edited frames on stdin and their masks on fd 3, scaled up and merged in yuv420p', () => {
+    const args = encoderArgs({
+      ...spec,
+      video: { kind: 'raw' },
+      mask: { kind: 'pipe', width: 256, height: 256, fd: 3 },
+    });
+    const inputs = args.flatMap((a, i) => (a === '-i' ? [args[i + 1]] : []));
+    expect(inputs.slice(0, 2)).toEqual(['pipe:0', 'pipe:3']);
+    const graph = args[args.indexOf('-filter_complex') + 1];
+    expect(graph).toContain('[1:v]scale=1280:720:flags=fast_bilinear[m]');
+    expect(graph).toContain('[bg][sharp][m]maskedmerge[vout]');
+  });
+
+  it('should refuse a mask on stdin beside raw frames', () => {
+    expect(() =>
+      encoderArgs({ ...spec, video: { kind: 'raw' }, mask: { kind: 'pipe', width: 256, height: 256 } }),
+    ).toThrow(/stdin/);
   });
 });
