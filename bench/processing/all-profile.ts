@@ -38,7 +38,7 @@ try {
       blur_background: true,
       eye_contact_correction: true,
       lip_sync_correction: true,
-      captions: SENTENCE.repeat(2),
+      captions: SENTENCE.repeat(5),
     }),
   );
   const c0 = cpuSec(),
