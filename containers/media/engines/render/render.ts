@@ -110,12 +110,15 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   const prepared = await prepare(input, log);
   const { audio, lipSync } = await chooseAudio(input, prepared, engines, log);
   const remote = await remoteLipSync(input, prepared, engines, log);
-  const captions = await writeCaptionTrack(input, prepared, engines, log);
+  // The caption alignment (on the alignment thread) runs beside the editors' set-up (the mouth analysis).
+  const captionTrack = writeCaptionTrack(input, prepared, engines, log);
+  captionTrack.catch(() => {}); // awaited below, once the chain is built
   using chain = await buildEditorChain(input, prepared, engines, log, {
     videoSource: remote?.videoPath ?? input.sourcePath,
     remoteLipSync: !!remote,
     lipSync: remote?.lipSync ?? lipSync,
   });
+  const captions = await captionTrack;
   const outputPath = join(input.workDir, 'output.mp4');
   const { plan } = prepared;
   const spec = {
