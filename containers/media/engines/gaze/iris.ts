@@ -14,6 +14,8 @@ import { signedDistance } from './warp.js';
 export const IRIS_SEARCH_PER_EYE_WIDTH = 0.15;
 /** Disc radius scored, in iris radii (the dark pupil + iris core, not the limbus). */
 export const DISC_IRIS_RADII = 0.8;
+/** The first pass scores every COARSE_STEP-th position of the search square. */
+const COARSE_STEP = 2;
 
 /**
  * The disc and its ring (rDisc < dist ≤ rRing) as row spans: on row dy the disc covers
@@ -156,16 +158,31 @@ export function locateIris(
     if (grid[k] !== grid[k]) grid[k] = discScore(sums, full, x, y);
     return grid[k];
   };
-  // Exhaustive: with row sums a score costs one step per stencil row, so even 1080p eyes are cheap.
+  // Coarse to fine: every COARSE_STEP-th position of the search square, then every position
+  // around the best of those. The disc is several pixels wide, so its score is smooth at that
+  // scale; this scores ≈ 4× fewer positions than all of them (the eye editor's largest cost).
   let best = Infinity,
     bx = cx - x0,
     by = cy - y0;
-  for (let dy = -search; dy <= search; dy++)
-    for (let dx = -search; dx <= search; dx++) {
-      const s = at(cx - x0 + dx, cy - y0 + dy);
-      if (s < best) ((best = s), (bx = cx - x0 + dx), (by = cy - y0 + dy));
-    }
+  const scan = (fromX: number, toX: number, fromY: number, toY: number, step: number) => {
+    for (let y = fromY; y <= toY; y += step)
+      for (let x = fromX; x <= toX; x += step) {
+        const s = at(x, y);
+        if (s < best) ((best = s), (bx = x), (by = y));
+      }
+  };
+  const [sx0, sy0] = [cx - x0 - search, cy - y0 - search];
+  scan(sx0, sx0 + 2 * search, sy0, sy0 + 2 * search, COARSE_STEP);
   if (!Number.isFinite(best)) return eye.iris;
+  const clampX = (x: number) => Math.max(sx0, Math.min(sx0 + 2 * search, x)),
+    clampY = (y: number) => Math.max(sy0, Math.min(sy0 + 2 * search, y));
+  scan(
+    clampX(bx - COARSE_STEP),
+    clampX(bx + COARSE_STEP),
+    clampY(by - COARSE_STEP),
+    clampY(by + COARSE_STEP),
+    1,
+  );
   // Parabolic sub-pixel refinement per axis.
   const refine = (m: number, c: number, p: number) => {
     const den = m - 2 * c + p;
