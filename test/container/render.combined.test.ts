@@ -92,4 +92,37 @@ describe('POST /render with every option at once', () => {
       expect(mouth.r).toBeGreaterThan(0.4);
     },
   );
+  it(
+    'should correct the gaze of every frame of a looped source with the eyes the mouth analysis measured',
+    { timeout: 900_000 },
+    async () => {
+      // Longer than the 5 s clip: the source loops, and the eye landmarks are read by the source
+      // frame the mouth editor recognised, from its start again on the second pass.
+      const speech = join(tmp, 'long-speech.wav');
+      execFileSync('espeak-ng', ['-v', 'en-us+m3', '-s', '150', '-w', speech, `${TEXT} ${TEXT}`]);
+      const fd = new FormData();
+      fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
+      fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
+      fd.set('options', JSON.stringify({ eye_contact_correction: true, lip_sync_correction: true }));
+      const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+      expect(res.status).toBe(200);
+      const report = JSON.parse(res.headers.get('x-render-report')!);
+      const out = join(tmp, 'looped.mp4');
+      writeFileSync(out, Buffer.from(await res.arrayBuffer()));
+
+      expect(report.output.fit).toBe('loop');
+      const gaze = report.editors.eye_contact;
+      expect(gaze.landmarks).toBe('mouth_analysis');
+      // Both eyes of (nearly) every frame, past the loop point too.
+      expect(gaze.eyes_warped).toBeGreaterThanOrEqual(2 * gaze.frames * 0.9);
+      const [before, after] = [
+        await measureGaze(CLIP, { sampleFps: 4 }),
+        await measureGaze(out, { sampleFps: 4 }),
+      ];
+      console.log(
+        `looped: ${gaze.frames} frames, ${gaze.eyes_warped} eyes warped, gaze ${before.meanAbsDirectDeg.toFixed(1)}° → ${after.meanAbsDirectDeg.toFixed(1)}°`,
+      );
+      expect(after.meanAbsDirectDeg).toBeLessThan(before.meanAbsDirectDeg * 0.85);
+    },
+  );
 });
