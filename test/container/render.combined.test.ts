@@ -24,6 +24,20 @@ function sharpness(path: string, sec: number, box: number[]): number {
   return laplacianVariance(grayFrame(path, sec, S), S, box);
 }
 
+/** POST /render of CLIP with `speech` and `options`; the output is written to `<tmp>/<outName>`. */
+async function render(speech: string, options: object, outName: string) {
+  const fd = new FormData();
+  fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
+  fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
+  fd.set('options', JSON.stringify(options));
+  const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+  expect(res.status).toBe(200);
+  const report = JSON.parse(res.headers.get('x-render-report')!);
+  const out = join(tmp, outName);
+  writeFileSync(out, Buffer.from(await res.arrayBuffer()));
+  return { report, out };
+}
+
 describe('POST /render with every option at once', () => {
   it(
     'should blur, correct the gaze, drive the mouth and caption in one render',
@@ -33,23 +47,11 @@ describe('POST /render with every option at once', () => {
       execFileSync('espeak-ng', ['-v', 'en-us+m3', '-s', '160', '-w', speech, TEXT]);
       const speechSec = duration(speech);
 
-      const fd = new FormData();
-      fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
-      fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
-      fd.set(
-        'options',
-        JSON.stringify({
-          blur_background: true,
-          eye_contact_correction: true,
-          lip_sync_correction: true,
-          captions: TEXT,
-        }),
+      const { report, out } = await render(
+        speech,
+        { blur_background: true, eye_contact_correction: true, lip_sync_correction: true, captions: TEXT },
+        'out.mp4',
       );
-      const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
-      expect(res.status).toBe(200);
-      const report = JSON.parse(res.headers.get('x-render-report')!);
-      const out = join(tmp, 'out.mp4');
-      writeFileSync(out, Buffer.from(await res.arrayBuffer()));
 
       // One pass through the frame editors, each of them applied.
       expect(report.path).toBe('frames');
@@ -100,15 +102,11 @@ describe('POST /render with every option at once', () => {
       // frame the mouth editor recognised, from its start again on the second pass.
       const speech = join(tmp, 'long-speech.wav');
       execFileSync('espeak-ng', ['-v', 'en-us+m3', '-s', '150', '-w', speech, `${TEXT} ${TEXT}`]);
-      const fd = new FormData();
-      fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
-      fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
-      fd.set('options', JSON.stringify({ eye_contact_correction: true, lip_sync_correction: true }));
-      const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
-      expect(res.status).toBe(200);
-      const report = JSON.parse(res.headers.get('x-render-report')!);
-      const out = join(tmp, 'looped.mp4');
-      writeFileSync(out, Buffer.from(await res.arrayBuffer()));
+      const { report, out } = await render(
+        speech,
+        { eye_contact_correction: true, lip_sync_correction: true },
+        'looped.mp4',
+      );
 
       expect(report.output.fit).toBe('loop');
       const gaze = report.editors.eye_contact;
