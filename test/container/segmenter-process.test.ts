@@ -44,7 +44,7 @@ const segmenterPids = () =>
         return (
           ppid === process.pid &&
           state !== 'Z' &&
-          readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('segmenter-process')
+          /segmenter-process|vision_worker/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))
         );
       } catch {
         return false;

@@ -47,6 +47,21 @@ MODELS["piper-en_US-joe-medium"] = {
 }
 
 
+# Pins: MediaPipe's own third_party/external_files.bzl (google-ai-edge/mediapipe), the SHA-256 of
+# each model its build downloads; shipped inside the `mediapipe` 0.10.21 wheel (Apache 2.0), whose
+# solution graphs vision_worker.py runs. The copies here mark the bytes as verified.
+MODELS["mediapipe-solutions"] = {
+    "face_landmark_with_attention.tflite": ("e06a804e0144f9929eda782122916b35d60c697c3c9344013ca2bbe76a6ce2b4", [
+        ("mediapipe", "modules/face_landmark/face_landmark_with_attention.tflite"),
+    ]),
+    "face_detection_short_range.tflite": ("bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8", [
+        ("mediapipe", "modules/face_detection/face_detection_short_range.tflite"),
+    ]),
+    "selfie_segmentation.tflite": ("9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c", [
+        ("mediapipe", "modules/selfie_segmentation/selfie_segmentation.tflite"),
+    ]),
+}
+
 def package_dir(name: str) -> Path | None:
     spec = importlib.util.find_spec(name)
     if spec is None or not spec.submodule_search_locations:

@@ -39,3 +39,27 @@ export function venvFfmpeg(venv: string = DEFAULT_PYTHON_VENV): string | null {
   }
   return null;
 }
+
+/** The venv's Python interpreter. */
+export const venvPython = (venv: string = DEFAULT_PYTHON_VENV): string => join(venv, 'bin', 'python');
+
+/** A script of containers/media/python (the children with a narrow stdin/stdout contract). */
+export const pythonScript = (name: string): string => join(REPO_ROOT, 'containers', 'media', 'python', name);
+
+/** install_models.py's directory for the MediaPipe models the `mediapipe` wheel ships, once verified. */
+export const MEDIAPIPE_MODELS = 'mediapipe-solutions';
+
+/**
+ * MediaPipe's native face mesh and selfie segmenter (`python/vision_worker.py`), or null when
+ * the environment lacks them or their weights failed verification (the engines then use the
+ * TensorFlow.js models, and say so). `NATIVE_VISION=0` forces that fallback.
+ */
+export function nativeVision(
+  venv: string = DEFAULT_PYTHON_VENV,
+  env: Record<string, string | undefined> = process.env,
+): { python: string; script: string } | null {
+  if (env.NATIVE_VISION === '0') return null;
+  const python = venvPython(venv);
+  if (!existsSync(python) || !existsSync(venvModelDir(MEDIAPIPE_MODELS, venv))) return null;
+  return { python, script: pythonScript('vision_worker.py') };
+}

@@ -4,8 +4,7 @@
  * project's Python venv) and Debian pocketsphinx as the fallback when Whisper is not installed.
  */
 import type { AsrOutput } from '../../../../src/contract/media.js';
-import { join } from 'node:path';
-import { DEFAULT_PYTHON_VENV, venvModelDir } from '../../src/venv.js';
+import { DEFAULT_PYTHON_VENV, venvModelDir, venvPython } from '../../src/venv.js';
 import { AsrEngineError, AsrModelError } from './errors.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 
@@ -45,7 +44,7 @@ export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<Asr
     await import('./faster-whisper.js');
   const { PocketsphinxEngine } = await import('./pocketsphinx.js');
   const venv = config.PYTHON_VENV || DEFAULT_PYTHON_VENV;
-  const python = join(venv, 'bin', 'python');
+  const python = venvPython(venv);
   const modelDir = config.WHISPER_MODEL_DIR || venvModelDir(WHISPER_MODEL_NAME, venv);
   switch (kind) {
     case 'auto':

@@ -23,7 +23,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AsrOutput, TimedWord, TimeSegment } from '../../../../src/contract/media.js';
-import { DEFAULT_PYTHON_VENV, REPO_ROOT, venvModelDir } from '../../src/venv.js';
+import { pythonScript, venvModelDir, venvPython } from '../../src/venv.js';
 import { alignTokens } from './align-tokens.js';
 import { alignTextInThread, alignWithFillersInThread } from './align-thread.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
@@ -44,7 +44,7 @@ import { WhisperProcess, type WorkerLine } from './whisper-process.js';
 export const WHISPER_MODEL_NAME = 'faster-whisper-base';
 /** Default model directory, in the default venv. */
 export const DEFAULT_WHISPER_MODEL_DIR = venvModelDir(WHISPER_MODEL_NAME);
-export const WORKER_SCRIPT = join(REPO_ROOT, 'containers', 'media', 'python', 'asr_worker.py');
+export const WORKER_SCRIPT = pythonScript('asr_worker.py');
 
 /**
  * Initial prompt written the way people speak. Whisper continues the style of its prompt, so
@@ -110,7 +110,7 @@ export class FasterWhisperEngine implements AsrEngine {
   readonly #workers: number;
 
   constructor({
-    python = join(DEFAULT_PYTHON_VENV, 'bin', 'python'),
+    python = venvPython(),
     modelDir = DEFAULT_WHISPER_MODEL_DIR,
     workers = 2,
     beamSize = DEFAULT_WHISPER_BEAM_SIZE,

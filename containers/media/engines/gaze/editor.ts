@@ -5,7 +5,7 @@
  * when looking into the camera (head pose included). No weights beyond Human's face models.
  */
 import type { FaceMesh, FaceTracker, MeshPoint } from '../lipsync/face-track.js';
-import { createEditorFaceTracker } from '../lipsync/face-track-worker.js';
+import { createProcessingFaceTracker } from '../lipsync/face-track-worker.js';
 import { DEFAULT_MESH_EVERY_NTH, type FrameEditor } from '../frame-pipeline/editors.js';
 import { rgbaToRgb, type RawFrame } from '../frame-pipeline/frames.js';
 import { eyeGeometry, irisShifts, type GazeTargetOptions } from './geometry.js';
@@ -27,7 +27,7 @@ export interface WarpGazeEditorOptions extends GazeTargetOptions {
   everyNth?: number;
   /** Longest side of the detection input, px. Default DETECT_MAX_SIDE_PX. */
   detectMaxSide?: number;
-  /** Face tracker (tests inject one). Default: Human face mesh + iris on its own thread. */
+  /** Face tracker (tests inject one). Default: `createProcessingFaceTracker` (native MediaPipe, else Human). */
   tracker?: FaceTracker;
   /**
    * Landmarks measured by another pass (the mouth analysis, `eye-keys.ts`), read per output frame
@@ -50,7 +50,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
     ...target
   } = options;
   const N = Math.max(1, Math.floor(everyNth));
-  const tracker = landmarks ? null : (given ?? (await createEditorFaceTracker({ iris: true })));
+  const tracker = landmarks ? null : (given ?? (await createProcessingFaceTracker({ iris: true })));
   const track = new KeyframeTrack();
   let smoothed: { yaw: number; pitch: number } | null = null;
   const stats = {
@@ -149,6 +149,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
         engine: 'landmark-warp',
         every_nth: N,
         landmarks: landmarks ? 'mouth_analysis' : 'own_mesh',
+        ...(tracker && { mesh_engine: tracker.engine ?? 'human-tfjs' }),
         frames: stats.frames,
         keyframes: stats.keyframes,
         faces: stats.faces,

@@ -12,6 +12,7 @@ import { currentNice, currentScope } from '../../src/work-scope.js';
 import { threadEntry } from '../../src/thread-entry.js';
 import type { FaceThreadReply, FaceThreadRequest } from './face-track-thread.js';
 import { createFaceTracker, type FaceMesh, type FaceTracker, type FaceTrackerOptions } from './face-track.js';
+import { createNativeFaceTracker } from './face-track-native.js';
 
 /** Model load + warm-up beyond this means something is wrong: fail the render, do not hang it. */
 const THREAD_READY_TIMEOUT_MS = 120_000;
@@ -91,9 +92,19 @@ export const faceMeshThreadWanted = (env: Record<string, string | undefined> = p
 export const analysisMeshLanes = (env: Record<string, string | undefined> = process.env): 1 | 2 =>
   env.ANALYSIS_MESH_LANES === '1' ? 1 : 2;
 
-/** The editors' tracker: on its own thread when `FACE_MESH_THREAD=1`. */
-export function createEditorFaceTracker(options: FaceTrackerOptions = {}): Promise<FaceTracker> {
-  return faceMeshThreadWanted() ? createFaceTrackerThread(options) : createFaceTracker(options);
+/**
+ * The processing engines' tracker: MediaPipe's native face mesh when the environment has it
+ * (`NATIVE_VISION=0` turns it off); else Human, on its own thread when `FACE_MESH_THREAD=1`, or
+ * in two lanes (`lanes: 2`, for a pass whose own thread is otherwise idle).
+ */
+export async function createProcessingFaceTracker(
+  options: FaceTrackerOptions & { lanes?: 1 | 2; signal?: AbortSignal } = {},
+): Promise<FaceTracker> {
+  const { lanes = 1, signal, ...human } = options;
+  const native = createNativeFaceTracker(signal, human.iris ?? true);
+  if (native) return native;
+  if (lanes === 2) return createTwoLaneFaceTracker(human);
+  return faceMeshThreadWanted() ? createFaceTrackerThread(human) : createFaceTracker(human);
 }
 
 /**

@@ -34,12 +34,16 @@ const faceOnly = (iris: boolean) => ({
   },
 });
 
+export type FaceMeshEngine = 'human-tfjs' | 'mediapipe-native';
+
 export interface FaceTracker extends Disposable {
   /**
    * `detect` may be called again before its last answer arrives (answers come in order): the
    * mesh runs on another thread. Otherwise callers await each answer before the next call.
    */
   readonly pipelined?: boolean;
+  /** Which face mesh answers, for reports: `human-tfjs` (default) or `mediapipe-native`. */
+  readonly engine?: FaceMeshEngine;
   /** Landmarks of the most prominent face in an RGB frame, or null. */
   detect(rgb: Uint8Array, width: number, height: number): Promise<FaceMesh | null>;
   dispose(): void;

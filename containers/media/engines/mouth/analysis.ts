@@ -8,14 +8,10 @@
  */
 import { DEFAULT_MESH_EVERY_NTH } from '../frame-pipeline/editors.js';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
-import type { FaceMesh, FaceTracker } from '../lipsync/face-track.js';
+import type { FaceMesh, FaceMeshEngine, FaceTracker } from '../lipsync/face-track.js';
 import { DETECT_MAX_SIDE_PX } from '../gaze/editor.js';
 import type { EyeKeys } from '../gaze/eye-keys.js';
-import {
-  analysisMeshLanes,
-  createEditorFaceTracker,
-  createTwoLaneFaceTracker,
-} from '../lipsync/face-track-worker.js';
+import { analysisMeshLanes, createProcessingFaceTracker } from '../lipsync/face-track-worker.js';
 import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
 import { readFrames, rgbaToRgb } from '../frame-pipeline/frames.js';
 import { RecordPool } from '../frame-pipeline/record-pool.js';
@@ -46,6 +42,8 @@ export interface MouthAnalysis {
   bank: PatchBank<BankedPatch>;
   meshes: number;
   faces: number;
+  /** The face mesh that measured it. */
+  engine: FaceMeshEngine;
   ms: number;
   /** Where `ms` went: thumbnails, detection input (downscale), face mesh, patch cuts. */
   stages_ms: { signature: number; detect_input: number; mesh: number; cut: number };
@@ -87,10 +85,7 @@ export async function analyseMouths(
   if (eyes && eyes.everyNth !== N) throw new Error('analyseMouths: eye keys need the same mesh cadence');
   const t0 = performance.now();
   const tracker =
-    given ??
-    (analysisMeshLanes() === 2
-      ? await createTwoLaneFaceTracker({ iris: !!eyes })
-      : await createEditorFaceTracker({ iris: !!eyes }));
+    given ?? (await createProcessingFaceTracker({ iris: !!eyes, lanes: analysisMeshLanes(), signal }));
   const ahead = tracker.pipelined ? ANALYSIS_MESHES_AHEAD : 0;
   const records: (Float32Array | null)[] = [];
   const signatures: Uint8Array[] = [];
@@ -171,6 +166,7 @@ export async function analyseMouths(
     bank,
     meshes,
     faces,
+    engine: tracker.engine ?? 'human-tfjs',
     ms: performance.now() - t0,
     stages_ms: stages,
   };

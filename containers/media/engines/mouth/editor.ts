@@ -150,6 +150,7 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Mo
         engine: 'patch-bank',
         analysed_frames: n,
         meshes: analysis.meshes,
+        mesh_engine: analysis.engine,
         faces: analysis.faces,
         bank_patches: bank.length,
         bank_offered: analysis.bank.offered,

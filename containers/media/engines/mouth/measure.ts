@@ -8,7 +8,7 @@
 import { probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
 import { MOUTH_LEADS_AUDIO_SEC } from '../lipsync/av-offset.js';
 import { ENVELOPE_HZ, speechEnvelope } from '../lipsync/envelope.js';
-import { createFaceTracker, mouthOpenness } from '../lipsync/face-track.js';
+import { createFaceTracker, mouthOpenness, type FaceTracker } from '../lipsync/face-track.js';
 import { readFrames } from '../frame-pipeline/frames.js';
 import { frameLevels } from './target.js';
 
@@ -33,7 +33,11 @@ export function pearson(x: ArrayLike<number>, y: ArrayLike<number>): number {
 /** Mouth openness per frame of `path` (NaN where no face), at `width` px wide. */
 export async function mouthTrack(
   path: string,
-  { width = 384, signal }: { width?: number; signal?: AbortSignal } = {},
+  {
+    width = 384,
+    signal,
+    judge = () => createFaceTracker({ iris: false }),
+  }: { width?: number; signal?: AbortSignal; judge?: () => Promise<FaceTracker> } = {},
 ): Promise<{ fps: number; openness: number[] }> {
   const probe = await probeFile(path, signal);
   const v = probe.video;
@@ -41,7 +45,7 @@ export async function mouthTrack(
   const fps = v.fps > 0 ? v.fps : 25;
   const w = Math.min(width, v.width) & ~1,
     h = Math.round((v.height * w) / v.width / 2) * 2;
-  using tracker = await createFaceTracker({ iris: false });
+  using tracker = await judge();
   using dec = spawnFfmpeg(
     ['-i', path, '-an', '-vf', `scale=${w}:${h},format=rgb24`, '-f', 'rawvideo', 'pipe:1'],
     signal,
@@ -67,9 +71,13 @@ export interface MouthSpeechCorrelation {
 export async function mouthSpeechCorrelation(
   videoPath: string,
   speechPath: string,
-  { leadSec = MOUTH_LEADS_AUDIO_SEC, signal }: { leadSec?: number; signal?: AbortSignal } = {},
+  {
+    leadSec = MOUTH_LEADS_AUDIO_SEC,
+    signal,
+    judge,
+  }: { leadSec?: number; signal?: AbortSignal; judge?: () => Promise<FaceTracker> } = {},
 ): Promise<MouthSpeechCorrelation> {
-  const { fps, openness } = await mouthTrack(videoPath, { signal });
+  const { fps, openness } = await mouthTrack(videoPath, { signal, judge });
   const env = await speechEnvelope(speechPath, { signal });
   const levels = frameLevels(env, { fps, frames: openness.length, envelopeHz: ENVELOPE_HZ, leadSec });
   return {
