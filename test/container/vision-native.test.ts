@@ -5,12 +5,14 @@
  * fallback and the gaze measure's independent judge.
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFaceTracker, type FaceMesh } from '../../containers/media/engines/lipsync/face-track.js';
 import { createNativeFaceTracker } from '../../containers/media/engines/lipsync/face-track-native.js';
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
 import { nativeVision } from '../../containers/media/src/venv.js';
+import { abortJob, openScope, runInScope } from '../../containers/media/src/work-scope.js';
 import { SHARED_MEDIA } from '../support/services.js';
 
 const WIDTH = 480;
@@ -60,6 +62,26 @@ function frames(clip: string, width: number, count: number, vf = `scale=${width}
     ),
   };
 }
+
+/** Pids of live face-mesh children of this test process. */
+const meshPids = () =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return (
+          Number(ppid) === process.pid &&
+          state !== 'Z' &&
+          cmd.includes('vision_worker') &&
+          cmd.includes('face-mesh')
+        );
+      } catch {
+        return false;
+      }
+    });
 
 const meanDistance = (a: FaceMesh, b: FaceMesh, from: number, to: number) => {
   let sum = 0;
@@ -114,6 +136,21 @@ describe('native vision (MediaPipe 0.10.21)', () => {
       native.detect(list[2], width, height),
     ]);
     expect(answers.map((a) => a !== null)).toEqual([true, false, true]);
+  });
+
+  it('should be killed when the job is deleted, failing the frame in flight', async () => {
+    const { width, height, list } = frames('retalking_face2.mp4', WIDTH, 2);
+    const scope = openScope({ jobId: 'vid_facemeshnative0000000' });
+    const native = runInScope(scope, () => createNativeFaceTracker())!;
+    expect(await native.detect(list[0], width, height)).not.toBeNull();
+    expect(meshPids()).toHaveLength(1);
+    const waiting = native.detect(list[1], width, height);
+    abortJob('vid_facemeshnative0000000');
+    await expect(waiting).rejects.toThrow();
+    const t0 = Date.now();
+    while (meshPids().length && Date.now() - t0 < 2_000) await new Promise((r) => setTimeout(r, 20));
+    expect(meshPids()).toEqual([]);
+    native.dispose();
   });
 
   it('should segment like the TF.js selfie model (same model, native runtime)', async () => {
