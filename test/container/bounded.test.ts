@@ -4,8 +4,7 @@
  * render believes the content's duration, not a forged header.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { probeFile, spawnMedia, WorkLimitError } from '../../containers/media/src/ffmpeg.js';
@@ -13,6 +12,7 @@ import { abortJob, openScope, runInScope, runningJobs } from '../../containers/m
 import { renderVideo } from '../../containers/media/engines/render/render.js';
 import { createMediaApp } from '../../containers/media/src/server.js';
 import { forgeMp4Durations } from '../fixtures/abuse/make-corpus.js';
+import { testTempDir } from '../support/temp-dir.js';
 
 /** Running, not a zombie waiting for its (new) parent to reap it. */
 const alive = (pid: number) => {
@@ -126,7 +126,7 @@ describe('work scope and process wrapper', () => {
   });
 
   it('should measure and render the content’s duration when the header is forged (finding 1)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bounded-'));
+    const dir = testTempDir('bounded-');
     const clip = join(dir, 'clip.mp4');
     execFileSync('ffmpeg', [
       '-hide_banner',

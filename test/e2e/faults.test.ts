@@ -6,7 +6,7 @@
  * - still down past it: the dead-letter queue fails them with the last error; never `processing`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -117,8 +117,10 @@ async function submitPair(
   return { analysis, processing };
 }
 
+let persist = '';
+
 beforeAll(async () => {
-  const persist = mkdtempSync(join(tmpdir(), 'e2e-faults-state-'));
+  persist = mkdtempSync(join(tmpdir(), 'e2e-faults-state-'));
   await startMedia();
   const vars = { CONTAINER_URL: `http://127.0.0.1:${MEDIA_PORT}`, DEV_API_KEY: KEY, ...RETRY_ENV };
   // As scripts/start.mjs runs it, minus the media service (started above, so it can be killed alone).
@@ -153,6 +155,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await kill(wrangler);
   await killMedia();
+  if (persist) rmSync(persist, { recursive: true, force: true });
 });
 
 describe('media container killed mid-job', () => {

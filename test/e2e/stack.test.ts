@@ -3,7 +3,7 @@
  * driven the way a client would: upload → poll → download, and a restart in the middle of a job.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -76,7 +76,10 @@ async function poll(id: string, timeout = 120_000) {
 }
 
 beforeAll(startStack, 180_000);
-afterAll(stopStack);
+afterAll(async () => {
+  await stopStack();
+  rmSync(persist, { recursive: true, force: true });
+});
 
 describe('npm start, end to end', () => {
   it('should process a video and serve the output to a plain GET', async () => {

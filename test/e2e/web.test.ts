@@ -4,7 +4,7 @@
  * answer replaced by a complete hand-made result, to check the full view and its seeking.
  * Screenshots: test/.tmp/web-results.png, test/.tmp/web-results-full.png.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -23,6 +23,7 @@ const SHOTS = join(ROOT, 'test/.tmp');
 let stack: Stack;
 let front: { origin: string; close(): Promise<void> } | null = null;
 let origin: string;
+let profile = '';
 let context: BrowserContext;
 const cspViolations: string[] = [];
 
@@ -44,7 +45,8 @@ beforeAll(async () => {
     ]);
     origin = front.origin;
   }
-  context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chromium-profile-')), {
+  profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
+  context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1200, height: 900 },
@@ -65,6 +67,7 @@ afterAll(async () => {
   await context?.close();
   await front?.close();
   await stack?.stop();
+  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 async function openPage(): Promise<Page> {

@@ -4,7 +4,7 @@
  * the web page while `createApp` does not mount it yet.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,10 +67,12 @@ export async function startStack({ port, containerPort, keys, env = {} }: StackO
     pid: child.pid!,
     log: () => log,
     async stop() {
-      if (!child.pid || child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      process.kill(-child.pid, 'SIGKILL'); // the whole group: wrangler, workerd, the media service
-      await exited;
+      if (child.pid && child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        process.kill(-child.pid, 'SIGKILL'); // the whole group: wrangler, workerd, the media service
+        await exited;
+      }
+      rmSync(persist, { recursive: true, force: true });
     },
   };
 }

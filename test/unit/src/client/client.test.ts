@@ -2,13 +2,13 @@
  * The typed client against a fake fetch: request shape, error mapping, polling with backoff,
  * upload progress.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { formatAnalysis } from '../../../../src/client/summary.js';
 import { runCli } from '../../../../src/client/cli.js';
 import { sampleResult } from '../../../e2e/support/sample-result.js';
+import { testTempDir } from '../../../support/temp-dir.js';
 import {
   nextPollDelayMs,
   VideoApiClient,
@@ -107,7 +107,7 @@ describe('VideoApiClient requests', () => {
   });
 
   it('should read a file from a path and report upload progress up to the total', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'client-'));
+    const dir = testTempDir('client-');
     const path = join(dir, 'clip.mp4');
     writeFileSync(path, Buffer.alloc(300_000, 7));
     const { fetch, seen } = fakeFetch(() => json({ video_id: 'vid_x', status: 'pending' }));
@@ -305,7 +305,7 @@ describe('download', () => {
           )
         : new Response('VIDEO', { headers: { 'content-length': '5' } }),
     );
-    const dir = mkdtempSync(join(tmpdir(), 'client-dl-'));
+    const dir = testTempDir('client-dl-');
     const out = await new VideoApiClient({ apiKey: 'secret', fetch }).download('vid_x', join(dir, 'out.mp4'));
     expect(out).toMatchObject({ bytes: 5, path: join(dir, 'out.mp4') });
     expect(seen[1].url).toBe('http://files.test/files/o/v.mp4?expires=1&token=t');
