@@ -62,7 +62,10 @@ export interface MediaProcess extends Disposable {
 }
 
 export interface SpawnOptions {
-  /** Kill after this long without output. Default `IDLE_TIMEOUT_MS`. */
+  /**
+   * Kill after this long without output. Default `IDLE_TIMEOUT_MS`; `Infinity` for a child that
+   * only answers requests (it watches its own answers: `record-process.ts`).
+   */
   idleMs?: number;
   /** Input pipes beyond stdin (fds 3, 4, …). Default 0. */
   extraInputs?: number;
@@ -90,6 +93,7 @@ export function spawnMedia(
   let idle: NodeJS.Timeout | undefined;
   const alive = () => {
     clearTimeout(idle);
+    if (!Number.isFinite(idleMs)) return;
     idle = setTimeout(
       () =>
         stop(

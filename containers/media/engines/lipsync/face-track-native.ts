@@ -1,14 +1,13 @@
 /**
  * @module containers/media/engines/lipsync/face-track-native
  * A `FaceTracker` on MediaPipe's native face mesh (478 points with irises, XNNPACK on one core),
- * run by `python/vision_worker.py face-mesh` as a child process of the job (spawnMedia: the
- * job's nice, DELETE, deadline and idle limit reach it). About 4 ms of CPU per 720p frame against
+ * run by `python/vision_worker.py face-mesh[-eyes]` as a child process of the job
+ * (`startRecordProcess`: the job's nice, DELETE, deadline and an answer timeout reach it). About 4 ms of CPU per 720p frame against
  * ~27 ms for the same model family on TensorFlow.js wasm (README "Face mesh engines").
  * The mesh tracks from frame to frame, so one tracker takes the frames of one video in order.
  */
-import { spawnMedia } from '../../src/ffmpeg.js';
 import { nativeVision } from '../../src/venv.js';
-import { readRecords } from '../frame-pipeline/frames.js';
+import { startRecordProcess } from '../frame-pipeline/record-process.js';
 import { faceAngles } from './face-angles.js';
 import type { FaceMesh, FaceTracker, MeshPoint } from './face-track.js';
 
@@ -56,42 +55,25 @@ export function meshFromRecord(record: Buffer): FaceMesh | null {
 export function createNativeFaceTracker(signal?: AbortSignal, iris = true): FaceTracker | null {
   const native = nativeVision();
   if (!native) return null;
-  const proc = spawnMedia(native.python, [native.script, iris ? 'face-mesh-eyes' : 'face-mesh'], signal);
-  const waiting: Array<{ resolve: (f: FaceMesh | null) => void; reject: (err: Error) => void }> = [];
-  let failure: Error | null = null;
-  const fail = (err: Error) => {
-    failure ??= err;
-    for (const w of waiting.splice(0)) w.reject(failure);
-  };
-  void (async () => {
-    for await (const record of readRecords(proc.child.stdout, RECORD_BYTES)) {
-      waiting.shift()?.resolve(meshFromRecord(record));
-    }
-  })().catch(fail);
-  proc.done.then(() => fail(new Error('the face-mesh process ended early')), fail);
-  const dispose = () => {
-    fail(new Error('face tracker is disposed'));
-    proc.child.stdin.end();
-    proc.dispose();
-  };
+  const proc = startRecordProcess(native.python, [native.script, iris ? 'face-mesh-eyes' : 'face-mesh'], {
+    recordBytes: RECORD_BYTES,
+    parse: meshFromRecord,
+    name: 'the face-mesh process',
+    signal,
+  });
   return {
     pipelined: true,
     engine: 'mediapipe-native',
     detect(rgb, width, height) {
-      if (failure) return Promise.reject(failure);
       // A short frame would shift every later record of the stream: refuse it here.
       if (rgb.length !== width * height * 3)
         return Promise.reject(new Error('face mesh: frame size mismatch'));
-      return new Promise((resolve, reject) => {
-        waiting.push({ resolve, reject });
-        const header = Buffer.alloc(8);
-        header.writeUInt32LE(width, 0);
-        header.writeUInt32LE(height, 4);
-        proc.child.stdin.write(header);
-        proc.child.stdin.write(rgb);
-      });
+      const header = Buffer.alloc(8);
+      header.writeUInt32LE(width, 0);
+      header.writeUInt32LE(height, 4);
+      return proc.request(header, rgb);
     },
-    dispose,
-    [Symbol.dispose]: dispose,
+    dispose: proc.dispose,
+    [Symbol.dispose]: proc.dispose,
   };
 }

@@ -1,13 +1,12 @@
 /**
  * @module containers/media/engines/segment/process-segmenter
- * A `Segmenter` whose model runs in a child process (segmenter-process.ts) started with
- * spawnMedia: one process per render, killed with it. Calls may overlap: images queue on the
+ * A `Segmenter` whose model runs in a child process (vision_worker.py or segmenter-process.ts)
+ * started with `startRecordProcess`: one process per render, killed with it. Calls may overlap: images queue on the
  * child's stdin and their maps come back in order, so a caller can keep the next key frame
  * waiting while the child works (callers bound how many they keep in flight).
  */
-import { spawnMedia } from '../../src/ffmpeg.js';
 import { nativeVision } from '../../src/venv.js';
-import { readRecords } from '../frame-pipeline/frames.js';
+import { startRecordProcess } from '../frame-pipeline/record-process.js';
 import { MODEL_SIZE, type SegmentationModel, type Segmenter } from './segmenter.js';
 
 /**
@@ -42,37 +41,22 @@ export function createProcessSegmenter({
 }: { model?: SegmentationModel; signal?: AbortSignal } = {}): Segmenter {
   const { w, h } = MODEL_SIZE[model];
   const child = segmenterChild(model);
-  const proc = spawnMedia(child.bin, child.args, signal);
-  const waiting: Array<{ resolve: (p: Float32Array) => void; reject: (err: Error) => void }> = [];
-  let failure: Error | null = null;
-  const fail = (err: Error) => {
-    failure ??= err;
-    for (const w of waiting.splice(0)) w.reject(failure);
-  };
-  void (async () => {
-    for await (const bytes of readRecords(proc.child.stdout, w * h)) {
+  const proc = startRecordProcess(child.bin, child.args, {
+    recordBytes: w * h,
+    parse: (bytes) => {
       const p = new Float32Array(bytes.length);
       for (let i = 0; i < bytes.length; i++) p[i] = bytes[i] / 255;
-      waiting.shift()?.resolve(p);
-    }
-  })().catch(fail);
-  proc.done.then(() => fail(new Error('the segmenter process ended early')), fail);
-  const dispose = () => {
-    proc.child.stdin.end();
-    proc.dispose();
-  };
+      return p;
+    },
+    name: 'the segmenter process',
+    signal,
+  });
   return {
     name: child.name,
     inputWidth: w,
     inputHeight: h,
-    segment(rgb) {
-      if (failure) return Promise.reject(failure);
-      return new Promise((resolve, reject) => {
-        waiting.push({ resolve, reject });
-        proc.child.stdin.write(rgb);
-      });
-    },
-    dispose,
-    [Symbol.dispose]: dispose,
+    segment: (rgb) => proc.request(rgb),
+    dispose: proc.dispose,
+    [Symbol.dispose]: proc.dispose,
   };
 }
