@@ -1,10 +1,11 @@
 /**
  * @module containers/media/engines/lipsync/face-track-native
- * A `FaceTracker` on MediaPipe's native face mesh (478 points with irises, XNNPACK on one core),
- * run by `python/vision_worker.py face-mesh[-eyes]` as a child process of the job
- * (`startRecordProcess`: the job's nice, DELETE, deadline and an answer timeout reach it). About 4 ms of CPU per 720p frame against
- * ~27 ms for the same model family on TensorFlow.js wasm (README "Face mesh engines").
- * The mesh tracks from frame to frame, so one tracker takes the frames of one video in order.
+ * A `FaceTracker` on MediaPipe's native face mesh (TFLite + XNNPACK on one core), run by
+ * `python/vision_worker.py face-mesh` (468 points) or `face-mesh-eyes` (478, lids and irises from
+ * the attention mesh) as a child process of the job (`startRecordProcess`: the job's nice, DELETE,
+ * deadline and an answer timeout reach it). 4.6 / 8.8 CPU ms per frame against ≈ 13–27 ms for
+ * Human's mesh on TensorFlow.js wasm (README "Native face mesh and segmenter"). The mesh tracks
+ * from frame to frame, so one tracker takes the frames of one video in order.
  */
 import { nativeVision } from '../../src/venv.js';
 import { startRecordProcess } from '../frame-pipeline/record-process.js';
@@ -12,12 +13,13 @@ import { faceAngles } from './face-angles.js';
 import type { FaceMesh, FaceTracker, MeshPoint } from './face-track.js';
 
 const POINTS = 478;
-/** Per frame: a found flag, then x, y, z of every point (vision_worker.py's contract). */
+/** Per frame: a flag (1: 478 points, 2: the first 468, 0: no face), then x, y, z of each point. */
 const RECORD_BYTES = 4 * (1 + POINTS * 3);
 /**
  * MediaPipe's z is in pixels of x's scale; Human's meshes carry a flatter z (units of its crop),
  * and the gaze engine's head compensation was tuned on Human's angles. Fitted on the five shared
- * talking heads at 5 fps (README "Face mesh engines"): mean |Δyaw| 0.5–0.7°, |Δpitch| 0.9–1.5°.
+ * talking heads at 5 fps (README "Native face mesh and segmenter"): mean |Δyaw| 0.3–0.8°,
+ * |Δpitch| 1.2–1.4° on three of them (test/container/vision-native.test.ts).
  */
 export const HUMAN_DEPTH_SCALE = 0.7;
 /**
