@@ -54,6 +54,9 @@ MODELS["mediapipe-solutions"] = {
     "face_landmark_with_attention.tflite": ("e06a804e0144f9929eda782122916b35d60c697c3c9344013ca2bbe76a6ce2b4", [
         ("mediapipe", "modules/face_landmark/face_landmark_with_attention.tflite"),
     ]),
+    "face_landmark.tflite": ("1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814", [
+        ("mediapipe", "modules/face_landmark/face_landmark.tflite"),
+    ]),
     "face_detection_short_range.tflite": ("bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8", [
         ("mediapipe", "modules/face_detection/face_detection_short_range.tflite"),
     ]),
