@@ -60,6 +60,11 @@ describe('POST /render with every option at once', () => {
       );
       expect(report.lip_sync.mode).toBe('embedded');
       expect(report.editors.eye_contact.eyes_warped).toBeGreaterThan(0);
+      // Borrowed landmarks: no mesh counters of its own, but the frames it found a face in.
+      expect(report.editors.eye_contact.keyframes).toBeUndefined();
+      expect(report.editors.eye_contact.frames_with_face).toBeGreaterThan(
+        0.9 * report.editors.eye_contact.frames,
+      );
       expect(report.captions.words).toBeGreaterThan(8);
 
       // The container: H.264 + AAC + mov_text, source size and rate, speech length ± 1 frame, faststart.

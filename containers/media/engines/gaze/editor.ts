@@ -55,6 +55,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
   let smoothed: { yaw: number; pitch: number } | null = null;
   const stats = {
     frames: 0,
+    frames_with_face: 0,
     keyframes: 0,
     faces: 0,
     eyes_warped: 0,
@@ -126,6 +127,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
         k = track.at(frame.index);
       }
       if (!k?.mesh) return;
+      stats.frames_with_face++;
       const t0 = performance.now();
       const eyes = eyeGeometry(k.mesh);
       if (eyes) {
@@ -149,17 +151,21 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
         engine: 'landmark-warp',
         every_nth: N,
         landmarks: landmarks ? 'mouth_analysis' : 'own_mesh',
-        ...(tracker && { mesh_engine: tracker.engine ?? 'human-tfjs' }),
         frames: stats.frames,
-        keyframes: stats.keyframes,
-        faces: stats.faces,
+        frames_with_face: stats.frames_with_face,
+        // The own mesh's counters; with borrowed landmarks the mouth analysis reports its meshes.
+        ...(tracker && {
+          mesh_engine: tracker.engine ?? 'human-tfjs',
+          keyframes: stats.keyframes,
+          faces: stats.faces,
+          detect_ms: Math.round(stats.detect_ms),
+          detect_wait_ms: Math.round(stats.detect_wait_ms),
+          detect_input_ms: Math.round(stats.rgb_ms),
+        }),
         eyes_warped: stats.eyes_warped,
         mean_shift_px: stats.eyes_warped
           ? Math.round((stats.shift_px_sum / stats.eyes_warped) * 100) / 100
           : 0,
-        detect_ms: Math.round(stats.detect_ms),
-        detect_wait_ms: Math.round(stats.detect_wait_ms),
-        detect_input_ms: Math.round(stats.rgb_ms),
         iris_ms: Math.round(stats.iris_ms),
         warp_ms: Math.round(stats.warp_ms),
       };
