@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { WORK_DIR_PREFIX } from './stale-work-dirs.js';
 
 export interface InputHints {
   filename: string | null;
@@ -47,7 +48,7 @@ export async function receiveToTempFile(
   body: ReadableStream<Uint8Array> | null,
   name = 'input',
 ): Promise<TempInput> {
-  const dir = await mkdtemp(join(tmpdir(), 'media-'));
+  const dir = await mkdtemp(join(tmpdir(), WORK_DIR_PREFIX.input));
   const path = join(dir, name);
   let bytes = 0;
   const cleanup = () => rm(dir, { recursive: true, force: true });

@@ -6,9 +6,14 @@ import { serve } from '@hono/node-server';
 import { preloadAsr } from '../engines/asr/routes.js';
 import { preloadVision, visionPreloadWanted } from '../engines/vision/pool.js';
 import { createMediaApp } from './server.js';
+import { sweepStaleWorkDirs } from './stale-work-dirs.js';
 
 const port = Number(process.env.PORT ?? process.env.CONTAINER_PORT ?? 8788);
 const hostname = process.env.HOST ?? '0.0.0.0';
+void sweepStaleWorkDirs().then(
+  (removed) =>
+    removed.length && console.log(`media container: removed ${removed.length} stale work directories`),
+);
 const server = serve({ fetch: createMediaApp().fetch, port, hostname }, (info) => {
   console.log(`media container listening on http://${hostname}:${info.port}`);
   void preloadAsr();

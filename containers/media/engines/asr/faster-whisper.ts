@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AsrOutput, TimedWord, TimeSegment } from '../../../../src/contract/media.js';
 import { pythonScript, venvModelDir, venvPython } from '../../src/venv.js';
+import { WORK_DIR_PREFIX } from '../../src/stale-work-dirs.js';
 import { alignTokens } from './align-tokens.js';
 import { alignTextInThread, alignWithFillersInThread } from './align-thread.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
@@ -146,7 +147,7 @@ export class FasterWhisperEngine implements AsrEngine {
       this.lastRun = { wallMs: performance.now() - t0, peakRssBytes: 0, utterances: 0, processes: 0 };
       return out;
     }
-    const dir = await mkdtemp(join(tmpdir(), 'asr-fw-'));
+    const dir = await mkdtemp(join(tmpdir(), WORK_DIR_PREFIX.asr));
     const perUtterance: Array<Promise<TimedWord[]>> = new Array<Promise<TimedWord[]>>(utterances.length);
     let peak = 0;
     let warmerDecodes = 0;

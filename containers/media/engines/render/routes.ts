@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { mediaLimitsFrom } from '../../src/media-limits.js';
+import { WORK_DIR_PREFIX } from '../../src/stale-work-dirs.js';
 import { currentScope } from '../../src/work-scope.js';
 import { defaultRenderEngines } from './engines.js';
 import { badInput, RenderError } from './errors.js';
@@ -32,7 +33,7 @@ export function createRenderRoutes({
 }: RenderRoutesOptions = {}) {
   const app = new Hono();
   app.post('/render', async function render(c) {
-    const workDir = await mkdtemp(join(tmpRoot, 'render-'));
+    const workDir = await mkdtemp(join(tmpRoot, WORK_DIR_PREFIX.render));
     let handedOff = false;
     try {
       const abort = new AbortController();

@@ -17,6 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono } from 'hono';
 import { FfmpegError, probeFile } from '../../src/ffmpeg.js';
+import { WORK_DIR_PREFIX } from '../../src/stale-work-dirs.js';
 import { plainMediaError } from '../../src/media-limits.js';
 import { compactFrame } from '../../../../src/analytics/visual/compact.js';
 import { analyzeVideo, defaultVisionFps, type VisionRunStats } from './analyze.js';
@@ -57,7 +58,7 @@ export function parseFps(raw: string | undefined): number {
 
 /** A temp directory that removes itself; `dispose()` is idempotent. */
 async function tempDir(): Promise<{ dir: string; dispose(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'vision-'));
+  const dir = await mkdtemp(path.join(tmpdir(), WORK_DIR_PREFIX.vision));
   let removed: Promise<void> | null = null;
   return { dir, dispose: () => (removed ??= rm(dir, { recursive: true, force: true })) };
 }
