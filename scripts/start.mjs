@@ -43,7 +43,7 @@ console.log(`[start] media container → ${containerUrl}`);
 const mediaNodeFlags = (process.env.MEDIA_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 // A 64 MB young generation (Node's default: 16): the renders allocate per frame, and the smaller
 // one promoted and collected ≈ 3–4 CPU-s more per 40 s of every-option output (README
-// "Configuration"). The same flag is in containers/media/Dockerfile's CMD.
+// "Measured (2 cores)"). The same flag is in containers/media/Dockerfile's CMD.
 const MEDIA_V8_FLAGS = ['--max-semi-space-size=64'];
 run('media container', 'tsx', [...MEDIA_V8_FLAGS, ...mediaNodeFlags, 'containers/media/src/main.ts'], {
   PORT: String(containerPort),

@@ -3,11 +3,11 @@
  * model, real frames; it answers in order, and the job's DELETE reaches it like any ffmpeg.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
 import { abortJob, openScope, runInScope } from '../../containers/media/src/work-scope.js';
+import { childrenLeftAfter, liveChildPids } from '../support/child-pids.js';
 import { SHARED_MEDIA } from '../support/services.js';
 
 const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4'); // 844², person centred
@@ -32,24 +32,8 @@ const frame = (sec: number) =>
     ]),
   );
 
-/** Pids of running segmenter processes started by this test process. */
-const segmenterPids = () =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-        return (
-          ppid === process.pid &&
-          state !== 'Z' &&
-          /segmenter-process|vision_worker/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))
-        );
-      } catch {
-        return false;
-      }
-    });
+/** Running segmenter processes (native or TF.js) started by this test process. */
+const SEGMENTER_CHILD = /segmenter-process|vision_worker\.py segment/;
 
 describe('segmenter process', () => {
   it('should find the person in the centre and not in the corner, answering overlapping calls in order', async () => {
@@ -66,13 +50,11 @@ describe('segmenter process', () => {
     const scope = openScope({ jobId: 'vid_segmentersegmenter00' });
     const seg = runInScope(scope, () => createProcessSegmenter());
     await seg.segment(frame(1)); // the model is loaded and the process is running
-    expect(segmenterPids().length).toBe(1);
+    expect(liveChildPids(SEGMENTER_CHILD).length).toBe(1);
     const waiting = seg.segment(frame(2));
     abortJob('vid_segmentersegmenter00');
     await expect(waiting).rejects.toThrow();
-    const t0 = Date.now();
-    while (segmenterPids().length && Date.now() - t0 < 2_000) await new Promise((r) => setTimeout(r, 20));
-    expect(segmenterPids()).toEqual([]);
+    expect(await childrenLeftAfter(SEGMENTER_CHILD)).toEqual([]);
     seg.dispose();
   });
 });

@@ -5,7 +5,6 @@
  * fallback and the gaze measure's independent judge.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFaceTracker, type FaceMesh } from '../../containers/media/engines/lipsync/face-track.js';
@@ -13,6 +12,7 @@ import { createNativeFaceTracker } from '../../containers/media/engines/lipsync/
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
 import { nativeVision } from '../../containers/media/src/venv.js';
 import { abortJob, openScope, runInScope } from '../../containers/media/src/work-scope.js';
+import { childrenLeftAfter, liveChildPids } from '../support/child-pids.js';
 import { SHARED_MEDIA } from '../support/services.js';
 
 const WIDTH = 480;
@@ -63,25 +63,8 @@ function frames(clip: string, width: number, count: number, vf = `scale=${width}
   };
 }
 
-/** Pids of live face-mesh children of this test process. */
-const meshPids = () =>
-  readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-        return (
-          Number(ppid) === process.pid &&
-          state !== 'Z' &&
-          cmd.includes('vision_worker') &&
-          cmd.includes('face-mesh')
-        );
-      } catch {
-        return false;
-      }
-    });
+/** Live face-mesh children of this test process. */
+const MESH_CHILD = /vision_worker\.py face-mesh/;
 
 const meanDistance = (a: FaceMesh, b: FaceMesh, from: number, to: number) => {
   let sum = 0;
@@ -143,13 +126,11 @@ describe('native vision (MediaPipe 0.10.21)', () => {
     const scope = openScope({ jobId: 'vid_facemeshnative0000000' });
     const native = runInScope(scope, () => createNativeFaceTracker())!;
     expect(await native.detect(list[0], width, height)).not.toBeNull();
-    expect(meshPids()).toHaveLength(1);
+    expect(liveChildPids(MESH_CHILD)).toHaveLength(1);
     const waiting = native.detect(list[1], width, height);
     abortJob('vid_facemeshnative0000000');
     await expect(waiting).rejects.toThrow();
-    const t0 = Date.now();
-    while (meshPids().length && Date.now() - t0 < 2_000) await new Promise((r) => setTimeout(r, 20));
-    expect(meshPids()).toEqual([]);
+    expect(await childrenLeftAfter(MESH_CHILD)).toEqual([]);
     native.dispose();
   });
 

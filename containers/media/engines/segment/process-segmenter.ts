@@ -1,9 +1,9 @@
 /**
  * @module containers/media/engines/segment/process-segmenter
  * A `Segmenter` whose model runs in a child process (vision_worker.py or segmenter-process.ts)
- * started with `startRecordProcess`: one process per render, killed with it. Calls may overlap: images queue on the
- * child's stdin and their maps come back in order, so a caller can keep the next key frame
- * waiting while the child works (callers bound how many they keep in flight).
+ * started with `startRecordProcess`: one process per render, killed with it. Calls may overlap:
+ * images queue on the child's stdin and their maps come back in order, so a caller can keep the
+ * next key frame waiting while the child works (callers bound how many they keep in flight).
  */
 import { nativeVision } from '../../src/venv.js';
 import { startRecordProcess } from '../frame-pipeline/record-process.js';
