@@ -203,6 +203,8 @@ export function encoderArgs(spec: EncodeSpec): string[] {
  * every output frame is still there (the blur masks: README "Blur speed and quality"), and it runs
  * after the scaler, which then scales only the decoded frames (same bytes, ≈ 0.4 CPU-s less per
  * minute of 720p).
+ * `everyNth`: only output frames 0, N, 2N, … of the fps filter's sequence (scaled and piped; the
+ * others are decoded and dropped), the same frames the full sequence holds at those indices.
  */
 export function decoderArgs(
   source: string,
@@ -214,6 +216,7 @@ export function decoderArgs(
     pixFmt = 'rgba',
     rough = false,
     skipNonReference = false,
+    everyNth = 1,
   }: {
     loop: boolean;
     width?: number;
@@ -221,6 +224,7 @@ export function decoderArgs(
     pixFmt?: 'rgba' | 'rgb24';
     rough?: boolean;
     skipNonReference?: boolean;
+    everyNth?: number;
   },
 ): string[] {
   const args: string[] = [];
@@ -228,10 +232,13 @@ export function decoderArgs(
   if (rough) args.push('-threads', '1', '-skip_loop_filter', 'all', '-flags2', '+fast');
   if (skipNonReference) args.push('-skip_frame', 'noref');
   args.push('-i', source, '-an', '-sn', '-t', plan.durationSec.toFixed(3));
-  const fps = `fps=${plan.fps}`;
+  const fps = everyNth > 1 ? `fps=${plan.fps},select=not(mod(n\\,${everyNth}))` : `fps=${plan.fps}`;
   const scale = `scale=${width}:${height}:flags=${rough ? 'area' : 'bicubic'},format=${pixFmt}`;
   // Skipping frames, the fps filter's repeats are copies of frames already scaled: scale first.
   const vf = skipNonReference ? `${scale},${fps}` : `${fps},${scale}`;
-  args.push('-vf', vf, '-f', 'rawvideo', 'pipe:1');
+  args.push('-vf', vf);
+  // Selected frames go out as they are: a constant-rate muxer would fill the gaps with repeats.
+  if (everyNth > 1) args.push('-fps_mode', 'passthrough');
+  args.push('-f', 'rawvideo', 'pipe:1');
   return args;
 }

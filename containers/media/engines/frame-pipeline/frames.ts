@@ -9,7 +9,13 @@ import type { RecordPool } from './record-pool.js';
 
 /** One decoded frame; `data` is owned by the consumer until the next iteration. */
 export interface RawFrame {
+  /** Position in the output. */
   index: number;
+  /**
+   * Position in the source pass it comes from: equal to `index`, except when the render loops
+   * the source (each pass restarts at 0 with a new decoder: `decodeSourceFrames`).
+   */
+  sourceIndex: number;
   /** Seconds from the start of the output. */
   time: number;
   width: number;
@@ -35,7 +41,7 @@ export async function* readFrames(
 ): AsyncGenerator<RawFrame> {
   let index = 0;
   for await (const data of readRecords(stream, width * height * channels, pool)) {
-    yield { index, time: index / fps, width, height, channels, data };
+    yield { index, sourceIndex: index, time: index / fps, width, height, channels, data };
     index++;
   }
 }

@@ -1,10 +1,12 @@
 /**
  * @module containers/media/engines/mouth/analysis
  * The analysis pass of mouth driving: one decode of the source frames the render will show
- * (same size, rate and duration as the render's own decode, without looping), face mesh on
- * every Nth frame → mouth landmarks for every frame (interpolated between meshes), openness,
- * a thumbnail per frame, and a bounded bank of mouth patches cut at the mesh frames.
- * Memory: ~0.4 KB per analysed frame + at most `capacity` patches.
+ * (same size, rate and duration as one pass of the render's own decode), of which only every
+ * Nth frame reaches Node (the decoder drops the others before converting them), face mesh on
+ * each → mouth landmarks for every frame (interpolated between meshes), openness, and a bounded
+ * bank of mouth patches cut at the mesh frames. The render names each frame's source index
+ * (`RawFrame.sourceIndex`), so no frame has to be recognised by its pixels.
+ * Memory: ~0.4 KB per source frame + at most `capacity` patches.
  */
 import { DEFAULT_MESH_EVERY_NTH } from '../frame-pipeline/editors.js';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
@@ -13,13 +15,12 @@ import { DETECT_MAX_SIDE_PX } from '../gaze/editor.js';
 import type { EyeKeys } from '../gaze/eye-keys.js';
 import { analysisMeshLanes, createProcessingFaceTracker } from '../lipsync/face-track-worker.js';
 import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
-import { readFrames, rgbaToRgb } from '../frame-pipeline/frames.js';
+import { readRecords, rgbaToRgb } from '../frame-pipeline/frames.js';
 import { RecordPool } from '../frame-pipeline/record-pool.js';
 import type { RenderPlan } from '../frame-pipeline/plan.js';
 import { PatchBank } from './bank.js';
 import { cutPatch, type Patch } from './blend.js';
 import { lerpRecord, mouthRecord, outerLips, recordOpenness } from './landmarks.js';
-import { frameSignature } from './signature.js';
 
 /** Patches kept at most (each ~20–60 KB at 512–844 px faces; bounded whatever the length). */
 export const DEFAULT_BANK_CAPACITY = 96;
@@ -34,9 +35,11 @@ export interface BankedPatch {
 }
 
 export interface MouthAnalysis {
-  /** Landmark record per analysed frame (null: no face near it). */
+  /**
+   * Landmark record per source frame up to the last mesh frame (null: no face near it); read
+   * it with `recordAt`, which also covers the frames after that one.
+   */
   records: (Float32Array | null)[];
-  signatures: Uint8Array[];
   /** Openness of every mesh frame with a face (the source's openness distribution). */
   openness: number[];
   bank: PatchBank<BankedPatch>;
@@ -45,8 +48,8 @@ export interface MouthAnalysis {
   /** The face mesh that measured it. */
   engine: FaceMeshEngine;
   ms: number;
-  /** Where `ms` went: thumbnails, detection input (downscale), face mesh, patch cuts. */
-  stages_ms: { signature: number; detect_input: number; mesh: number; cut: number };
+  /** Where `ms` went: detection input (downscale), face mesh, patch cuts. */
+  stages_ms: { detect_input: number; mesh: number; cut: number };
 }
 
 export interface AnalysisOptions {
@@ -88,12 +91,11 @@ export async function analyseMouths(
     given ?? (await createProcessingFaceTracker({ iris: !!eyes, lanes: analysisMeshLanes(), signal }));
   const ahead = tracker.pipelined ? ANALYSIS_MESHES_AHEAD : 0;
   const records: (Float32Array | null)[] = [];
-  const signatures: Uint8Array[] = [];
   const openness: number[] = [];
   const bank = new PatchBank<BankedPatch>(capacity);
   let meshes = 0,
     faces = 0;
-  const stages = { signature: 0, detect_input: 0, mesh: 0, cut: 0 };
+  const stages = { detect_input: 0, mesh: 0, cut: 0 };
   const lap = (stage: keyof typeof stages, since: number) => (
     (stages[stage] += performance.now() - since),
     performance.now()
@@ -128,40 +130,30 @@ export async function analyseMouths(
     }
   };
   try {
-    using dec = spawnFfmpeg(decoderArgs(sourcePath, plan, { loop: false, pixFmt: 'rgba' }), signal);
+    using dec = spawnFfmpeg(
+      decoderArgs(sourcePath, plan, { loop: false, pixFmt: 'rgba', everyNth: N }),
+      signal,
+    );
     dec.child.stdin.end();
-    const isKey: boolean[] = [];
-    for await (const f of readFrames(dec.child.stdout, {
-      width: W,
-      height: H,
-      channels: 4,
-      fps: plan.fps,
-      pool,
-    })) {
-      let t = performance.now();
-      signatures.push(frameSignature(f.data, W, H, 4));
-      t = lap('signature', t);
-      records.push(null);
-      isKey.push(f.index % N === 0);
-      if (f.index % N === 0) {
-        meshes++;
-        const { rgb, w, h } = rgbaToRgb(f.data, W, H, scale);
-        lap('detect_input', t);
-        const face = tracker.detect(rgb, w, h);
-        face.catch(() => {}); // a disposed tracker rejects what is still in flight: nobody waits for it
-        inFlight.push({ index: f.index, data: f.data, face });
-        await settle(ahead);
-      } else pool.give(f.data);
+    for await (const data of readRecords(dec.child.stdout, W * H * 4, pool)) {
+      const index = meshes++ * N;
+      const t = performance.now();
+      const { rgb, w, h } = rgbaToRgb(data, W, H, scale);
+      lap('detect_input', t);
+      const face = tracker.detect(rgb, w, h);
+      face.catch(() => {}); // a disposed tracker rejects what is still in flight: nobody waits for it
+      records[index] = null;
+      inFlight.push({ index, data, face });
+      await settle(ahead);
     }
     await settle(0);
     await dec.done;
-    fillBetweenMeshes(records, isKey, N);
+    fillBetweenMeshes(records, N);
   } finally {
     if (!given) tracker.dispose();
   }
   return {
     records,
-    signatures,
     openness,
     bank,
     meshes,
@@ -194,18 +186,20 @@ function cropAroundLips(data: Uint8Array, W: number, H: number, rec: Float32Arra
 }
 
 /**
- * Frames between two mesh frames with a face get interpolated landmarks; frames next to a
- * mesh frame without a face (or past the last mesh) only borrow a face within N frames.
+ * Frames between two mesh frames (multiples of N) with a face get interpolated landmarks; the
+ * others stay null.
  */
-function fillBetweenMeshes(records: (Float32Array | null)[], isKey: boolean[], N: number): void {
-  let last = -1;
-  for (let i = 0; i < records.length; i++) {
-    if (!isKey[i]) continue;
-    if (records[i] && last >= 0 && records[last] && i - last <= N)
-      for (let k = last + 1; k < i; k++)
-        records[k] = lerpRecord(records[last]!, records[i]!, (k - last) / (i - last));
-    last = i;
+function fillBetweenMeshes(records: (Float32Array | null)[], N: number): void {
+  for (let i = N; i < records.length; i += N) {
+    const [a, b] = [records[i - N], records[i]];
+    if (a && b) for (let k = 1; k < N; k++) records[i - N + k] = lerpRecord(a, b, k / N);
+    else for (let k = 1; k < N; k++) records[i - N + k] ??= null;
   }
-  // Tail after the last mesh frame: hold it.
-  if (last >= 0 && records[last]) for (let k = last + 1; k < records.length; k++) records[k] = records[last];
 }
+
+/**
+ * The landmarks of source frame `index`: the analysis's record, or past the last mesh frame
+ * (fewer than N frames before the source ends) that frame's, held.
+ */
+export const recordAt = (a: Pick<MouthAnalysis, 'records'>, index: number): Float32Array | null =>
+  a.records.length ? a.records[Math.min(index, a.records.length - 1)] : null;

@@ -3,8 +3,8 @@
  * The embedded mouth-driving editor (classical, no generative model): at creation it runs the
  * analysis pass over the source, turns the new speech's envelope into a target openness per
  * output frame, and picks a banked source mouth per frame (Viterbi with a change penalty).
- * Per frame it identifies the source frame being shown, places the chosen patch on it by a
- * similarity transform on rigid anchors (nose base, mouth corners) and blends it through a
+ * Per frame it reads which source frame is shown (`RawFrame.sourceIndex`), places the chosen
+ * patch on it by a similarity transform on rigid anchors (nose base, mouth corners) and blends it through a
  * feathered ellipse around both lip outlines.
  */
 import type { FaceTracker } from '../lipsync/face-track.js';
@@ -15,11 +15,10 @@ import { ENVELOPE_HZ, speechEnvelope } from '../lipsync/envelope.js';
 import { MOUTH_LEADS_AUDIO_SEC } from '../lipsync/av-offset.js';
 import { DEFAULT_MESH_EVERY_NTH, type FrameEditor } from '../frame-pipeline/editors.js';
 import { frameCount, type RenderPlan } from '../frame-pipeline/plan.js';
-import { analyseMouths, DEFAULT_BANK_CAPACITY } from './analysis.js';
+import { analyseMouths, DEFAULT_BANK_CAPACITY, recordAt } from './analysis.js';
 import { blendPatch } from './blend.js';
 import { anchors, mouthEllipse, outerLips } from './landmarks.js';
 import { selectPatches, type SelectOptions } from './select.js';
-import { frameSignature, matchFrame } from './signature.js';
 import { applySimilarity, fitSimilarity, similarityScale } from './similarity.js';
 import { targetOpenness } from './target.js';
 
@@ -43,10 +42,7 @@ export interface MouthEditorOptions extends SelectOptions {
 }
 
 export interface MouthEditor extends FrameEditor {
-  /**
-   * The eye landmarks (`options.eyes`) of the source frame this editor matched for `frame`: call
-   * it after this editor's `edit(frame)`; null when there are none.
-   */
+  /** The eye landmarks (`options.eyes`) of the source frame `frame` shows; null when there are none. */
   eyesFor(frame: RawFrame): Keyframe | null;
 }
 
@@ -86,40 +82,27 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Mo
     : new Int32Array(0);
   const planMs = performance.now() - t0;
 
-  const n = analysis.signatures.length;
-  let expected = 0;
   const stats = {
     frames: 0,
     edited: 0,
     no_face: 0,
     bad_fit: 0,
-    resyncs: 0,
     blend_ms: 0,
-    match_ms: 0,
     err_sum: 0,
     scored: 0,
     switches: 0,
   };
   let lastChoice = -1;
-  // The source frame matched for the last edited output frame (the eye landmarks follow it).
-  let shown = { index: -1, source: -1 };
   const dispose = () => {};
   return {
     name: 'mouth',
     async edit(frame) {
       stats.frames++;
-      // The match runs even when no mouth is edited: the eye landmarks are read by it.
-      if (n === 0 || (!usable && !eyes)) return;
+      if (!usable) return;
       const t1 = performance.now();
       try {
-        const sig = frameSignature(frame.data, frame.width, frame.height, frame.channels);
-        const s = matchFrame(sig, analysis.signatures, expected);
-        stats.match_ms += performance.now() - t1;
-        if (s !== ((expected % n) + n) % n) stats.resyncs++;
-        expected = s + 1;
-        shown = { index: frame.index, source: s };
-        if (!usable) return;
-        const dest = analysis.records[s];
+        const s = frame.sourceIndex;
+        const dest = recordAt(analysis, s);
         if (!dest) return void stats.no_face++;
         const k = choice[Math.min(frame.index, choice.length - 1)];
         const { record: src, patch } = bank[k].value;
@@ -141,14 +124,13 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Mo
       }
     },
     eyesFor(frame) {
-      return eyes && shown.index === frame.index ? eyes.at(shown.source) : null;
+      return eyes ? eyes.at(frame.sourceIndex) : null;
     },
     report() {
       const o = analysis.openness.slice().sort((a, b) => a - b);
       const r3 = (x: number) => Math.round(x * 1000) / 1000;
       return {
         engine: 'patch-bank',
-        analysed_frames: n,
         meshes: analysis.meshes,
         mesh_engine: analysis.engine,
         faces: analysis.faces,
@@ -161,7 +143,6 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Mo
         edited: stats.edited,
         no_face: stats.no_face,
         bad_fit: stats.bad_fit,
-        loop_resyncs: stats.resyncs,
         patch_switches: stats.switches,
         mean_abs_openness_error: stats.scored ? r3(stats.err_sum / stats.scored) : null,
         analysis_ms: Math.round(analysis.ms),
@@ -170,7 +151,6 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Mo
         ),
         plan_ms: Math.round(planMs),
         blend_ms: Math.round(stats.blend_ms),
-        match_ms: Math.round(stats.match_ms),
         ...(usable ? {} : { skipped: 'no face found in enough source frames' }),
       };
     },

@@ -82,7 +82,7 @@ export async function buildEditorChain(
         );
         chain.lipSync = { mode: 'none', model: options.lip_sync_correction_model };
       } else {
-        // First in the chain: it recognises the source frame by its pixels before others edit them.
+        // First in the chain: the editors after it see the new mouth.
         const mouth = await log.time('mouth_init', () =>
           engines.mouth!(chain.videoSource, plan, speech!.path, signal, sharedEyes?.keys),
         );

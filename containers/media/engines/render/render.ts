@@ -28,13 +28,8 @@ import {
   type MaskInput,
   type VideoInput,
 } from '../frame-pipeline/ffmpeg-args.js';
-import {
-  readFrames,
-  readRecords,
-  writeWithBackpressure,
-  yuv420pMask,
-  type RawFrame,
-} from '../frame-pipeline/frames.js';
+import { decodeSourceFrames } from '../frame-pipeline/source-frames.js';
+import { readRecords, writeWithBackpressure, yuv420pMask, type RawFrame } from '../frame-pipeline/frames.js';
 import { RecordPool } from '../frame-pipeline/record-pool.js';
 import type { RenderReport } from '../../../../src/contract/render.js';
 import { chooseAudio, remoteLipSync } from './audio.js';
@@ -227,7 +222,7 @@ async function runMaskPipe(
     await stream.end();
     enc.child.stdin.end();
   };
-  await settle(pump(), dec, enc);
+  await settle(pump(), [dec, enc]);
   return { frames: n, keys: stream.keys, motionKeys: stream.motionKeys };
 }
 
@@ -251,8 +246,6 @@ async function runFramePipeline(
   using enc = spawnFfmpeg(encoderArgs({ ...spec, video: { kind: 'raw' }, mask }), signal, {
     extraInputs: tracker ? 1 : 0,
   });
-  using dec = spawnFfmpeg(decoderArgs(source, plan, { loop, pixFmt: 'rgba' }), signal);
-  dec.child.stdin.end();
   enc.child.stdout.resume();
   const [maskPipe] = enc.inputs;
   let n = 0;
@@ -270,13 +263,8 @@ async function runFramePipeline(
     n++;
   };
   const pump = async () => {
-    for await (const frame of readFrames(dec.child.stdout, {
-      width: plan.width,
-      height: plan.height,
-      channels: 4,
-      fps: plan.fps,
-      pool,
-    })) {
+    const decodeError = (err: unknown) => mediaFailure('media_unreadable', 'the video', err);
+    for await (const frame of decodeSourceFrames(source, plan, { loop, pool, signal, decodeError })) {
       let m: Buffer | undefined;
       if (tracker) {
         // Segment the unedited frame: edits are tiny and must not change the mask.
@@ -294,35 +282,42 @@ async function runFramePipeline(
     maskPipe?.end();
     enc.child.stdin.end();
   };
-  await settle(pump(), dec, enc);
+  await settle(pump(), [enc]);
   return n;
 }
 
-/** Waits for the pump and both processes; the first failure wins and stops the others. */
-async function settle(
-  pump: Promise<void>,
-  dec: { done: Promise<void>; dispose(): void },
-  enc: { done: Promise<void>; dispose(): void },
-) {
+type MediaProcess = { done: Promise<void>; dispose(): void };
+
+/**
+ * Waits for the pump and the processes (`[decoder, encoder]`, or the encoder alone when the pump
+ * runs its decoders itself); the first failure wins and stops the others.
+ */
+async function settle(pump: Promise<void>, procs: [MediaProcess, MediaProcess] | [MediaProcess]) {
+  const enc = procs[procs.length - 1];
+  const dec = procs.length === 2 ? procs[0] : undefined;
   const all = [
     pump.catch((err) => {
       throw err instanceof RenderError
         ? err
         : engineFailure('render_failed', `frame pipeline: ${(err as Error).message}`, err);
     }),
-    dec.done.catch((err) => {
-      throw mediaFailure('media_unreadable', 'the video', err);
-    }),
     enc.done.catch(wrapEncodeError),
+    ...(dec
+      ? [
+          dec.done.catch((err) => {
+            throw mediaFailure('media_unreadable', 'the video', err);
+          }),
+        ]
+      : []),
   ];
   try {
     await Promise.all(all);
   } catch (err) {
-    dec.dispose();
-    enc.dispose();
+    for (const p of procs) p.dispose();
     const results = await Promise.allSettled(all);
-    // A dead encoder shows up first as EPIPE in the pump; a process's own failure is the precise one.
-    const precise = [results[1], results[2]].find(
+    // A dead encoder shows up first as EPIPE in the pump (a 500); a process's own failure, or
+    // the pump's decoders' (a 422), is the precise one. The decoder's goes before the encoder's.
+    const precise = [results[0], ...results.slice(2), results[1]].find(
       (r) => r.status === 'rejected' && (r.reason as RenderError).status !== 500,
     );
     throw precise?.status === 'rejected' ? precise.reason : err;

@@ -30,6 +30,17 @@ describe('decoderArgs', () => {
     expect(skip[skip.indexOf('-vf') + 1]).toMatch(/^scale=256:256:flags=area,format=rgb24,fps=25$/);
     expect(all[all.indexOf('-vf') + 1]).toMatch(/^fps=25,scale=/);
   });
+
+  it('should pass every Nth frame of the fps sequence on as it is, only when asked', () => {
+    const some = decoderArgs('in.mp4', plan, { loop: false, everyNth: 3 });
+    expect(some[some.indexOf('-vf') + 1]).toMatch(/^fps=25,select=not\(mod\(n\\,3\)\),scale=/);
+    expect(some.slice(some.indexOf('-fps_mode'), some.indexOf('-fps_mode') + 2)).toEqual([
+      '-fps_mode',
+      'passthrough',
+    ]);
+    const all = decoderArgs('in.mp4', plan, { loop: false });
+    expect(all.join(' ')).not.toMatch(/select|fps_mode/);
+  });
 });
 
 describe('encoderArgs', () => {

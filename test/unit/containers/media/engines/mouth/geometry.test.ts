@@ -6,7 +6,6 @@ import {
 } from '../../../../../../containers/media/engines/mouth/similarity.js';
 import { mouthEllipse } from '../../../../../../containers/media/engines/mouth/landmarks.js';
 import { blendPatch, cutPatch } from '../../../../../../containers/media/engines/mouth/blend.js';
-import { frameSignature, matchFrame } from '../../../../../../containers/media/engines/mouth/signature.js';
 
 describe('fitSimilarity', () => {
   it('should recover a rotation + scale + shift from noisy-free points', () => {
@@ -88,22 +87,5 @@ describe('blendPatch', () => {
         if (Math.hypot((x + 0.5 - 32) / 12, (y + 0.5 - 24) / 8) >= 1)
           expect([d[i], d[i + 1], d[i + 2]]).toEqual([100, 120, 140]);
       }
-  });
-});
-
-describe('matchFrame', () => {
-  it('should find the shown frame near the expected one and at a loop restart', () => {
-    const W = 32,
-      H = 32;
-    const frames = Array.from({ length: 10 }, (_, k) => {
-      const d = new Uint8Array(W * H * 3);
-      for (let i = 0; i < W * H; i++) d.fill(((i % W) * 8 + k * 20) % 256, i * 3, i * 3 + 3);
-      return d;
-    });
-    const sigs = frames.map((f) => frameSignature(f, W, H, 3));
-    expect(matchFrame(sigs[5], sigs, 5)).toBe(5);
-    expect(matchFrame(sigs[6], sigs, 5)).toBe(6); // a dropped frame
-    expect(matchFrame(sigs[0], sigs, 10)).toBe(0); // wrapped
-    expect(matchFrame(sigs[1], sigs, 11)).toBe(1);
   });
 });
