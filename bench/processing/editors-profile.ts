@@ -2,7 +2,7 @@
  * @module bench/processing/editors-profile
  * Per-frame cost of the embedded frame editors (eye contact, mouth driving) at 720p, outside the
  * service: a 20 s 1280×720 talking head (the bench clip looped, scaled and cropped), decoded to
- * RGBA exactly as the render's frames path does, fed through each editor's observe/edit as the
+ * yuv420p exactly as the render's frames path does, fed through each editor's observe/edit as the
  * render loop does (lookahead held back), with init and the editors' own stage timers.
  *
  * Run: `flock /tmp/bench.lock nice -n 10 npx tsx bench/processing/editors-profile.ts [--sec 20] [--only gaze|mouth]`
@@ -15,10 +15,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { probeFile } from '../../containers/media/src/ffmpeg.js';
-import type { RawFrame } from '../../containers/media/engines/frame-pipeline/frames.js';
+import { FrameCanvas } from '../../containers/media/engines/frame-pipeline/yuv.js';
 import { decodeSourceFrames } from '../../containers/media/engines/frame-pipeline/source-frames.js';
 import { planRender, type RenderPlan } from '../../containers/media/engines/frame-pipeline/plan.js';
-import type { FrameEditor } from '../../containers/media/engines/frame-pipeline/editors.js';
+import {
+  editFrame,
+  type FrameEditor,
+  type YuvFrame,
+} from '../../containers/media/engines/frame-pipeline/editors.js';
 import { createWarpGazeEditor } from '../../containers/media/engines/gaze/index.js';
 import { createMouthEditor } from '../../containers/media/engines/mouth/index.js';
 import { talkingHead720p } from '../support/media.js';
@@ -42,13 +46,14 @@ function makeInputs(dir: string, sec: number) {
 /** Runs one editor over the plan's frames like the render loop; returns per-frame totals. */
 async function drive(editor: FrameEditor, clip: string, plan: RenderPlan, loop: boolean) {
   const t0 = performance.now();
-  const held: RawFrame[] = [];
+  const held: YuvFrame[] = [];
+  const canvas = new FrameCanvas(plan.width, plan.height);
   let observeMs = 0,
     editMs = 0,
     frames = 0;
-  const emit = async (f: RawFrame) => {
+  const emit = async (f: YuvFrame) => {
     const t = performance.now();
-    await editor.edit(f);
+    await editFrame([editor], canvas, f);
     editMs += performance.now() - t;
     frames++;
   };

@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
+import { FFMPEG_BIN, spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
 import { decoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { readRecords } from '../../containers/media/engines/frame-pipeline/frames.js';
 import { frameCount, type RenderPlan } from '../../containers/media/engines/frame-pipeline/plan.js';
 import { decodeSourceFrames } from '../../containers/media/engines/frame-pipeline/source-frames.js';
+import { yuvToRgb } from '../../containers/media/engines/frame-pipeline/yuv.js';
+import { SHARED_MEDIA } from '../support/services.js';
 import { testTempDir } from '../support/temp-dir.js';
 
 /** 1.5 s of a moving test pattern at 30 fps with B-frames: resampled to 25 fps, frames differ. */
@@ -41,10 +43,10 @@ const plan = (durationSec: number, fit: RenderPlan['fit']): RenderPlan => ({
 });
 
 async function decodeAll(source: string, p: RenderPlan, everyNth = 1): Promise<Buffer[]> {
-  using dec = spawnFfmpeg(decoderArgs(source, p, { loop: false, pixFmt: 'rgba', everyNth }));
+  using dec = spawnFfmpeg(decoderArgs(source, p, { loop: false, pixFmt: 'yuv420p', everyNth }));
   dec.child.stdin.end();
   const frames: Buffer[] = [];
-  for await (const f of readRecords(dec.child.stdout, 96 * 64 * 4)) frames.push(f);
+  for await (const f of readRecords(dec.child.stdout, 96 * 64 * 1.5)) frames.push(f);
   await dec.done;
   return frames;
 }
@@ -67,7 +69,7 @@ describe('the source frames of the frames path', () => {
     const looped = plan(4, 'loop');
     const frames: { index: number; sourceIndex: number; data: Buffer }[] = [];
     for await (const f of decodeSourceFrames(source, looped, { loop: true, decodeError }))
-      frames.push({ index: f.index, sourceIndex: f.sourceIndex, data: Buffer.from(f.data) });
+      frames.push({ index: f.index, sourceIndex: f.sourceIndex, data: Buffer.from(f.yuv) });
     expect(frames.length).toBe(frameCount(looped));
     frames.forEach((f, i) => {
       expect(f.index).toBe(i);
@@ -89,5 +91,44 @@ describe('the source frames of the frames path', () => {
       decodeError,
     });
     await expect(missing.next()).rejects.toThrow(/^decode failed/);
+  });
+
+  it("should convert yuv420p to RGB as the service's ffmpeg does, to within rounding", () => {
+    const clip = join(SHARED_MEDIA, 'talking_head', 'retalking_face3.mp4'); // 590², a face
+    const grab = (fmt: string) =>
+      execFileSync(
+        FFMPEG_BIN,
+        [
+          '-loglevel',
+          'error',
+          '-ss',
+          '2',
+          '-i',
+          clip,
+          '-frames:v',
+          '1',
+          '-vf',
+          `format=${fmt}`,
+          '-f',
+          'rawvideo',
+          'pipe:1',
+        ],
+        { maxBuffer: 1 << 24 },
+      );
+    const [rgba, yuv] = [grab('rgba'), grab('yuv420p')];
+    const { rgb } = yuvToRgb(yuv, 590, 590, 1);
+    const signed = [0, 0, 0],
+      abs = [0, 0, 0];
+    for (let p = 0; p < 590 * 590; p++)
+      for (let c = 0; c < 3; c++) {
+        const e = rgb[p * 3 + c] - rgba[p * 4 + c];
+        signed[c] += e / (590 * 590);
+        abs[c] += Math.abs(e) / (590 * 590);
+      }
+    // Without FFMPEG_RGB_OFFSET: signed ≈ +1 to +1.4 per channel.
+    for (let c = 0; c < 3; c++) {
+      expect(Math.abs(signed[c])).toBeLessThan(0.25);
+      expect(abs[c]).toBeLessThan(0.5);
+    }
   });
 });

@@ -1,10 +1,37 @@
 /**
  * @module containers/media/engines/frame-pipeline/editors
- * The contract between the render loop and the per-frame engines (gaze, mouth): each editor
- * changes the RGB of a raw RGBA frame in place. Alpha belongs to the blur mask. Editors that
- * look ahead observe frames at decode time and edit them a few frames later.
+ * The contract between the render loop and the per-frame engines (gaze, mouth): frames travel
+ * as yuv420p; an editor asks for the RGBA of the regions it works on and changes them in place
+ * (`FrameCanvas` writes the changed pixels back). Editors that look ahead observe frames at
+ * decode time and edit them a few frames later.
  */
-import type { RawFrame } from './frames.js';
+import type { Box, FrameCanvas } from './yuv.js';
+
+/** A decoded frame of the frames path: yuv420p at plan size. */
+export interface YuvFrame {
+  /** Position in the output. */
+  index: number;
+  /**
+   * Position in the source pass it comes from: equal to `index`, except when the render loops
+   * the source (each pass restarts at 0 with a new decoder: `decodeSourceFrames`).
+   */
+  sourceIndex: number;
+  /** Seconds from the start of the output. */
+  time: number;
+  width: number;
+  height: number;
+  /** Y, U, V planes, no padding. */
+  yuv: Buffer;
+}
+
+/** A frame at edit time. */
+export interface EditFrame extends YuvFrame {
+  /**
+   * The frame-sized RGBA canvas, holding this frame's pixels at least inside `box`; RGB changes
+   * made there reach the output (alpha is ignored).
+   */
+  rgba(box: Box): Uint8Array;
+}
 
 export interface FrameEditor extends Disposable {
   readonly name: string;
@@ -15,12 +42,20 @@ export interface FrameEditor extends Disposable {
    */
   readonly lookahead?: number;
   /** Sees each unedited frame as soon as it is decoded, in order, before any `edit`. */
-  observe?(frame: RawFrame): Promise<void>;
-  /** Edits `frame.data` (RGBA) in place. Called once per output frame, in order. */
-  edit(frame: RawFrame): Promise<void>;
+  observe?(frame: YuvFrame): Promise<void>;
+  /** Edits the RGB of `frame.rgba(box)` in place. Called once per output frame, in order. */
+  edit(frame: EditFrame): Promise<void>;
   /** Numbers for the render report (frames edited, faces found, ms...). */
   report(): Record<string, unknown>;
   dispose(): void;
+}
+
+/** Runs `editors` over `frame` in order, on `canvas`, and writes their changes into `frame.yuv`. */
+export async function editFrame(editors: FrameEditor[], canvas: FrameCanvas, frame: YuvFrame): Promise<void> {
+  canvas.begin(frame.yuv);
+  const editable: EditFrame = { ...frame, rgba: (box) => canvas.region(box) };
+  for (const e of editors) await e.edit(editable);
+  canvas.commit();
 }
 
 /**

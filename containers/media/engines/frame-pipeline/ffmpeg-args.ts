@@ -2,7 +2,7 @@
  * @module containers/media/engines/frame-pipeline/ffmpeg-args
  * Pure builders of the decoder and encoder command lines of one render. The encoder is the
  * only encode: it takes the video either straight from the source file (no per-frame edits),
- * or as raw RGBA frames that Node edited, plus an optional low-resolution mask stream when
+ * or as raw yuv420p frames that Node edited, plus an optional low-resolution mask stream when
  * blurring (upscaled by the encoder), the audio and the caption track.
  */
 import type { RenderPlan } from './plan.js';
@@ -30,7 +30,7 @@ export const BLUR_DOWNSCALE = 4;
 export type VideoInput =
   /** The encoder decodes the source itself. */
   | { kind: 'file'; path: string; loop: boolean }
-  /** Raw RGBA frames of plan size on the encoder's stdin. */
+  /** Raw yuv420p frames of plan size on the encoder's stdin (what the decoder gave, edited). */
   | { kind: 'raw' };
 
 export type MaskInput =
@@ -86,7 +86,7 @@ export function encoderArgs(spec: EncodeSpec): string[] {
     args.push('-i', video.path);
     filters.push(`[0:v]fps=${fps},scale=${W}:${H}:flags=bicubic,setsar=1[base]`);
   } else {
-    args.push('-f', 'rawvideo', '-pix_fmt', 'rgba', '-s', `${W}x${H}`, '-r', String(fps), '-i', 'pipe:0');
+    args.push('-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${W}x${H}`, '-r', String(fps), '-i', 'pipe:0');
     filters.push('[0:v]setsar=1[base]');
   }
   next++;
@@ -193,7 +193,7 @@ export function encoderArgs(spec: EncodeSpec): string[] {
 }
 
 /**
- * Arguments of the decoder that feeds Node raw frames of plan size (RGBA, or RGB for masks).
+ * Arguments of the decoder that feeds Node raw frames of plan size (yuv420p for edits, RGB for masks).
  * `rough`: frames for a model at a small size, where the deblocking filter and exact IDCT rounding
  * (`-flags2 +fast`) are invisible, decoded on one thread (no frame-thread overhead; the model is
  * slower than the decoder anyway), scaled by area averaging (cheaper than bicubic; fast_bilinear
@@ -221,7 +221,7 @@ export function decoderArgs(
     loop: boolean;
     width?: number;
     height?: number;
-    pixFmt?: 'rgba' | 'rgb24';
+    pixFmt?: 'rgba' | 'rgb24' | 'yuv420p';
     rough?: boolean;
     skipNonReference?: boolean;
     everyNth?: number;

@@ -2,20 +2,14 @@
  * @module containers/media/engines/frame-pipeline/frames
  * Raw frames between the decoder and the encoder: a bounded async iterator that cuts a byte
  * stream into fixed-size frames, a writer that respects the encoder's backpressure, and the
- * downscaled RGB copy the face trackers read.
+ * blur masks as the encoder reads them.
  */
 import type { Readable, Writable } from 'node:stream';
 import type { RecordPool } from './record-pool.js';
 
 /** One decoded frame; `data` is owned by the consumer until the next iteration. */
 export interface RawFrame {
-  /** Position in the output. */
   index: number;
-  /**
-   * Position in the source pass it comes from: equal to `index`, except when the render loops
-   * the source (each pass restarts at 0 with a new decoder: `decodeSourceFrames`).
-   */
-  sourceIndex: number;
   /** Seconds from the start of the output. */
   time: number;
   width: number;
@@ -41,7 +35,7 @@ export async function* readFrames(
 ): AsyncGenerator<RawFrame> {
   let index = 0;
   for await (const data of readRecords(stream, width * height * channels, pool)) {
-    yield { index, sourceIndex: index, time: index / fps, width, height, channels, data };
+    yield { index, time: index / fps, width, height, channels, data };
     index++;
   }
 }
@@ -97,32 +91,6 @@ export function writeWithBackpressure(
     stream.once('drain', onDrain);
     stream.once('error', onError);
   });
-}
-
-/** RGBA frame → RGB at `scale` (nearest sample: landmarks need the shapes, not the texture). */
-export function rgbaToRgb(
-  data: Uint8Array,
-  width: number,
-  height: number,
-  scale: number,
-): { rgb: Uint8Array; w: number; h: number } {
-  const w = Math.max(2, Math.round(width * scale)),
-    h = Math.max(2, Math.round(height * scale));
-  const rgb = new Uint8Array(w * h * 3);
-  // Source column offsets once per call, not per pixel.
-  const cols = new Int32Array(w);
-  for (let x = 0; x < w; x++) cols[x] = Math.min(width - 1, Math.floor((x + 0.5) / scale)) * 4;
-  let o = 0;
-  for (let y = 0; y < h; y++) {
-    const row = Math.min(height - 1, Math.floor((y + 0.5) / scale)) * width * 4;
-    for (let x = 0; x < w; x++, o += 3) {
-      const i = row + cols[x];
-      rgb[o] = data[i];
-      rgb[o + 1] = data[i + 1];
-      rgb[o + 2] = data[i + 2];
-    }
-  }
-  return { rgb, w, h };
 }
 
 /**

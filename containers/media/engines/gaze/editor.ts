@@ -6,13 +6,13 @@
  */
 import type { FaceMesh, FaceTracker, MeshPoint } from '../lipsync/face-track.js';
 import { createProcessingFaceTracker } from '../lipsync/face-track-worker.js';
-import { DEFAULT_MESH_EVERY_NTH, type FrameEditor } from '../frame-pipeline/editors.js';
-import { rgbaToRgb, type RawFrame } from '../frame-pipeline/frames.js';
+import { DEFAULT_MESH_EVERY_NTH, type FrameEditor, type YuvFrame } from '../frame-pipeline/editors.js';
+import { yuvToRgb } from '../frame-pipeline/yuv.js';
 import { eyeGeometry, irisShifts, type GazeTargetOptions } from './geometry.js';
-import { locateIris } from './iris.js';
+import { irisSearchBox, locateIris } from './iris.js';
 import { smoothRotation } from './eye-keys.js';
 import { KeyframeTrack, type Keyframe } from './keyframes.js';
-import { warpEye } from './warp.js';
+import { warpBoxes, warpEye } from './warp.js';
 
 /** Detection input longest side, px: face mesh crops the face itself; bigger only costs time. */
 export const DETECT_MAX_SIDE_PX = 720;
@@ -33,7 +33,7 @@ export interface WarpGazeEditorOptions extends GazeTargetOptions {
    * Landmarks measured by another pass (the mouth analysis, `eye-keys.ts`), read per output frame
    * after the editors before this one: then this editor runs no face mesh of its own.
    */
-  landmarks?: (frame: RawFrame) => Keyframe | null;
+  landmarks?: (frame: YuvFrame) => Keyframe | null;
 }
 
 /**
@@ -95,11 +95,11 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
     }
   };
 
-  const observe = async (frame: RawFrame) => {
+  const observe = async (frame: YuvFrame) => {
     if (!tracker || frame.index % N !== 0) return;
     const t0 = performance.now();
     const scale = Math.min(1, detectMaxSide / Math.max(frame.width, frame.height));
-    const { rgb, w, h } = rgbaToRgb(frame.data, frame.width, frame.height, scale);
+    const { rgb, w, h } = yuvToRgb(frame.yuv, frame.width, frame.height, scale);
     const sent = performance.now();
     stats.rgb_ms += sent - t0;
     const face = tracker.detect(rgb, w, h);
@@ -131,14 +131,14 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
       const t0 = performance.now();
       const eyes = eyeGeometry(k.mesh);
       if (eyes) {
+        const { width: W, height: H } = frame;
         // Aim with the iris as seen in THIS frame (sub-pixel, follows saccades between keyframes).
-        for (const eye of eyes)
-          eye.iris = locateIris(frame.data, frame.width, frame.height, frame.channels, eye);
+        for (const eye of eyes) eye.iris = locateIris(frame.rgba(irisSearchBox(eye)), W, H, 4, eye);
         stats.iris_ms += performance.now() - t0;
         const shifts = irisShifts(eyes, k.rotation, target);
         for (const [i, eye] of eyes.entries()) {
           const shift = shifts[i];
-          if (warpEye(frame.data, frame.width, frame.height, frame.channels, eye, shift) > 0) {
+          if (warpEye(frame.rgba(warpBoxes(eye, shift).read), W, H, 4, eye, shift) > 0) {
             stats.eyes_warped++;
             stats.shift_px_sum += Math.hypot(shift.x, shift.y);
           }

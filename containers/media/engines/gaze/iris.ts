@@ -7,6 +7,7 @@
  * the iris offset with it directly. Scores come from row-wise prefix sums (one step per stencil
  * row, not per pixel): the per-pixel version took ~190 ms per 127 px eye at 720p.
  */
+import type { Box } from '../frame-pipeline/yuv.js';
 import type { EyeGeometry, Xy } from './geometry.js';
 import { signedDistance } from './warp.js';
 
@@ -94,6 +95,23 @@ function discScore(g: RowSums, s: DiscStencil, px: number, py: number): number {
   return d / nd - (nr ? r / nr : 255);
 }
 
+/** Disc and ring radii and the search radius of `eye`, px. */
+function searchGeometry(eye: EyeGeometry) {
+  const rDisc = Math.max(1.5, DISC_IRIS_RADII * eye.irisRadius);
+  const rRing = rDisc * 1.8;
+  const search = Math.max(2, Math.round(IRIS_SEARCH_PER_EYE_WIDTH * eye.width));
+  const cx = Math.round(eye.iris.x),
+    cy = Math.round(eye.iris.y);
+  const R = search + Math.ceil(rRing) + 1;
+  return { rDisc, rRing, search, cx, cy, R };
+}
+
+/** The pixels `locateIris` reads (before clamping to the frame). */
+export function irisSearchBox(eye: EyeGeometry): Box {
+  const { cx, cy, R } = searchGeometry(eye);
+  return { x0: cx - R, y0: cy - R, x1: cx + R, y1: cy + R };
+}
+
 /**
  * Sub-pixel iris centre (px) of `eye` in an RGB(A) frame, or the mesh estimate when the
  * opening shows too few pixels to judge.
@@ -105,12 +123,7 @@ export function locateIris(
   channels: 3 | 4,
   eye: EyeGeometry,
 ): Xy {
-  const rDisc = Math.max(1.5, DISC_IRIS_RADII * eye.irisRadius);
-  const rRing = rDisc * 1.8;
-  const search = Math.max(2, Math.round(IRIS_SEARCH_PER_EYE_WIDTH * eye.width));
-  const cx = Math.round(eye.iris.x),
-    cy = Math.round(eye.iris.y);
-  const R = search + Math.ceil(rRing) + 1;
+  const { rDisc, rRing, search, cx, cy, R } = searchGeometry(eye);
   const x0 = Math.max(0, cx - R),
     y0 = Math.max(0, cy - R),
     x1 = Math.min(width - 1, cx + R),

@@ -8,6 +8,7 @@
  * - the result is blended in through a feathered mask of the lid polygon, and a pixel whose
  *   sample would come from outside the opening keeps its original value (no skin pulled in).
  */
+import type { Box } from '../frame-pipeline/yuv.js';
 import type { EyeGeometry, Xy } from './geometry.js';
 
 /** Mask feather half-width in px at least, and per eye width (soft but not a visible halo). */
@@ -47,6 +48,33 @@ export function signedDistance(poly: Xy[], x: number, y: number): number {
 }
 
 /**
+ * The region `warpEye` writes (the lid polygon's box + the mask's feather) and the one it reads
+ * (that + the shift), before clamping to the frame.
+ */
+export function warpBoxes(eye: EyeGeometry, shift: Xy): { write: Box; read: Box } {
+  const feather = Math.max(MIN_FEATHER_PX, FEATHER_PER_EYE_WIDTH * eye.width);
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
+  for (const p of eye.polygon) {
+    x0 = Math.min(x0, p.x);
+    y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x);
+    y1 = Math.max(y1, p.y);
+  }
+  const m = Math.ceil(feather) + 1;
+  const write = {
+    x0: Math.floor(x0) - m,
+    y0: Math.floor(y0) - m,
+    x1: Math.ceil(x1) + m,
+    y1: Math.ceil(y1) + m,
+  };
+  const r = Math.ceil(Math.hypot(shift.x, shift.y)) + 2;
+  return { write, read: { x0: write.x0 - r, y0: write.y0 - r, x1: write.x1 + r, y1: write.y1 + r } };
+}
+
+/**
  * Warps one eye of an RGB(A) frame in place so its iris moves by `shift` px. Alpha is kept.
  * Returns the number of pixels changed (0 when the shift is negligible).
  * @example warpEye(frame.data, 1280, 720, 4, eye, { x: 2.5, y: -1 });
@@ -63,28 +91,17 @@ export function warpEye(
   if (!(shiftLen >= MIN_SHIFT_PX)) return 0;
   const feather = Math.max(MIN_FEATHER_PX, FEATHER_PER_EYE_WIDTH * eye.width);
   const poly = eye.polygon;
-  let x0 = Infinity,
-    y0 = Infinity,
-    x1 = -Infinity,
-    y1 = -Infinity;
-  for (const p of poly) {
-    x0 = Math.min(x0, p.x);
-    y0 = Math.min(y0, p.y);
-    x1 = Math.max(x1, p.x);
-    y1 = Math.max(y1, p.y);
-  }
   // The region written (mask support) and the region read (plus the shift), both clamped.
-  const m = Math.ceil(feather) + 1;
-  const bx0 = Math.max(0, Math.floor(x0) - m),
-    by0 = Math.max(0, Math.floor(y0) - m);
-  const bx1 = Math.min(width - 1, Math.ceil(x1) + m),
-    by1 = Math.min(height - 1, Math.ceil(y1) + m);
+  const { write, read } = warpBoxes(eye, shift);
+  const bx0 = Math.max(0, write.x0),
+    by0 = Math.max(0, write.y0);
+  const bx1 = Math.min(width - 1, write.x1),
+    by1 = Math.min(height - 1, write.y1);
   if (bx1 <= bx0 || by1 <= by0) return 0;
-  const r = Math.ceil(shiftLen) + 2;
-  const sx0 = Math.max(0, bx0 - r),
-    sy0 = Math.max(0, by0 - r);
-  const sx1 = Math.min(width - 1, bx1 + r),
-    sy1 = Math.min(height - 1, by1 + r);
+  const sx0 = Math.max(0, read.x0),
+    sy0 = Math.max(0, read.y0);
+  const sx1 = Math.min(width - 1, read.x1),
+    sy1 = Math.min(height - 1, read.y1);
   const sw = sx1 - sx0 + 1,
     sh = sy1 - sy0 + 1;
   const src = new Uint8Array(sw * sh * 3);

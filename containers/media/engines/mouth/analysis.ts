@@ -15,7 +15,8 @@ import { DETECT_MAX_SIDE_PX } from '../gaze/editor.js';
 import type { EyeKeys } from '../gaze/eye-keys.js';
 import { analysisMeshLanes, createProcessingFaceTracker } from '../lipsync/face-track-worker.js';
 import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
-import { readRecords, rgbaToRgb } from '../frame-pipeline/frames.js';
+import { readRecords } from '../frame-pipeline/frames.js';
+import { FrameCanvas, yuv420pSize, yuvToRgb } from '../frame-pipeline/yuv.js';
 import { RecordPool } from '../frame-pipeline/record-pool.js';
 import type { RenderPlan } from '../frame-pipeline/plan.js';
 import { PatchBank } from './bank.js';
@@ -102,10 +103,11 @@ export async function analyseMouths(
   );
   const { width: W, height: H } = plan;
   const scale = Math.min(1, detectMaxSide / Math.max(W, H));
-  // Mesh frames asked for and not yet recorded, in order, each with its RGBA (for the patch cut).
-  const inFlight: { index: number; data: Buffer; face: Promise<FaceMesh | null> }[] = [];
+  // Mesh frames asked for and not yet recorded, in order, each with its picture (for the patch cut).
+  const inFlight: { index: number; yuv: Buffer; face: Promise<FaceMesh | null> }[] = [];
   // Frame buffers are handed back once read (mesh frames: once their patch is cut).
-  const pool = new RecordPool(W * H * 4, ahead + 4);
+  const pool = new RecordPool(yuv420pSize(W, H), ahead + 4);
+  const canvas = new FrameCanvas(W, H);
   const settle = async (keep: number) => {
     while (inFlight.length > keep) {
       const k = inFlight.shift()!;
@@ -122,28 +124,28 @@ export async function analyseMouths(
         bank.add({
           openness: o,
           frame: k.index,
-          value: { record: rec, patch: cropAroundLips(k.data, W, H, rec) },
+          value: { record: rec, patch: cropAroundLips(canvas, k.yuv, rec) },
         });
         lap('cut', t);
       }
-      pool.give(k.data);
+      pool.give(k.yuv);
     }
   };
   try {
     using dec = spawnFfmpeg(
-      decoderArgs(sourcePath, plan, { loop: false, pixFmt: 'rgba', everyNth: N }),
+      decoderArgs(sourcePath, plan, { loop: false, pixFmt: 'yuv420p', everyNth: N }),
       signal,
     );
     dec.child.stdin.end();
-    for await (const data of readRecords(dec.child.stdout, W * H * 4, pool)) {
+    for await (const yuv of readRecords(dec.child.stdout, yuv420pSize(W, H), pool)) {
       const index = meshes++ * N;
       const t = performance.now();
-      const { rgb, w, h } = rgbaToRgb(data, W, H, scale);
+      const { rgb, w, h } = yuvToRgb(yuv, W, H, scale);
       lap('detect_input', t);
       const face = tracker.detect(rgb, w, h);
       face.catch(() => {}); // a disposed tracker rejects what is still in flight: nobody waits for it
       records[index] = null;
-      inFlight.push({ index, data, face });
+      inFlight.push({ index, yuv, face });
       await settle(ahead);
     }
     await settle(0);
@@ -164,7 +166,8 @@ export async function analyseMouths(
   };
 }
 
-function cropAroundLips(data: Uint8Array, W: number, H: number, rec: Float32Array): Patch {
+/** The lips' region of frame `yuv`, as an RGB patch (converted on `canvas`). */
+function cropAroundLips(canvas: FrameCanvas, yuv: Buffer, rec: Float32Array): Patch {
   const lips = outerLips(rec);
   const xs = lips.map((p) => p.x),
     ys = lips.map((p) => p.y);
@@ -173,16 +176,16 @@ function cropAroundLips(data: Uint8Array, W: number, H: number, rec: Float32Arra
     y0 = Math.min(...ys),
     y1 = Math.max(...ys);
   const mw = x1 - x0;
-  return cutPatch(
-    data,
-    W,
-    H,
-    4,
-    x0 - CROP_ALONG * mw,
-    y0 - CROP_UP * mw,
-    mw * (1 + 2 * CROP_ALONG),
-    y1 - y0 + (CROP_UP + CROP_DOWN) * mw,
-  );
+  const [cx, cy] = [x0 - CROP_ALONG * mw, y0 - CROP_UP * mw];
+  const [cw, ch] = [mw * (1 + 2 * CROP_ALONG), y1 - y0 + (CROP_UP + CROP_DOWN) * mw];
+  canvas.begin(yuv);
+  const data = canvas.region({
+    x0: Math.floor(cx),
+    y0: Math.floor(cy),
+    x1: Math.ceil(cx + cw),
+    y1: Math.ceil(cy + ch),
+  });
+  return cutPatch(data, canvas.width, canvas.height, 4, cx, cy, cw, ch);
 }
 
 /**

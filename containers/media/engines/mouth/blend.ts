@@ -6,6 +6,7 @@
  * a per-channel offset that matches the patch's mean colour to the frame's in the feather ring
  * (skin brightness drifts between frames and a patch from another moment shows it).
  */
+import type { Box } from '../frame-pipeline/yuv.js';
 import type { Ellipse } from './landmarks.js';
 import { invertSimilarity, type Similarity } from './similarity.js';
 
@@ -59,6 +60,18 @@ const smoothstep = (e0: number, e1: number, x: number) => {
   return t * t * (3 - 2 * t);
 };
 
+/** The pixels `blendPatch` reads and writes: the rotated ellipse's bounding box, clamped. */
+export function ellipseBox({ center, axis, a, b }: Ellipse, width: number, height: number): Box {
+  const ex = Math.hypot(a * axis.x, b * axis.y),
+    ey = Math.hypot(a * axis.y, b * axis.x);
+  return {
+    x0: Math.max(0, Math.floor(center.x - ex)),
+    x1: Math.min(width - 1, Math.ceil(center.x + ex)),
+    y0: Math.max(0, Math.floor(center.y - ey)),
+    y1: Math.min(height - 1, Math.ceil(center.y + ey)),
+  };
+}
+
 /**
  * Blends `patch` (in source-frame pixels; `toFrame` maps them into this frame) into the RGB of
  * `data` inside `ellipse`. Alpha is kept. Returns the number of pixels changed.
@@ -75,13 +88,7 @@ export function blendPatch(
   const inv = invertSimilarity(toFrame);
   const { center, axis, a, b } = ellipse;
   if (!(a > 1 && b > 1) || patch.w < 2 || patch.h < 2) return 0;
-  // Bounding box of the rotated ellipse.
-  const ex = Math.hypot(a * axis.x, b * axis.y),
-    ey = Math.hypot(a * axis.y, b * axis.x);
-  const x0 = Math.max(0, Math.floor(center.x - ex)),
-    x1 = Math.min(width - 1, Math.ceil(center.x + ex));
-  const y0 = Math.max(0, Math.floor(center.y - ey)),
-    y1 = Math.min(height - 1, Math.ceil(center.y + ey));
+  const { x0, x1, y0, y1 } = ellipseBox(ellipse, width, height);
   if (x1 <= x0 || y1 <= y0) return 0;
   const bw = x1 - x0 + 1,
     bh = y1 - y0 + 1;

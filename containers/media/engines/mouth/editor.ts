@@ -10,13 +10,12 @@
 import type { FaceTracker } from '../lipsync/face-track.js';
 import type { EyeKeys } from '../gaze/eye-keys.js';
 import type { Keyframe } from '../gaze/keyframes.js';
-import type { RawFrame } from '../frame-pipeline/frames.js';
 import { ENVELOPE_HZ, speechEnvelope } from '../lipsync/envelope.js';
 import { MOUTH_LEADS_AUDIO_SEC } from '../lipsync/av-offset.js';
-import { DEFAULT_MESH_EVERY_NTH, type FrameEditor } from '../frame-pipeline/editors.js';
+import { DEFAULT_MESH_EVERY_NTH, type FrameEditor, type YuvFrame } from '../frame-pipeline/editors.js';
 import { frameCount, type RenderPlan } from '../frame-pipeline/plan.js';
 import { analyseMouths, DEFAULT_BANK_CAPACITY, recordAt } from './analysis.js';
-import { blendPatch } from './blend.js';
+import { blendPatch, ellipseBox } from './blend.js';
 import { anchors, mouthEllipse, outerLips } from './landmarks.js';
 import { selectPatches, type SelectOptions } from './select.js';
 import { applySimilarity, fitSimilarity, similarityScale } from './similarity.js';
@@ -43,7 +42,7 @@ export interface MouthEditorOptions extends SelectOptions {
 
 export interface MouthEditor extends FrameEditor {
   /** The eye landmarks (`options.eyes`) of the source frame `frame` shows; null when there are none. */
-  eyesFor(frame: RawFrame): Keyframe | null;
+  eyesFor(frame: YuvFrame): Keyframe | null;
 }
 
 /**
@@ -117,8 +116,9 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Mo
         const destLips = outerLips(dest);
         const placed = outerLips(src).map((p) => applySimilarity(toFrame, p));
         const ellipse = mouthEllipse([destLips[0], destLips[10]], [destLips, placed]);
-        if (blendPatch(frame.data, frame.width, frame.height, frame.channels, patch, toFrame, ellipse) > 0)
-          stats.edited++;
+        const { width: W, height: H } = frame;
+        const data = frame.rgba(ellipseBox(ellipse, W, H));
+        if (blendPatch(data, W, H, 4, patch, toFrame, ellipse) > 0) stats.edited++;
       } finally {
         stats.blend_ms += performance.now() - t1;
       }

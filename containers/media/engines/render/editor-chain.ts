@@ -7,7 +7,7 @@
  * asked for. The chain owns its engines: disposing it releases them.
  */
 import type { FrameEditor } from '../frame-pipeline/editors.js';
-import type { RawFrame } from '../frame-pipeline/frames.js';
+import type { YuvFrame } from '../frame-pipeline/editors.js';
 import type { GazeEngine } from '../gaze/engine.js';
 import { EyeKeys } from '../gaze/eye-keys.js';
 import type { Segmenter } from '../segment/index.js';
@@ -91,7 +91,7 @@ export async function buildEditorChain(
         log.apply('lip_sync_correction');
         chain.lipSync = { mode: 'embedded', model: options.lip_sync_correction_model };
         if (sharedEyes) {
-          const landmarks = (frame: RawFrame) => mouth.eyesFor(frame);
+          const landmarks = (frame: YuvFrame) => mouth.eyesFor(frame);
           chain.editors.push(
             await log.time('gaze_init', () => sharedEyes!.engine.createEditor({ landmarks })),
           );

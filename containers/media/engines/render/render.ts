@@ -6,20 +6,15 @@
  * - nothing to edit per frame: the encoder reads the source itself (normalize / speech swap);
  * - blur only: a decoder at mask size feeds the segmenter, masks are piped into the encoder,
  *   which composites the sharp source over a blurred copy (the measured fast recipe);
- * - gaze or mouth edits: RGBA frames go decoder → Node editors → encoder (+ low-res masks on fd 3).
+ * - gaze or mouth edits: yuv420p frames go decoder → Node editors (RGBA of the regions they
+ *   edit) → encoder (+ low-res masks on fd 3).
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawnFfmpeg } from '../../src/ffmpeg.js';
 import { yieldToOtherKeys } from '../../src/work-scope.js';
-import {
-  KeyMaskStream,
-  MaskTracker,
-  downsampleRgba,
-  type KeyMaskOptions,
-  type Segmenter,
-} from '../segment/index.js';
-import type { FrameEditor } from '../frame-pipeline/editors.js';
+import { KeyMaskStream, MaskTracker, type KeyMaskOptions, type Segmenter } from '../segment/index.js';
+import { editFrame, type FrameEditor, type YuvFrame } from '../frame-pipeline/editors.js';
 import { badInput, engineFailure, RenderError } from './errors.js';
 import {
   decoderArgs,
@@ -29,7 +24,8 @@ import {
   type VideoInput,
 } from '../frame-pipeline/ffmpeg-args.js';
 import { decodeSourceFrames } from '../frame-pipeline/source-frames.js';
-import { readRecords, writeWithBackpressure, yuv420pMask, type RawFrame } from '../frame-pipeline/frames.js';
+import { readRecords, writeWithBackpressure, yuv420pMask } from '../frame-pipeline/frames.js';
+import { downsampleYuv, FrameCanvas, yuv420pSize } from '../frame-pipeline/yuv.js';
 import { RecordPool } from '../frame-pipeline/record-pool.js';
 import type { RenderReport } from '../../../../src/contract/render.js';
 import { chooseAudio, remoteLipSync } from './audio.js';
@@ -227,7 +223,7 @@ async function runMaskPipe(
 }
 
 /**
- * Gaze/mouth edits: RGBA frames → editors → encoder; when blurring, each frame's low-resolution
+ * Gaze/mouth edits: yuv420p frames → editors → encoder; when blurring, each frame's low-resolution
  * mask goes beside it on the encoder's fd 3 (the encoder scales it up in C: doing that here was
  * the largest cost of this thread, 7.5 ms per 720p frame).
  */
@@ -253,13 +249,14 @@ async function runFramePipeline(
   // (lookahead + 1 frames of memory) until every editor can edit them. A frame's mask waits
   // with it: masks and frames reach the encoder in lockstep, so neither pipe can stall the other.
   const lookahead = Math.max(0, ...editors.map((e) => e.lookahead ?? 0));
-  const held: { frame: RawFrame; mask?: Buffer }[] = [];
+  const held: { frame: YuvFrame; mask?: Buffer }[] = [];
   // Frame buffers go back to the reader once the encoder pipe has taken them.
-  const pool = new RecordPool(plan.width * plan.height * 4, lookahead + 8);
-  const emit = async ({ frame, mask }: { frame: RawFrame; mask?: Buffer }) => {
-    for (const e of editors) await e.edit(frame);
+  const pool = new RecordPool(yuv420pSize(plan.width, plan.height), lookahead + 8);
+  const canvas = new FrameCanvas(plan.width, plan.height);
+  const emit = async ({ frame, mask }: { frame: YuvFrame; mask?: Buffer }) => {
+    await editFrame(editors, canvas, frame);
     if (mask) await writeWithBackpressure(maskPipe, mask);
-    await writeWithBackpressure(enc.child.stdin, frame.data, () => pool.give(frame.data));
+    await writeWithBackpressure(enc.child.stdin, frame.yuv, () => pool.give(frame.yuv));
     n++;
   };
   const pump = async () => {
@@ -269,7 +266,7 @@ async function runFramePipeline(
       if (tracker) {
         // Segment the unedited frame: edits are tiny and must not change the mask.
         const small = tracker.needsInput(frame.index)
-          ? downsampleRgba(frame.data, plan.width, plan.height, tracker.width, tracker.height)
+          ? downsampleYuv(frame.yuv, plan.width, plan.height, tracker.width, tracker.height)
           : undefined;
         m = yuv420pMask(await tracker.next(frame.index, small), tracker.width, tracker.height);
       }

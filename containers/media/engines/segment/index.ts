@@ -8,7 +8,7 @@ export {
   type SegmentationModel,
   type TfjsSegmenterOptions,
 } from './segmenter.js';
-export { MaskTracker, type MaskTrackerOptions, downsampleRgba } from './mask-tracker.js';
+export { MaskTracker, type MaskTrackerOptions } from './mask-tracker.js';
 export { createProcessSegmenter } from './process-segmenter.js';
 export { KeyMaskStream } from './key-mask-stream.js';
 export type { KeyMaskOptions } from './key-masks.js';

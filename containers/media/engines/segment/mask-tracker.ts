@@ -102,23 +102,3 @@ export function boxBlur3(src: Float32Array, w: number, h: number): Float32Array 
   }
   return out;
 }
-
-/** Samples an RGBA frame down to a small RGB image (2×2 averaged nearest sampling). */
-export function downsampleRgba(src: Uint8Array, sw: number, sh: number, dw: number, dh: number): Uint8Array {
-  const out = new Uint8Array(dw * dh * 3);
-  for (let y = 0; y < dh; y++) {
-    const sy0 = Math.min(sh - 1, Math.floor(((y + 0.25) * sh) / dh));
-    const sy1 = Math.min(sh - 1, Math.floor(((y + 0.75) * sh) / dh));
-    for (let x = 0; x < dw; x++) {
-      const sx0 = Math.min(sw - 1, Math.floor(((x + 0.25) * sw) / dw));
-      const sx1 = Math.min(sw - 1, Math.floor(((x + 0.75) * sw) / dw));
-      const a = (sy0 * sw + sx0) * 4,
-        b = (sy0 * sw + sx1) * 4,
-        c = (sy1 * sw + sx0) * 4,
-        d = (sy1 * sw + sx1) * 4;
-      const o = (y * dw + x) * 3;
-      for (let k = 0; k < 3; k++) out[o + k] = (src[a + k] + src[b + k] + src[c + k] + src[d + k] + 2) >> 2;
-    }
-  }
-  return out;
-}
