@@ -41,14 +41,19 @@ function planes(width: number, height: number) {
 const FFMPEG_RGB_OFFSET = [246, 361, 233] as const;
 const [OR, OG, OB] = FFMPEG_RGB_OFFSET;
 
+/** `CLAMP[(v + CLAMP_BIAS) >> 8]` is v >> 8 clamped to 0..255, for v of any pixel's channel sum. */
+const CLAMP_OFFSET = 512;
+const CLAMP_BIAS = CLAMP_OFFSET << 8;
+const CLAMP = Uint8Array.from({ length: 1536 }, (_, i) => clamp8(i - CLAMP_OFFSET));
+
 /** One pixel Y, U, V → packed R, G, B into `out` at `o`. */
 function yuvToRgbAt(Y: number, U: number, V: number, out: Uint8Array, o: number): void {
-  const c = 298 * (Y - 16) + 128,
+  const c = 298 * (Y - 16) + 128 + CLAMP_BIAS,
     d = U - 128,
     e = V - 128;
-  out[o] = clamp8((c + 409 * e - OR) >> 8);
-  out[o + 1] = clamp8((c - 100 * d - 208 * e - OG) >> 8);
-  out[o + 2] = clamp8((c + 516 * d - OB) >> 8);
+  out[o] = CLAMP[(c + 409 * e - OR) >> 8];
+  out[o + 1] = CLAMP[(c - 100 * d - 208 * e - OG) >> 8];
+  out[o + 2] = CLAMP[(c + 516 * d - OB) >> 8];
 }
 
 /** The offset's share of Y, U and V (8.8 fixed point over 256ths: the matrix rows × offset). */
@@ -184,18 +189,36 @@ export class FrameCanvas {
     };
   }
 
+  /** `yuvToRgbAt` per 2×2 block: the chroma terms once per block, each pixel one 32-bit store. */
   #convertTile(tx: number, ty: number): void {
     const yuv = this.#yuv!;
     const { width: W } = this;
     const { u, v, cw } = planes(W, this.height);
     const { x0, y0, x1, y1 } = this.#tileBox(tx, ty);
-    for (let y = y0; y < y1; y++) {
+    const out = this.#rgba32,
+      was = this.#pristine32;
+    for (let y = y0; y < y1; y += 2) {
       const crow = (y >> 1) * cw;
-      for (let x = x0; x < x1; x++) {
-        const p = y * W + x;
-        yuvToRgbAt(yuv[p], yuv[u + crow + (x >> 1)], yuv[v + crow + (x >> 1)], this.rgba, p * 4);
-        this.rgba[p * 4 + 3] = 255;
-        this.#pristine32[p] = this.#rgba32[p];
+      for (let x = x0; x < x1; x += 2) {
+        const ci = crow + (x >> 1);
+        const d = yuv[u + ci] - 128,
+          e = yuv[v + ci] - 128;
+        const rv = 409 * e - OR + CLAMP_BIAS,
+          gv = -100 * d - 208 * e - OG + CLAMP_BIAS,
+          bv = 516 * d - OB + CLAMP_BIAS;
+        for (let k = 0; k < 4; k++) {
+          const p = (y + (k >> 1)) * W + x + (k & 1);
+          const c = 298 * (yuv[p] - 16) + 128;
+          // Little-endian RGBA: R in the low byte, alpha 255 in the high one.
+          const px =
+            (CLAMP[(c + rv) >> 8] |
+              (CLAMP[(c + gv) >> 8] << 8) |
+              (CLAMP[(c + bv) >> 8] << 16) |
+              0xff000000) >>>
+            0;
+          out[p] = px;
+          was[p] = px;
+        }
       }
     }
   }
