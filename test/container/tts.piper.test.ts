@@ -22,6 +22,7 @@ import {
   PIPER_VOICE_DIR_DEFAULT,
   splitSpeech,
 } from '../../containers/media/engines/tts/index.js';
+import { preloadPiperVoice } from '../../containers/media/engines/tts/embedded.js';
 import { parseWav, readProvenance } from '../../containers/media/engines/tts/wav.js';
 import { frameDb } from '../support/media-measures.js';
 import { SHARED_MEDIA } from '../support/services.js';
@@ -83,6 +84,19 @@ describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
   it('should be installed by the setup (verified model in .venv/models)', () => {
     expect(existsSync(join(PIPER_VOICE_DIR_DEFAULT, 'en_US-joe-medium.onnx'))).toBe(true);
     expect(existsSync(join(PIPER_VOICE_DIR_DEFAULT, 'en_US-joe-medium.onnx.json'))).toBe(true);
+  });
+
+  it('should load at start (TTS_PRELOAD), and report a voice that is missing or does not load', async () => {
+    expect(await preloadPiperVoice()).toBe(true);
+    expect(await preloadPiperVoice(join(tmp, 'no-voice-here'))).toBe(false);
+    const broken = join(tmp, 'broken-preload');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'en_US-joe-medium.onnx'), Buffer.alloc(4096, 7));
+    copyFileSync(
+      join(PIPER_VOICE_DIR_DEFAULT, 'en_US-joe-medium.onnx.json'),
+      join(broken, 'en_US-joe-medium.onnx.json'),
+    );
+    expect(await preloadPiperVoice(broken)).toBe(false);
   });
 
   const TEXT =

@@ -4,6 +4,7 @@
  */
 import { serve } from '@hono/node-server';
 import { preloadAsr } from '../engines/asr/routes.js';
+import { preloadPiperVoice, ttsPreloadWanted } from '../engines/tts/embedded.js';
 import { preloadVision, visionPreloadWanted } from '../engines/vision/pool.js';
 import { createMediaApp } from './server.js';
 import { sweepStaleWorkDirs } from './stale-work-dirs.js';
@@ -17,6 +18,8 @@ void sweepStaleWorkDirs().then(
 const server = serve({ fetch: createMediaApp().fetch, port, hostname }, (info) => {
   console.log(`media container listening on http://${hostname}:${info.port}`);
   void preloadAsr();
+  if (ttsPreloadWanted())
+    void preloadPiperVoice().then((ok) => ok && console.log('media container: Piper voice loaded'));
   if (visionPreloadWanted())
     void preloadVision().then((ok) => ok && console.log('media container: vision workers ready'));
 });

@@ -12,7 +12,7 @@ import type { SynthesisRequest, SynthesisResult, SynthesisStream, TtsEngine } fr
 import { TtsError } from './errors.js';
 import { createEspeakEngine, type EspeakOptions } from './espeak.js';
 import { normalizeText } from './normalize.js';
-import { createPiperEngine, PIPER_DEFAULT_VOICE, type PiperOptions } from './piper.js';
+import { createPiperEngine, loadPiperVoice, PIPER_DEFAULT_VOICE, type PiperOptions } from './piper.js';
 import { parseWav } from './wav.js';
 
 /** Where install_models.py puts the verified voice: `<repo>/.venv/models/piper-en_US-joe-medium`. */
@@ -108,4 +108,23 @@ export function wholeAsStream({
       yield pcm;
     })(),
   };
+}
+
+/** `TTS_PRELOAD=0` leaves the Piper voice to the first request that speaks. */
+export const ttsPreloadWanted = (env: Record<string, string | undefined> = process.env): boolean =>
+  env.TTS_PRELOAD !== '0';
+
+/**
+ * Loads the installed Piper voice now (≈ 1 s and ≈ 100 MB, kept for the process's life anyway
+ * once used), so the first job that speaks does not wait for it. Resolves false when the voice
+ * is not installed or fails to load; the first request reports why.
+ */
+export async function preloadPiperVoice(
+  voiceDir = process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT,
+): Promise<boolean> {
+  if (!existsSync(join(voiceDir, `${PIPER_DEFAULT_VOICE}.onnx`))) return false;
+  return loadPiperVoice(voiceDir).then(
+    () => true,
+    () => false,
+  );
 }
