@@ -80,6 +80,18 @@ const werOf = (ref: string, hyp: string) => {
   return wordEdits(r, normaliseWords(normalizeText(hyp))) / r.length;
 };
 
+/** A voice directory whose config is real and whose model is 4 KB of junk (it cannot load). */
+function brokenVoiceDir(name: string): string {
+  const dir = join(tmp, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'en_US-joe-medium.onnx'), Buffer.alloc(4096, 7));
+  copyFileSync(
+    join(PIPER_VOICE_DIR_DEFAULT, 'en_US-joe-medium.onnx.json'),
+    join(dir, 'en_US-joe-medium.onnx.json'),
+  );
+  return dir;
+}
+
 describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
   it('should be installed by the setup (verified model in .venv/models)', () => {
     expect(existsSync(join(PIPER_VOICE_DIR_DEFAULT, 'en_US-joe-medium.onnx'))).toBe(true);
@@ -89,14 +101,7 @@ describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
   it('should load at start (TTS_PRELOAD), and report a voice that is missing or does not load', async () => {
     expect(await preloadPiperVoice()).toBe(true);
     expect(await preloadPiperVoice(join(tmp, 'no-voice-here'))).toBe(false);
-    const broken = join(tmp, 'broken-preload');
-    mkdirSync(broken);
-    writeFileSync(join(broken, 'en_US-joe-medium.onnx'), Buffer.alloc(4096, 7));
-    copyFileSync(
-      join(PIPER_VOICE_DIR_DEFAULT, 'en_US-joe-medium.onnx.json'),
-      join(broken, 'en_US-joe-medium.onnx.json'),
-    );
-    expect(await preloadPiperVoice(broken)).toBe(false);
+    expect(await preloadPiperVoice(brokenVoiceDir('broken-preload'))).toBe(false);
   });
 
   const TEXT =
@@ -342,13 +347,7 @@ describe('voice_generator 0 fallback: the voice is not installed', () => {
   );
 
   it('should fall back, with a note, when the voice files are there but do not load', async () => {
-    const broken = join(tmp, 'broken-voice');
-    mkdirSync(broken);
-    writeFileSync(join(broken, 'en_US-joe-medium.onnx'), Buffer.alloc(4096, 7));
-    copyFileSync(
-      join(PIPER_VOICE_DIR_DEFAULT, 'en_US-joe-medium.onnx.json'),
-      join(broken, 'en_US-joe-medium.onnx.json'),
-    );
+    const broken = brokenVoiceDir('broken-voice');
     const res = await createEmbeddedTtsEngine({ voiceDir: broken }).synthesize({ text: 'Still speaking.' });
     expect(res.engine).toBe('espeak-ng');
     expect(res.notes?.[0]).toContain('en_US-joe-medium could not be loaded');
