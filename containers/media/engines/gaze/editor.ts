@@ -12,7 +12,7 @@ import { eyeGeometry, irisShifts, type GazeTargetOptions } from './geometry.js';
 import { irisSearchBox, locateIris } from './iris.js';
 import { smoothRotation } from './eye-keys.js';
 import { KeyframeTrack, type Keyframe } from './keyframes.js';
-import { warpBoxes, warpEye } from './warp.js';
+import { lidDistances, warpBoxes, warpEye } from './warp.js';
 
 /** Detection input longest side, px: face mesh crops the face itself; bigger only costs time. */
 export const DETECT_MAX_SIDE_PX = 720;
@@ -133,12 +133,14 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
       if (eyes) {
         const { width: W, height: H } = frame;
         // Aim with the iris as seen in THIS frame (sub-pixel, follows saccades between keyframes).
-        for (const eye of eyes) eye.iris = locateIris(frame.rgba(irisSearchBox(eye)), W, H, 4, eye);
+        const fields = eyes.map((eye) => lidDistances(eye, W, H));
+        for (const [i, eye] of eyes.entries())
+          eye.iris = locateIris(frame.rgba(irisSearchBox(eye)), W, H, 4, eye, fields[i]);
         stats.iris_ms += performance.now() - t0;
         const shifts = irisShifts(eyes, k.rotation, target);
         for (const [i, eye] of eyes.entries()) {
           const shift = shifts[i];
-          if (warpEye(frame.rgba(warpBoxes(eye, shift).read), W, H, 4, eye, shift) > 0) {
+          if (warpEye(frame.rgba(warpBoxes(eye, shift).read), W, H, 4, eye, shift, fields[i]) > 0) {
             stats.eyes_warped++;
             stats.shift_px_sum += Math.hypot(shift.x, shift.y);
           }

@@ -9,7 +9,7 @@
  */
 import type { Box } from '../frame-pipeline/yuv.js';
 import type { EyeGeometry, Xy } from './geometry.js';
-import { signedDistance } from './warp.js';
+import { lidDistanceAt, type LidDistances } from './warp.js';
 
 /** Search radius around the mesh estimate, in eye widths. */
 export const IRIS_SEARCH_PER_EYE_WIDTH = 0.15;
@@ -122,6 +122,7 @@ export function locateIris(
   height: number,
   channels: 3 | 4,
   eye: EyeGeometry,
+  field?: LidDistances,
 ): Xy {
   const { rDisc, rRing, search, cx, cy, R } = searchGeometry(eye);
   const x0 = Math.max(0, cx - R),
@@ -149,7 +150,7 @@ export function locateIris(
     xb = Math.min(bw - 1, Math.ceil(px1) - x0);
   for (let y = ya; y <= yb; y++)
     for (let x = xa; x <= xb; x++) {
-      if (signedDistance(eye.polygon, x0 + x + 0.5, y0 + y + 0.5) > -0.5) continue;
+      if (lidDistanceAt(field, eye.polygon, x0 + x, y0 + y) > -0.5) continue;
       const i = ((y0 + y) * width + x0 + x) * channels;
       L[y * bw + x] = 0.299 * data[i] + 0.587 * data[i + 1] + 0.114 * data[i + 2];
       inside++;

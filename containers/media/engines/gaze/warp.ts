@@ -74,6 +74,42 @@ export function warpBoxes(eye: EyeGeometry, shift: Xy): { write: Box; read: Box 
   return { write, read: { x0: write.x0 - r, y0: write.y0 - r, x1: write.x1 + r, y1: write.y1 + r } };
 }
 
+/** `signedDistance` to the lid polygon at each pixel centre of a box (row-major). */
+export interface LidDistances {
+  x0: number;
+  y0: number;
+  w: number;
+  h: number;
+  sd: Float64Array;
+}
+
+/**
+ * The lid polygon's signed distance at every pixel centre of `warpEye`'s write box (clamped to
+ * the frame), which holds the polygon's box: measured once per eye and frame, read by both the
+ * iris search and the warp (each measured it on its own before, ≈ 1.3 ms per 720p frame).
+ */
+export function lidDistances(eye: EyeGeometry, width: number, height: number): LidDistances {
+  const { write } = warpBoxes(eye, { x: 0, y: 0 });
+  const x0 = Math.max(0, write.x0),
+    y0 = Math.max(0, write.y0);
+  const w = Math.max(0, Math.min(width - 1, write.x1) - x0 + 1),
+    h = Math.max(0, Math.min(height - 1, write.y1) - y0 + 1);
+  const sd = new Float64Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) sd[y * w + x] = signedDistance(eye.polygon, x0 + x + 0.5, y0 + y + 0.5);
+  return { x0, y0, w, h, sd };
+}
+
+/** The distance at pixel (x, y) from `field` when it covers it, else measured. */
+export function lidDistanceAt(field: LidDistances | undefined, poly: Xy[], x: number, y: number): number {
+  if (field) {
+    const fx = x - field.x0,
+      fy = y - field.y0;
+    if (fx >= 0 && fy >= 0 && fx < field.w && fy < field.h) return field.sd[fy * field.w + fx];
+  }
+  return signedDistance(poly, x + 0.5, y + 0.5);
+}
+
 /**
  * Warps one eye of an RGB(A) frame in place so its iris moves by `shift` px. Alpha is kept.
  * Returns the number of pixels changed (0 when the shift is negligible).
@@ -86,6 +122,7 @@ export function warpEye(
   channels: 3 | 4,
   eye: EyeGeometry,
   shift: Xy,
+  field?: LidDistances,
 ): number {
   const shiftLen = Math.hypot(shift.x, shift.y);
   if (!(shiftLen >= MIN_SHIFT_PX)) return 0;
@@ -136,7 +173,7 @@ export function warpEye(
     for (let x = bx0; x <= bx1; x++) {
       const px = x + 0.5,
         py = y + 0.5;
-      const sd = signedDistance(poly, px, py);
+      const sd = lidDistanceAt(field, poly, x, y);
       const outMask = 1 - smooth(-feather, feather, sd);
       if (outMask <= 0) continue;
       const g = weight((px - center.x) * axis.x + (py - center.y) * axis.y);

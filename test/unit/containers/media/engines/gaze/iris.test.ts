@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EyeGeometry } from '../../../../../../containers/media/engines/gaze/geometry.js';
 import { locateIris } from '../../../../../../containers/media/engines/gaze/iris.js';
+import { lidDistances, warpEye } from '../../../../../../containers/media/engines/gaze/warp.js';
 
 /**
  * A synthetic eye: skin, an almond-shaped opening of light sclera, a dark iris disc (anti-aliased
@@ -73,5 +74,24 @@ describe('locateIris', () => {
     for (let i = 0; i < 10; i++) locateIris(eye.data, eye.W, eye.H, 4, eye.geometry(center));
     // Summing the stencil per pixel took ≈ 400 ms per call on a 144 px eye.
     expect((performance.now() - t) / 10).toBeLessThan(40);
+  });
+});
+
+describe('lidDistances', () => {
+  it('should give the iris search and the warp the same answers as measuring on their own', () => {
+    for (const eyeWidth of [46, 110]) {
+      const center = eyeCenter(eyeWidth);
+      const eye = syntheticEye(eyeWidth, { x: center.x + 0.3, y: center.y - 0.2 });
+      const g = eye.geometry({ x: center.x - 3, y: center.y + 2 });
+      const field = lidDistances(g, eye.W, eye.H);
+      expect(locateIris(eye.data, eye.W, eye.H, 4, g, field)).toEqual(
+        locateIris(eye.data, eye.W, eye.H, 4, g),
+      );
+      const [a, b] = [eye.data.slice(), eye.data.slice()];
+      const shift = { x: 0.07 * eyeWidth, y: -0.02 * eyeWidth };
+      expect(warpEye(a, eye.W, eye.H, 4, g, shift, field)).toBeGreaterThan(0);
+      warpEye(b, eye.W, eye.H, 4, g, shift);
+      expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
+    }
   });
 });
