@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { EyeGeometry } from '../../../../../../containers/media/engines/gaze/geometry.js';
 import { locateIris } from '../../../../../../containers/media/engines/gaze/iris.js';
-import { lidDistances, warpEye } from '../../../../../../containers/media/engines/gaze/warp.js';
+import {
+  lidDistances,
+  signedDistance,
+  warpEye,
+} from '../../../../../../containers/media/engines/gaze/warp.js';
 
 /**
  * A synthetic eye: skin, an almond-shaped opening of light sclera, a dark iris disc (anti-aliased
@@ -78,6 +82,35 @@ describe('locateIris', () => {
 });
 
 describe('lidDistances', () => {
+  it("should hold exactly signedDistance's value at every pixel centre of the box", () => {
+    let seed = 1;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (let trial = 0; trial < 100; trial++) {
+      const [cx, cy, w, open] = [50 + rnd() * 200, 40 + rnd() * 100, 20 + rnd() * 120, 0.1 + rnd() * 0.3];
+      const polygon = Array.from({ length: 16 }, (_, i) => {
+        const t = (i / 16) * 2 * Math.PI + rnd() * 0.2;
+        return { x: cx + (w / 2) * Math.cos(t) + rnd(), y: cy + open * w * Math.sin(t) + rnd() };
+      });
+      const eye: EyeGeometry = {
+        center: { x: cx, y: cy },
+        axis: { x: 1, y: 0 },
+        up: { x: 0, y: -1 },
+        width: w,
+        polygon,
+        iris: { x: cx, y: cy },
+        irisRadius: 0.2 * w,
+        opening: open,
+      };
+      const f = lidDistances(eye, 400, 300);
+      expect(f.w * f.h).toBeGreaterThan(0);
+      let same = 0;
+      for (let y = 0; y < f.h; y++)
+        for (let x = 0; x < f.w; x++)
+          same += +(f.sd[y * f.w + x] === signedDistance(polygon, f.x0 + x + 0.5, f.y0 + y + 0.5));
+      expect(same).toBe(f.w * f.h);
+    }
+  });
+
   it('should give the iris search and the warp the same answers as measuring on their own', () => {
     for (const eyeWidth of [46, 110]) {
       const center = eyeCenter(eyeWidth);
