@@ -5,7 +5,7 @@
  * Nth frame reaches Node (the decoder drops the others before converting them), face mesh on
  * each → mouth landmarks for every frame (interpolated between meshes), openness, and a bounded
  * bank of mouth patches cut at the mesh frames. The render names each frame's source index
- * (`RawFrame.sourceIndex`), so no frame has to be recognised by its pixels.
+ * (`YuvFrame.sourceIndex`), so no frame has to be recognised by its pixels.
  * Memory: ~0.4 KB per source frame + at most `capacity` patches.
  */
 import { DEFAULT_MESH_EVERY_NTH } from '../frame-pipeline/editors.js';

@@ -3,9 +3,9 @@
  * The embedded mouth-driving editor (classical, no generative model): at creation it runs the
  * analysis pass over the source, turns the new speech's envelope into a target openness per
  * output frame, and picks a banked source mouth per frame (Viterbi with a change penalty).
- * Per frame it reads which source frame is shown (`RawFrame.sourceIndex`), places the chosen
- * patch on it by a similarity transform on rigid anchors (nose base, mouth corners) and blends it through a
- * feathered ellipse around both lip outlines.
+ * Per frame it reads which source frame is shown (`YuvFrame.sourceIndex`), places the chosen
+ * patch on it by a similarity transform on rigid anchors (nose base, mouth corners) and blends
+ * it through a feathered ellipse around both lip outlines.
  */
 import type { FaceTracker } from '../lipsync/face-track.js';
 import type { EyeKeys } from '../gaze/eye-keys.js';

@@ -6,8 +6,7 @@
  * reported as not applied (notes), not failed: the rest of the render is still what the client
  * asked for. The chain owns its engines: disposing it releases them.
  */
-import type { FrameEditor } from '../frame-pipeline/editors.js';
-import type { YuvFrame } from '../frame-pipeline/editors.js';
+import type { FrameEditor, YuvFrame } from '../frame-pipeline/editors.js';
 import type { GazeEngine } from '../gaze/engine.js';
 import { EyeKeys } from '../gaze/eye-keys.js';
 import type { Segmenter } from '../segment/index.js';

@@ -18,6 +18,13 @@ import { parseWav } from './wav.js';
 /** Where install_models.py puts the verified voice: `<repo>/.venv/models/piper-en_US-joe-medium`. */
 export const PIPER_VOICE_DIR_DEFAULT = venvModelDir(`piper-${PIPER_DEFAULT_VOICE}`);
 
+/** The Piper voice's directory: `PIPER_VOICE_DIR`, else the installed one. */
+const configuredVoiceDir = () => process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT;
+
+/** Both files of `voice` (model and config) are in `voiceDir`. */
+const voiceInstalled = (voiceDir: string, voice: string) =>
+  existsSync(join(voiceDir, `${voice}.onnx`)) && existsSync(join(voiceDir, `${voice}.onnx.json`));
+
 export interface EmbeddedTtsOptions {
   /** Directory of the Piper voice. Default env PIPER_VOICE_DIR, else `PIPER_VOICE_DIR_DEFAULT`. */
   voiceDir?: string;
@@ -32,7 +39,7 @@ const PIPER_NAMES = new Set(['default', 'piper', PIPER_DEFAULT_VOICE]);
  * @example const tts = createEmbeddedTtsEngine(); // piper if installed, else espeak-ng + note
  */
 export function createEmbeddedTtsEngine({
-  voiceDir = process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT,
+  voiceDir = configuredVoiceDir(),
   piper: piperOptions,
   espeak: espeakOptions,
 }: EmbeddedTtsOptions = {}): TtsEngine {
@@ -59,7 +66,7 @@ export function createEmbeddedTtsEngine({
     if (req.voiceId && !PIPER_NAMES.has(req.voiceId))
       return viaEspeak(espeak.synthesize({ ...req, text: normalizeText(req.text) }));
     // Checked per request: installing the voice later needs no restart.
-    if (!existsSync(join(voiceDir, `${voice}.onnx`)) || !existsSync(join(voiceDir, `${voice}.onnx.json`))) {
+    if (!voiceInstalled(voiceDir, voice)) {
       return viaEspeak(fallback(req, `is not installed (${voiceDir}; run the setup or rebuild the image)`));
     }
     try {
@@ -119,10 +126,8 @@ export const ttsPreloadWanted = (env: Record<string, string | undefined> = proce
  * once used), so the first job that speaks does not wait for it. Resolves false when the voice
  * is not installed or fails to load; the first request reports why.
  */
-export async function preloadPiperVoice(
-  voiceDir = process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT,
-): Promise<boolean> {
-  if (!existsSync(join(voiceDir, `${PIPER_DEFAULT_VOICE}.onnx`))) return false;
+export async function preloadPiperVoice(voiceDir = configuredVoiceDir()): Promise<boolean> {
+  if (!voiceInstalled(voiceDir, PIPER_DEFAULT_VOICE)) return false;
   return loadPiperVoice(voiceDir).then(
     () => true,
     () => false,
