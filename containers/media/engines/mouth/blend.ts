@@ -55,11 +55,6 @@ export function cutPatch(
 
 const clamp255 = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v);
 
-const smoothstep = (e0: number, e1: number, x: number) => {
-  const t = Math.max(0, Math.min(1, (x - e0) / (e1 - e0)));
-  return t * t * (3 - 2 * t);
-};
-
 /** The pixels `blendPatch` reads and writes: the rotated ellipse's bounding box, clamped. */
 export function ellipseBox({ center, axis, a, b }: Ellipse, width: number, height: number): Box {
   const ex = Math.hypot(a * axis.x, b * axis.y),
@@ -71,6 +66,16 @@ export function ellipseBox({ center, axis, a, b }: Ellipse, width: number, heigh
     y1: Math.min(height - 1, Math.ceil(center.y + ey)),
   };
 }
+
+/** Rows of the box: the first and last column that may lie inside the ellipse (reused buffers). */
+let spanStart = new Int32Array(0),
+  spanEnd = new Int32Array(0);
+/** Per-pixel weight and patch sample of the box, reused across calls (grown as needed). */
+let weightScratch = new Float32Array(0),
+  sampleScratch = new Float32Array(0);
+/** Inside this squared radius the weight is exactly 1 (FEATHER_START² = 0.3844, with a margin). */
+const INNER_R2 = 0.38;
+const FEATHER_SPAN = 1 - FEATHER_START;
 
 /**
  * Blends `patch` (in source-frame pixels; `toFrame` maps them into this frame) into the RGB of
@@ -92,11 +97,21 @@ export function blendPatch(
   if (x1 <= x0 || y1 <= y0) return 0;
   const bw = x1 - x0 + 1,
     bh = y1 - y0 + 1;
-  // Pass 1: weight and patch sample per pixel of the box; colour means over the feather ring.
-  // Per pixel: no allocation, no Math.hypot, no division, channels unrolled (this loop and the
-  // next are the mouth editor's cost: ≈ 6 ms per 720p frame before).
-  const weight = new Float32Array(bw * bh);
-  const sample = new Float32Array(bw * bh * 3);
+  if (weightScratch.length < bw * bh) {
+    weightScratch = new Float32Array(bw * bh);
+    sampleScratch = new Float32Array(bw * bh * 3);
+  }
+  if (spanStart.length < bh) {
+    spanStart = new Int32Array(bh);
+    spanEnd = new Int32Array(bh);
+  }
+  const weight = weightScratch,
+    sample = sampleScratch;
+  // Pass 1: weight and patch sample per pixel of each row's span; colour means over the feather
+  // ring. Per pixel: no allocation, no division, channels unrolled (this loop and the next are the
+  // mouth editor's cost). Every pixel of a span gets its weight (0 outside), so pass 2 reads no
+  // stale value; the span is the row's chord of the ellipse widened by a pixel, and the exact
+  // test per pixel decides, so the bytes are those of a scan of the whole box.
   let ring0 = 0,
     ring1 = 0,
     ring2 = 0,
@@ -114,23 +129,44 @@ export function blendPatch(
     uy = axis.y / a,
     vx = -axis.y / b,
     vy = axis.x / b;
+  // r² as a quadratic in dx for a row: A·dx² + 2·B·dx + C.
+  const qa = ux * ux + vx * vx,
+    qb = ux * uy + vx * vy,
+    qc = uy * uy + vy * vy;
   const fxMax = pw - 1.001,
     fyMax = ph - 1.001;
   for (let y = y0; y <= y1; y++) {
     const py = y + 0.5,
       dy = py - center.y;
     const row = (y - y0) * bw - x0;
-    for (let x = x0; x <= x1; x++) {
+    const B = qb * dy,
+      disc = B * B - qa * (qc * dy * dy - 1);
+    let xs = x1 + 1,
+      xe = x1;
+    if (disc > -1e-9) {
+      const root = Math.sqrt(Math.max(0, disc));
+      xs = Math.max(x0, Math.floor(center.x + (-B - root) / qa - 0.5) - 1);
+      xe = Math.min(x1, Math.ceil(center.x + (-B + root) / qa - 0.5) + 1);
+    }
+    spanStart[y - y0] = xs;
+    spanEnd[y - y0] = xe;
+    for (let x = xs; x <= xe; x++) {
       const px = x + 0.5,
         dx = px - center.x;
       const u = dx * ux + dy * uy,
         v = dx * vx + dy * vy;
       const r2 = u * u + v * v;
-      if (r2 >= 1) continue;
+      const k = row + x;
+      if (r2 >= 1) {
+        weight[k] = 0;
+        continue;
+      }
       const fx = ia * px - ib * py + itx,
         fy = ib * px + ia * py + ity;
-      if (fx < 0 || fy < 0 || fx > fxMax || fy > fyMax) continue;
-      const r = Math.sqrt(r2);
+      if (fx < 0 || fy < 0 || fx > fxMax || fy > fyMax) {
+        weight[k] = 0;
+        continue;
+      }
       const ix = fx | 0,
         iy = fy | 0,
         tx = fx - ix,
@@ -141,15 +177,21 @@ export function blendPatch(
         w11 = tx * ty;
       const o00 = (iy * pw + ix) * 3,
         o01 = o00 + pw * 3;
-      const k = row + x;
-      weight[k] = 1 - smoothstep(FEATHER_START, 1, r);
       const s0 = rgb[o00] * w00 + rgb[o00 + 3] * w10 + rgb[o01] * w01 + rgb[o01 + 3] * w11,
         s1 = rgb[o00 + 1] * w00 + rgb[o00 + 4] * w10 + rgb[o01 + 1] * w01 + rgb[o01 + 4] * w11,
         s2 = rgb[o00 + 2] * w00 + rgb[o00 + 5] * w10 + rgb[o01 + 2] * w01 + rgb[o01 + 5] * w11;
       sample[k * 3] = s0;
       sample[k * 3 + 1] = s1;
       sample[k * 3 + 2] = s2;
+      if (r2 <= INNER_R2) {
+        weight[k] = 1;
+        continue;
+      }
+      const r = Math.sqrt(r2);
       if (r > FEATHER_START) {
+        // smoothstep(FEATHER_START, 1, r): r < 1 here, so no clamp
+        const t = (r - FEATHER_START) / FEATHER_SPAN;
+        weight[k] = 1 - t * t * (3 - 2 * t);
         const i = (y * width + x) * channels;
         ring0 += data[i];
         ring1 += data[i + 1];
@@ -158,7 +200,7 @@ export function blendPatch(
         ringS1 += s1;
         ringS2 += s2;
         ringN++;
-      }
+      } else weight[k] = 1;
     }
   }
   const offset = (frame: number, patchSum: number) =>
@@ -166,11 +208,12 @@ export function blendPatch(
   const off0 = offset(ring0, ringS0),
     off1 = offset(ring1, ringS1),
     off2 = offset(ring2, ringS2);
-  // Pass 2: blend.
+  // Pass 2: blend, over the same spans.
   let changed = 0;
   for (let y = y0; y <= y1; y++) {
     const row = (y - y0) * bw - x0;
-    for (let x = x0; x <= x1; x++) {
+    const xe = spanEnd[y - y0];
+    for (let x = spanStart[y - y0]; x <= xe; x++) {
       const k = row + x;
       const wgt = weight[k];
       if (wgt <= 0) continue;
