@@ -45,6 +45,9 @@ export interface Prepared {
 export async function prepare(input: RenderInput, log: RenderLog): Promise<Prepared> {
   const { signal } = input;
   const limits = input.limits ?? mediaLimitsFrom(new Headers());
+  // Both probes at once (two short ffprobe runs); the source's failure is the one reported.
+  const speechProbe = input.speechPath ? probeSpeech(input.speechPath, input, log) : null;
+  speechProbe?.catch(() => {}); // awaited below, once the source passed
   const source = await log.time('probe', async () => {
     const p = await probeFile(input.sourcePath, signal).catch((err) => {
       throw mediaFailure('media_unreadable', 'the video', err);
@@ -53,7 +56,7 @@ export async function prepare(input: RenderInput, log: RenderLog): Promise<Prepa
     if (problem) throw badInput(problem.code, problem.message);
     return p;
   });
-  const speech = input.speechPath ? await probeSpeech(input.speechPath, input, log) : null;
+  const speech = speechProbe ? await speechProbe : null;
   // Synthesized speech names its voice (and any fallback note) inside the WAV: see tts/wav.ts.
   if (speech?.provenance) for (const n of speech.provenance.notes) log.note(n);
   const plan = planRender(source, speech?.durationSec ?? null);
