@@ -24,10 +24,10 @@ const clamp8 = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v);
 /** Bytes of a yuv420p picture (even sides). */
 export const yuv420pSize = (width: number, height: number) => width * height * 1.5;
 
-/** Offsets of the U and V planes and the chroma row length. */
-function planes(width: number, height: number) {
+/** Offsets of the U and V planes, the chroma row length and the chroma rows. */
+export function planes(width: number, height: number) {
   const u = width * height;
-  return { u, v: u + (width >> 1) * (height >> 1), cw: width >> 1 };
+  return { u, v: u + (width >> 1) * (height >> 1), cw: width >> 1, ch: height >> 1 };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { EyeKeys } from '../gaze/eye-keys.js';
 import { analysisMeshLanes, createProcessingFaceTracker } from '../lipsync/face-track-worker.js';
 import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
 import { readRecords } from '../frame-pipeline/frames.js';
-import { FrameCanvas, yuv420pSize, yuvToRgb } from '../frame-pipeline/yuv.js';
+import { yuv420pSize, yuvToRgb } from '../frame-pipeline/yuv.js';
 import { RecordPool } from '../frame-pipeline/record-pool.js';
 import type { RenderPlan } from '../frame-pipeline/plan.js';
 import { PatchBank } from './bank.js';
@@ -107,7 +107,6 @@ export async function analyseMouths(
   const inFlight: { index: number; yuv: Buffer; face: Promise<FaceMesh | null> }[] = [];
   // Frame buffers are handed back once read (mesh frames: once their patch is cut).
   const pool = new RecordPool(yuv420pSize(W, H), ahead + 4);
-  const canvas = new FrameCanvas(W, H);
   const settle = async (keep: number) => {
     while (inFlight.length > keep) {
       const k = inFlight.shift()!;
@@ -124,7 +123,7 @@ export async function analyseMouths(
         bank.add({
           openness: o,
           frame: k.index,
-          value: { record: rec, patch: cropAroundLips(canvas, k.yuv, rec) },
+          value: { record: rec, patch: cropAroundLips(k.yuv, W, H, rec) },
         });
         lap('cut', t);
       }
@@ -166,8 +165,8 @@ export async function analyseMouths(
   };
 }
 
-/** The lips' region of frame `yuv`, as an RGB patch (converted on `canvas`). */
-function cropAroundLips(canvas: FrameCanvas, yuv: Buffer, rec: Float32Array): Patch {
+/** The lips' region of frame `yuv`, as a yuv420p patch. */
+function cropAroundLips(yuv: Buffer, width: number, height: number, rec: Float32Array): Patch {
   const lips = outerLips(rec);
   const xs = lips.map((p) => p.x),
     ys = lips.map((p) => p.y);
@@ -178,14 +177,7 @@ function cropAroundLips(canvas: FrameCanvas, yuv: Buffer, rec: Float32Array): Pa
   const mw = x1 - x0;
   const [cx, cy] = [x0 - CROP_ALONG * mw, y0 - CROP_UP * mw];
   const [cw, ch] = [mw * (1 + 2 * CROP_ALONG), y1 - y0 + (CROP_UP + CROP_DOWN) * mw];
-  canvas.begin(yuv);
-  const data = canvas.region({
-    x0: Math.floor(cx),
-    y0: Math.floor(cy),
-    x1: Math.ceil(cx + cw),
-    y1: Math.ceil(cy + ch),
-  });
-  return cutPatch(data, canvas.width, canvas.height, 4, cx, cy, cw, ch);
+  return cutPatch(yuv, width, height, cx, cy, cw, ch);
 }
 
 /**

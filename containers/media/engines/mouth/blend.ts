@@ -5,8 +5,12 @@
  * inside `FEATHER_START` of the ellipse radius, smooth to the untouched frame at its edge) and
  * a per-channel offset that matches the patch's mean colour to the frame's in the feather ring
  * (skin brightness drifts between frames and a patch from another moment shows it).
+ * Patches and frames are yuv420p, as decoded: luma per pixel, chroma per 2×2 block (each sample
+ * placed at its block's centre), so nothing is converted to RGB and back, and a pixel costs 1.5
+ * samples instead of 3 (the blend in RGBA was the render thread's largest cost: ≈ 3.5 ms per
+ * 720p frame with the conversions of its box).
  */
-import type { Box } from '../frame-pipeline/yuv.js';
+import { planes, type Box } from '../frame-pipeline/yuv.js';
 import type { Ellipse } from './landmarks.js';
 import { invertSimilarity, type Similarity } from './similarity.js';
 
@@ -15,45 +19,48 @@ export const FEATHER_START = 0.62;
 /** Largest colour offset applied, per channel (a bigger gap means a bad match, not lighting). */
 export const MAX_COLOR_OFFSET = 24;
 
-/** An RGB crop of a source frame at (x0, y0). */
+/** A yuv420p crop of a source frame: luma from (x0, y0), both even, w × h (even), chroma at half. */
 export interface Patch {
   x0: number;
   y0: number;
   w: number;
   h: number;
-  rgb: Uint8Array;
+  y: Uint8Array;
+  u: Uint8Array;
+  v: Uint8Array;
 }
 
-/** Cuts the RGB crop [x0, x0+w) × [y0, y0+h) (clamped to the frame) out of an RGB(A) frame. */
+/**
+ * Cuts the crop [x0, x0+w) × [y0, y0+h), widened to whole chroma blocks and clamped to the
+ * frame, out of a yuv420p frame (even sides).
+ */
 export function cutPatch(
-  data: Uint8Array,
+  yuv: Uint8Array,
   width: number,
   height: number,
-  channels: 3 | 4,
   x0: number,
   y0: number,
   w: number,
   h: number,
 ): Patch {
-  const xa = Math.max(0, Math.floor(x0)),
-    ya = Math.max(0, Math.floor(y0));
-  const xb = Math.min(width, Math.ceil(x0 + w)),
-    yb = Math.min(height, Math.ceil(y0 + h));
+  const xa = Math.max(0, Math.floor(x0)) & ~1,
+    ya = Math.max(0, Math.floor(y0)) & ~1;
+  const xb = Math.min(width, (Math.ceil(x0 + w) + 1) & ~1),
+    yb = Math.min(height, (Math.ceil(y0 + h) + 1) & ~1);
   const pw = Math.max(0, xb - xa),
     ph = Math.max(0, yb - ya);
-  const rgb = new Uint8Array(pw * ph * 3);
-  for (let y = 0; y < ph; y++)
-    for (let x = 0; x < pw; x++) {
-      const i = ((ya + y) * width + xa + x) * channels,
-        o = (y * pw + x) * 3;
-      rgb[o] = data[i];
-      rgb[o + 1] = data[i + 1];
-      rgb[o + 2] = data[i + 2];
-    }
-  return { x0: xa, y0: ya, w: pw, h: ph, rgb };
+  const { u, v, cw } = planes(width, height);
+  const py = new Uint8Array(pw * ph),
+    pu = new Uint8Array((pw * ph) >> 2),
+    pv = new Uint8Array((pw * ph) >> 2);
+  for (let y = 0; y < ph; y++) py.set(yuv.subarray((ya + y) * width + xa, (ya + y) * width + xb), y * pw);
+  for (let y = 0; y < ph >> 1; y++) {
+    const from = ((ya >> 1) + y) * cw + (xa >> 1);
+    pu.set(yuv.subarray(u + from, u + from + (pw >> 1)), y * (pw >> 1));
+    pv.set(yuv.subarray(v + from, v + from + (pw >> 1)), y * (pw >> 1));
+  }
+  return { x0: xa, y0: ya, w: pw, h: ph, y: py, u: pu, v: pv };
 }
-
-const clamp255 = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v);
 
 /** The pixels `blendPatch` reads and writes: the rotated ellipse's bounding box, clamped. */
 export function ellipseBox({ center, axis, a, b }: Ellipse, width: number, height: number): Box {
@@ -67,96 +74,171 @@ export function ellipseBox({ center, axis, a, b }: Ellipse, width: number, heigh
   };
 }
 
-/** Rows of the box: the first and last column that may lie inside the ellipse (reused buffers). */
+/** Per-sample weight and patch samples of one plane pass, reused across calls (grown as needed). */
+let weightScratch = new Float32Array(0),
+  sampleA = new Float32Array(0),
+  sampleB = new Float32Array(0);
+/** Each row's first and last sample that may lie inside the ellipse. */
 let spanStart = new Int32Array(0),
   spanEnd = new Int32Array(0);
-/** Per-pixel weight and patch sample of the box, reused across calls (grown as needed). */
-let weightScratch = new Float32Array(0),
-  sampleScratch = new Float32Array(0);
 /** Inside this squared radius the weight is exactly 1 (FEATHER_START² = 0.3844, with a margin). */
 const INNER_R2 = 0.38;
 const FEATHER_SPAN = 1 - FEATHER_START;
 
+/** One plane (or the U and V pair) of a frame and of a patch, on a grid of `step` luma pixels. */
+interface PlanePass {
+  /** Frame samples at `frame[offset + y * stride + x]` (and `offsetB` for the second plane). */
+  offset: number;
+  offsetB?: number;
+  stride: number;
+  rows: number;
+  /** Patch planes, `pw` × `ph` samples. */
+  a: Uint8Array;
+  b?: Uint8Array;
+  pw: number;
+  ph: number;
+  /** Luma pixels per sample: 1 for Y, 2 for U and V. */
+  step: number;
+  /** The plane's video range (limited: Y 16–235, U and V 16–240): an offset patch stays inside it. */
+  max: number;
+}
+
+const VIDEO_MIN = 16;
+
 /**
- * Blends `patch` (in source-frame pixels; `toFrame` maps them into this frame) into the RGB of
- * `data` inside `ellipse`. Alpha is kept. Returns the number of pixels changed.
+ * Blends `patch` (in source-frame pixels; `toFrame` maps them into this frame) into the yuv420p
+ * `frame` inside `ellipse`. Returns the number of luma pixels changed.
  */
 export function blendPatch(
-  data: Uint8Array,
+  frame: Uint8Array,
   width: number,
   height: number,
-  channels: 3 | 4,
   patch: Patch,
   toFrame: Similarity,
   ellipse: Ellipse,
 ): number {
-  const inv = invertSimilarity(toFrame);
-  const { center, axis, a, b } = ellipse;
+  const { a, b } = ellipse;
   if (!(a > 1 && b > 1) || patch.w < 2 || patch.h < 2) return 0;
-  const { x0, x1, y0, y1 } = ellipseBox(ellipse, width, height);
-  if (x1 <= x0 || y1 <= y0) return 0;
+  const box = ellipseBox(ellipse, width, height);
+  if (box.x1 <= box.x0 || box.y1 <= box.y0) return 0;
+  const inv = invertSimilarity(toFrame);
+  const { u, v, cw, ch } = planes(width, height);
+  const changed = blendPlane(
+    frame,
+    { offset: 0, stride: width, rows: height, a: patch.y, pw: patch.w, ph: patch.h, step: 1, max: 235 },
+    patch,
+    inv,
+    ellipse,
+    box,
+  );
+  const chromaBox = { x0: box.x0 >> 1, y0: box.y0 >> 1, x1: box.x1 >> 1, y1: box.y1 >> 1 };
+  blendPlane(
+    frame,
+    {
+      offset: u,
+      offsetB: v,
+      stride: cw,
+      rows: ch,
+      a: patch.u,
+      b: patch.v,
+      pw: patch.w >> 1,
+      ph: patch.h >> 1,
+      step: 2,
+      max: 240,
+    },
+    patch,
+    inv,
+    ellipse,
+    chromaBox,
+  );
+  return changed;
+}
+
+/**
+ * One plane pass of `blendPatch` over `box` (in the plane's samples). A sample's centre in
+ * frame pixels is step·(x + ½); its patch sample is bilinear at the inverse-mapped point.
+ * Pass 1: weight and patch sample per sample of each row's span, the ring's means; pass 2:
+ * the blend, with the patch shifted by the ring's mean difference (clamped).
+ */
+function blendPlane(
+  frame: Uint8Array,
+  plane: PlanePass,
+  patch: Patch,
+  inv: Similarity,
+  { center, axis, a, b }: Ellipse,
+  box: Box,
+): number {
+  const { offset, stride, step, pw, ph, max } = plane;
+  // The patch plus its offset, kept in the video range (a sample already outside it stays as it is).
+  const shifted = (s: number, off: number) => {
+    const v = s + off;
+    return v < VIDEO_MIN ? Math.min(s, VIDEO_MIN) : v > max ? Math.max(s, max) : v;
+  };
+  const pa = plane.a,
+    pb = plane.b;
+  const offB = plane.offsetB ?? 0;
+  const two = pb !== undefined;
+  const x0 = box.x0,
+    x1 = Math.min(box.x1, stride - 1),
+    y0 = box.y0,
+    y1 = Math.min(box.y1, plane.rows - 1);
+  if (x1 < x0 || y1 < y0 || pw < 2 || ph < 2) return 0;
   const bw = x1 - x0 + 1,
     bh = y1 - y0 + 1;
   if (weightScratch.length < bw * bh) {
     weightScratch = new Float32Array(bw * bh);
-    sampleScratch = new Float32Array(bw * bh * 3);
+    sampleA = new Float32Array(bw * bh);
+    sampleB = new Float32Array(bw * bh);
   }
   if (spanStart.length < bh) {
     spanStart = new Int32Array(bh);
     spanEnd = new Int32Array(bh);
   }
-  const weight = weightScratch,
-    sample = sampleScratch;
-  // Pass 1: weight and patch sample per pixel of each row's span; colour means over the feather
-  // ring. Per pixel: no allocation, no division, channels unrolled (this loop and the next are the
-  // mouth editor's cost). Every pixel of a span gets its weight (0 outside), so pass 2 reads no
-  // stale value; the span is the row's chord of the ellipse widened by a pixel, and the exact
-  // test per pixel decides, so the bytes are those of a scan of the whole box.
-  let ring0 = 0,
-    ring1 = 0,
-    ring2 = 0,
-    ringS0 = 0,
-    ringS1 = 0,
-    ringS2 = 0,
+  const weight = weightScratch;
+  let ringA = 0,
+    ringB = 0,
+    ringSA = 0,
+    ringSB = 0,
     ringN = 0;
-  const { rgb, w: pw, h: ph } = patch;
-  const ia = inv.a,
-    ib = inv.b,
-    itx = inv.tx - 0.5 - patch.x0,
-    ity = inv.ty - 0.5 - patch.y0;
-  // u, v = the pixel's coordinates along and across the ellipse, in semi-axes.
+  // Patch coordinates (in its samples) of frame point (px, py): inverse map, then the grid.
+  const ia = inv.a / step,
+    ib = inv.b / step,
+    itx = (inv.tx - patch.x0) / step - 0.5,
+    ity = (inv.ty - patch.y0) / step - 0.5;
+  // u, v = the point's coordinates along and across the ellipse, in semi-axes; r² as a quadratic
+  // in dx for a row: qa·dx² + 2·qb·dy·dx + qc·dy².
   const ux = axis.x / a,
     uy = axis.y / a,
     vx = -axis.y / b,
     vy = axis.x / b;
-  // r² as a quadratic in dx for a row: A·dx² + 2·B·dx + C.
   const qa = ux * ux + vx * vx,
     qb = ux * uy + vx * vy,
     qc = uy * uy + vy * vy;
   const fxMax = pw - 1.001,
     fyMax = ph - 1.001;
   for (let y = y0; y <= y1; y++) {
-    const py = y + 0.5,
+    const py = step * (y + 0.5),
       dy = py - center.y;
     const row = (y - y0) * bw - x0;
     const B = qb * dy,
       disc = B * B - qa * (qc * dy * dy - 1);
     let xs = x1 + 1,
       xe = x1;
-    if (disc > -1e-9) {
-      const root = Math.sqrt(Math.max(0, disc));
-      xs = Math.max(x0, Math.floor(center.x + (-B - root) / qa - 0.5) - 1);
-      xe = Math.min(x1, Math.ceil(center.x + (-B + root) / qa - 0.5) + 1);
+    if (disc > 0) {
+      // The chord in frame pixels, to samples, widened by one.
+      const root = Math.sqrt(disc);
+      xs = Math.max(x0, Math.floor((center.x + (-B - root) / qa) / step - 0.5) - 1);
+      xe = Math.min(x1, Math.ceil((center.x + (-B + root) / qa) / step - 0.5) + 1);
     }
     spanStart[y - y0] = xs;
     spanEnd[y - y0] = xe;
     for (let x = xs; x <= xe; x++) {
-      const px = x + 0.5,
+      const px = step * (x + 0.5),
         dx = px - center.x;
+      const k = row + x;
       const u = dx * ux + dy * uy,
         v = dx * vx + dy * vy;
       const r2 = u * u + v * v;
-      const k = row + x;
       if (r2 >= 1) {
         weight[k] = 0;
         continue;
@@ -175,39 +257,41 @@ export function blendPatch(
         w10 = tx * (1 - ty),
         w01 = (1 - tx) * ty,
         w11 = tx * ty;
-      const o00 = (iy * pw + ix) * 3,
-        o01 = o00 + pw * 3;
-      const s0 = rgb[o00] * w00 + rgb[o00 + 3] * w10 + rgb[o01] * w01 + rgb[o01 + 3] * w11,
-        s1 = rgb[o00 + 1] * w00 + rgb[o00 + 4] * w10 + rgb[o01 + 1] * w01 + rgb[o01 + 4] * w11,
-        s2 = rgb[o00 + 2] * w00 + rgb[o00 + 5] * w10 + rgb[o01 + 2] * w01 + rgb[o01 + 5] * w11;
-      sample[k * 3] = s0;
-      sample[k * 3 + 1] = s1;
-      sample[k * 3 + 2] = s2;
+      const o00 = iy * pw + ix,
+        o01 = o00 + pw;
+      const sa = pa[o00] * w00 + pa[o00 + 1] * w10 + pa[o01] * w01 + pa[o01 + 1] * w11;
+      sampleA[k] = sa;
+      let sb = 0;
+      if (two) {
+        sb = pb[o00] * w00 + pb[o00 + 1] * w10 + pb[o01] * w01 + pb[o01 + 1] * w11;
+        sampleB[k] = sb;
+      }
       if (r2 <= INNER_R2) {
         weight[k] = 1;
         continue;
       }
       const r = Math.sqrt(r2);
-      if (r > FEATHER_START) {
-        // smoothstep(FEATHER_START, 1, r): r < 1 here, so no clamp
-        const t = (r - FEATHER_START) / FEATHER_SPAN;
-        weight[k] = 1 - t * t * (3 - 2 * t);
-        const i = (y * width + x) * channels;
-        ring0 += data[i];
-        ring1 += data[i + 1];
-        ring2 += data[i + 2];
-        ringS0 += s0;
-        ringS1 += s1;
-        ringS2 += s2;
-        ringN++;
-      } else weight[k] = 1;
+      if (r <= FEATHER_START) {
+        weight[k] = 1;
+        continue;
+      }
+      // smoothstep(FEATHER_START, 1, r): r < 1 here, so no clamp
+      const t = (r - FEATHER_START) / FEATHER_SPAN;
+      weight[k] = 1 - t * t * (3 - 2 * t);
+      const i = y * stride + x;
+      ringA += frame[offset + i];
+      ringSA += sa;
+      if (two) {
+        ringB += frame[offB + i];
+        ringSB += sb;
+      }
+      ringN++;
     }
   }
-  const offset = (frame: number, patchSum: number) =>
-    ringN ? Math.max(-MAX_COLOR_OFFSET, Math.min(MAX_COLOR_OFFSET, (frame - patchSum) / ringN)) : 0;
-  const off0 = offset(ring0, ringS0),
-    off1 = offset(ring1, ringS1),
-    off2 = offset(ring2, ringS2);
+  const shift = (frameSum: number, patchSum: number) =>
+    ringN ? Math.max(-MAX_COLOR_OFFSET, Math.min(MAX_COLOR_OFFSET, (frameSum - patchSum) / ringN)) : 0;
+  const offA = shift(ringA, ringSA),
+    offBShift = shift(ringB, ringSB);
   // Pass 2: blend, over the same spans.
   let changed = 0;
   for (let y = y0; y <= y1; y++) {
@@ -218,10 +302,9 @@ export function blendPatch(
       const wgt = weight[k];
       if (wgt <= 0) continue;
       const keep = 1 - wgt;
-      const i = (y * width + x) * channels;
-      data[i] = Math.round(data[i] * keep + clamp255(sample[k * 3] + off0) * wgt);
-      data[i + 1] = Math.round(data[i + 1] * keep + clamp255(sample[k * 3 + 1] + off1) * wgt);
-      data[i + 2] = Math.round(data[i + 2] * keep + clamp255(sample[k * 3 + 2] + off2) * wgt);
+      const i = y * stride + x;
+      frame[offset + i] = Math.round(frame[offset + i] * keep + shifted(sampleA[k], offA) * wgt);
+      if (two) frame[offB + i] = Math.round(frame[offB + i] * keep + shifted(sampleB[k], offBShift) * wgt);
       changed++;
     }
   }

@@ -15,7 +15,7 @@ import { MOUTH_LEADS_AUDIO_SEC } from '../lipsync/av-offset.js';
 import { DEFAULT_MESH_EVERY_NTH, type FrameEditor, type YuvFrame } from '../frame-pipeline/editors.js';
 import { frameCount, type RenderPlan } from '../frame-pipeline/plan.js';
 import { analyseMouths, DEFAULT_BANK_CAPACITY, recordAt } from './analysis.js';
-import { blendPatch, ellipseBox } from './blend.js';
+import { blendPatch } from './blend.js';
 import { anchors, mouthEllipse, outerLips } from './landmarks.js';
 import { selectPatches, type SelectOptions } from './select.js';
 import { applySimilarity, fitSimilarity, similarityScale } from './similarity.js';
@@ -116,9 +116,7 @@ export async function createMouthEditor(options: MouthEditorOptions): Promise<Mo
         const destLips = outerLips(dest);
         const placed = outerLips(src).map((p) => applySimilarity(toFrame, p));
         const ellipse = mouthEllipse([destLips[0], destLips[10]], [destLips, placed]);
-        const { width: W, height: H } = frame;
-        const data = frame.rgba(ellipseBox(ellipse, W, H));
-        if (blendPatch(data, W, H, 4, patch, toFrame, ellipse) > 0) stats.edited++;
+        if (blendPatch(frame.yuv, frame.width, frame.height, patch, toFrame, ellipse) > 0) stats.edited++;
       } finally {
         stats.blend_ms += performance.now() - t1;
       }
