@@ -1,8 +1,9 @@
 /**
  * @module containers/media/engines/frame-pipeline/editors
  * The contract between the render loop and the per-frame engines (gaze, mouth): frames travel
- * as yuv420p; an editor asks for the RGBA of the regions it works on and changes them in place
- * (`FrameCanvas` writes the changed pixels back). Editors that look ahead observe frames at
+ * as yuv420p; an editor either changes `frame.yuv` itself (the mouth) or asks for the RGBA of
+ * the regions it works on and changes them in place (gaze; `FrameCanvas` writes the changed
+ * pixels back). Editors that look ahead observe frames at
  * decode time and edit them a few frames later.
  */
 import type { Box, FrameCanvas } from './yuv.js';
