@@ -3,8 +3,8 @@
  * The contract between the render loop and the per-frame engines (gaze, mouth): frames travel
  * as yuv420p; an editor either changes `frame.yuv` itself (the mouth) or asks for the RGBA of
  * the regions it works on and changes them in place (gaze; `FrameCanvas` writes the changed
- * pixels back). Editors that look ahead observe frames at
- * decode time and edit them a few frames later.
+ * pixels back at the end of the frame, so editors of `frame.yuv` go first in a chain). Editors
+ * that look ahead observe frames at decode time and edit them a few frames later.
  */
 import type { Box, FrameCanvas } from './yuv.js';
 
@@ -44,7 +44,7 @@ export interface FrameEditor extends Disposable {
   readonly lookahead?: number;
   /** Sees each unedited frame as soon as it is decoded, in order, before any `edit`. */
   observe?(frame: YuvFrame): Promise<void>;
-  /** Edits the RGB of `frame.rgba(box)` in place. Called once per output frame, in order. */
+  /** Edits `frame.yuv`, or the RGB of `frame.rgba(box)`, in place. Once per output frame, in order. */
   edit(frame: EditFrame): Promise<void>;
   /** Numbers for the render report (frames edited, faces found, ms...). */
   report(): Record<string, unknown>;

@@ -3,9 +3,10 @@
  * The frames path works in the decoder's and the encoder's own pixel format, yuv420p (planes Y,
  * then U and V at half width and height, no padding): 1.5 bytes per pixel through the pipes
  * instead of 4, and neither ffmpeg converts to or from RGBA (measured on 1285 frames of 720p:
- * decoder 5.7 → 4.1 CPU-s, encoder 17.8 → 14.1). Editors still think in RGB: `FrameCanvas`
- * converts only the regions they ask for, and writes back only the pixels they changed, so the
- * rest of the picture reaches the encoder bit for bit as decoded.
+ * decoder 5.7 → 4.1 CPU-s, encoder 17.8 → 14.1). The mouth blends in these planes; the eye
+ * editor still thinks in RGB: `FrameCanvas` converts only the regions it asks for, and writes
+ * back only the pixels it changed, so the rest of the picture reaches the encoder bit for bit as
+ * decoded.
  * Conversions: BT.601 limited range in 8.8 fixed point (ffmpeg's default for untagged video),
  * with ffmpeg's offset (below); a region goes out and back with the same matrix and offset, so
  * edits blend with their surroundings.

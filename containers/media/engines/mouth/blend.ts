@@ -63,7 +63,7 @@ export function cutPatch(
 }
 
 /** The pixels `blendPatch` reads and writes: the rotated ellipse's bounding box, clamped. */
-export function ellipseBox({ center, axis, a, b }: Ellipse, width: number, height: number): Box {
+function ellipseBox({ center, axis, a, b }: Ellipse, width: number, height: number): Box {
   const ex = Math.hypot(a * axis.x, b * axis.y),
     ey = Math.hypot(a * axis.y, b * axis.x);
   return {
