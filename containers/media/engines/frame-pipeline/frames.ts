@@ -6,6 +6,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { RecordPool } from './record-pool.js';
+import { yuv420pSize } from './yuv.js';
 
 /** One decoded frame; `data` is owned by the consumer until the next iteration. */
 export interface RawFrame {
@@ -95,12 +96,17 @@ export function writeWithBackpressure(
 
 /**
  * A gray mask (`width`×`height`, both even) as a yuv420p picture whose every plane is the mask
- * (chroma planes 2×2-averaged): the encoder's maskedmerge then mixes Y, U and V alike.
+ * (chroma planes 2×2-averaged): the encoder's maskedmerge then mixes Y, U and V alike. Into
+ * `out` when given (a pooled buffer).
  */
-export function yuv420pMask(mask: Uint8Array, width: number, height: number): Buffer {
+export function yuv420pMask(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  out: Buffer = Buffer.allocUnsafe(yuv420pSize(width, height)),
+): Buffer {
   const cw = width >> 1,
     ch = height >> 1;
-  const out = Buffer.allocUnsafe(width * height + 2 * cw * ch);
   out.set(mask, 0);
   const u = width * height,
     v = u + cw * ch;

@@ -64,20 +64,26 @@ const Y_OFF = (66 * OR + 129 * OG + 25 * OB) >> 8,
 
 const lumaOf = (r: number, g: number, b: number) => ((66 * r + 129 * g + 25 * b + Y_OFF + 128) >> 8) + 16;
 
+/** The size of `yuvToRgb`'s picture of a `width`×`height` frame at `scale`. */
+export const rgbSizeAt = (width: number, height: number, scale: number) => ({
+  w: Math.max(2, Math.round(width * scale)),
+  h: Math.max(2, Math.round(height * scale)),
+});
+
 /**
  * yuv420p frame → RGB at `scale` (nearest sample: landmarks need the shapes, not the texture);
- * the face meshes' input.
+ * the face meshes' input. Into `out` when it has the size (a pooled buffer).
  */
 export function yuvToRgb(
   yuv: Uint8Array,
   width: number,
   height: number,
   scale: number,
+  out?: Uint8Array,
 ): { rgb: Uint8Array; w: number; h: number } {
-  const w = Math.max(2, Math.round(width * scale)),
-    h = Math.max(2, Math.round(height * scale));
+  const { w, h } = rgbSizeAt(width, height, scale);
   const { u, v, cw } = planes(width, height);
-  const rgb = new Uint8Array(w * h * 3);
+  const rgb = out?.length === w * h * 3 ? out : new Uint8Array(w * h * 3);
   const cols = new Int32Array(w);
   for (let x = 0; x < w; x++) cols[x] = Math.min(width - 1, Math.floor((x + 0.5) / scale));
   let o = 0;
@@ -95,11 +101,19 @@ export function yuvToRgb(
 
 /**
  * yuv420p frame → RGB `dw`×`dh`, each pixel the mean of 4 luma samples (2×2 spread over its cell)
- * with the chroma at the cell's centre: the segmenter's small input.
+ * with the chroma at the cell's centre: the segmenter's small input. Into `into` when it has the
+ * size (a pooled buffer).
  */
-export function downsampleYuv(yuv: Uint8Array, sw: number, sh: number, dw: number, dh: number): Uint8Array {
+export function downsampleYuv(
+  yuv: Uint8Array,
+  sw: number,
+  sh: number,
+  dw: number,
+  dh: number,
+  into?: Uint8Array,
+): Uint8Array {
   const { u, v, cw } = planes(sw, sh);
-  const out = new Uint8Array(dw * dh * 3);
+  const out = into?.length === dw * dh * 3 ? into : new Uint8Array(dw * dh * 3);
   for (let y = 0; y < dh; y++) {
     const sy0 = Math.min(sh - 1, Math.floor(((y + 0.25) * sh) / dh));
     const sy1 = Math.min(sh - 1, Math.floor(((y + 0.75) * sh) / dh));

@@ -7,7 +7,8 @@
 import type { FaceMesh, FaceTracker, MeshPoint } from '../lipsync/face-track.js';
 import { createProcessingFaceTracker } from '../lipsync/face-track-worker.js';
 import { DEFAULT_MESH_EVERY_NTH, type FrameEditor, type YuvFrame } from '../frame-pipeline/editors.js';
-import { yuvToRgb } from '../frame-pipeline/yuv.js';
+import { rgbSizeAt, yuvToRgb } from '../frame-pipeline/yuv.js';
+import { RecordPool } from '../frame-pipeline/record-pool.js';
 import { eyeGeometry, irisShifts, type GazeTargetOptions } from './geometry.js';
 import { irisSearchBox, locateIris } from './iris.js';
 import { smoothRotation } from './eye-keys.js';
@@ -66,10 +67,20 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
     warp_ms: 0,
     shift_px_sum: 0,
   };
+  // Each eye's lid distances, reused from frame to frame (`lidDistances`).
+  const fieldBuffers: Float64Array[] = [];
   let disposed = false;
   // Meshes asked for and not yet in the track, in frame order.
   const ahead = tracker?.pipelined ? MESHES_AHEAD : 0;
-  const inFlight: { index: number; scale: number; sent: number; face: Promise<FaceMesh | null> }[] = [];
+  const inFlight: {
+    index: number;
+    scale: number;
+    sent: number;
+    rgb: Buffer;
+    face: Promise<FaceMesh | null>;
+  }[] = [];
+  // The mesh's input pictures, reused once answered (a tracker on a thread takes them for good).
+  let rgbPool: RecordPool | null = null;
 
   const addKeyframe = (index: number, scale: number, face: FaceMesh | null) => {
     stats.keyframes++;
@@ -92,6 +103,7 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
       stats.detect_wait_ms += now - t;
       stats.detect_ms += now - k.sent;
       addKeyframe(k.index, k.scale, face);
+      rgbPool?.give(k.rgb);
     }
   };
 
@@ -99,12 +111,15 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
     if (!tracker || frame.index % N !== 0) return;
     const t0 = performance.now();
     const scale = Math.min(1, detectMaxSide / Math.max(frame.width, frame.height));
-    const { rgb, w, h } = yuvToRgb(frame.yuv, frame.width, frame.height, scale);
+    const { w, h } = rgbSizeAt(frame.width, frame.height, scale);
+    if (rgbPool?.size !== w * h * 3) rgbPool = new RecordPool(w * h * 3, ahead + 2);
+    const rgb = rgbPool.take();
+    yuvToRgb(frame.yuv, frame.width, frame.height, scale, rgb);
     const sent = performance.now();
     stats.rgb_ms += sent - t0;
     const face = tracker.detect(rgb, w, h);
     face.catch(() => {}); // a disposed tracker rejects what is still in flight: nobody waits for it
-    inFlight.push({ index: frame.index, scale, sent, face });
+    inFlight.push({ index: frame.index, scale, sent, rgb, face });
     // A tracker on its own thread may run `ahead` keyframes ahead of the edits.
     await settle(frame.index - ahead * N);
   };
@@ -133,7 +148,10 @@ export async function createWarpGazeEditor(options: WarpGazeEditorOptions = {}):
       if (eyes) {
         const { width: W, height: H } = frame;
         // Aim with the iris as seen in THIS frame (sub-pixel, follows saccades between keyframes).
-        const fields = eyes.map((eye) => lidDistances(eye, W, H));
+        const fields = eyes.map((eye, i) => lidDistances(eye, W, H, fieldBuffers[i]));
+        // A field that outgrew its buffer got a new one: kept for the next frames.
+        for (const [i, f] of fields.entries())
+          if (f.sd.buffer !== fieldBuffers[i]?.buffer) fieldBuffers[i] = f.sd;
         for (const [i, eye] of eyes.entries())
           eye.iris = locateIris(frame.rgba(irisSearchBox(eye)), W, H, 4, eye, fields[i]);
         stats.iris_ms += performance.now() - t0;

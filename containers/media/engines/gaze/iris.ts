@@ -29,18 +29,48 @@ interface DiscStencil {
   minDisc: number;
 }
 
+/**
+ * `Math.hypot(dx, dy)` for 0 ≤ dx, dy < side, row dy: the stencil's distances, the same numbers,
+ * without a call per offset (V8 does not inline Math.hypot; its calls were most of this
+ * module's garbage). Grown on demand up to `HYPOT_TABLE_MAX_SIDE` (an eye beyond it, e.g. a
+ * broken mesh's, calls Math.hypot as before).
+ */
+const HYPOT_TABLE_MAX_SIDE = 256;
+let hypotTable = new Float64Array(0),
+  hypotSide = 0;
+function hypots(side: number): Float64Array {
+  if (side > hypotSide) {
+    hypotSide = Math.max(side, 2 * hypotSide);
+    hypotTable = new Float64Array(hypotSide * hypotSide);
+    for (let dy = 0; dy < hypotSide; dy++)
+      for (let dx = 0; dx < hypotSide; dx++) hypotTable[dy * hypotSide + dx] = Math.hypot(dx, dy);
+  }
+  return hypotTable;
+}
+
 function stencil(rDisc: number, rRing: number): DiscStencil {
   const reach = Math.ceil(rRing);
+  const table = reach < HYPOT_TABLE_MAX_SIDE ? hypots(reach + 1) : null,
+    side = hypotSide;
   const disc = new Int32Array(2 * reach + 1).fill(-1),
     outer = new Int32Array(2 * reach + 1).fill(-1);
   for (let dy = -reach; dy <= reach; dy++)
     for (let dx = 0; dx <= reach; dx++) {
-      const dist = Math.hypot(dx, dy);
+      const dist = table ? table[Math.abs(dy) * side + dx] : Math.hypot(dx, dy);
       if (dist <= rDisc) disc[dy + reach] = dx;
       if (dist <= rRing) outer[dy + reach] = dx;
     }
   return { disc, outer, reach, minDisc: Math.max(4, 0.25 * Math.PI * rDisc * rDisc) };
 }
+
+/**
+ * Scratch reused from eye to eye: typed arrays made per eye and frame were most of the render's
+ * external memory churn, and V8 answered it with a full collection 5–7 times a second.
+ */
+let sumScratch = new Float64Array(0),
+  countScratch = new Int32Array(0),
+  lumaScratch = new Float32Array(0),
+  gridScratch = new Float64Array(0);
 
 /** Row-wise prefix sums of a luma grid (NaN = outside the opening: counts nothing). */
 interface RowSums {
@@ -51,8 +81,13 @@ interface RowSums {
 }
 
 function rowSums(L: Float32Array, w: number, h: number): RowSums {
-  const sum = new Float64Array((w + 1) * h),
-    count = new Int32Array((w + 1) * h);
+  const cells = (w + 1) * h;
+  if (sumScratch.length < cells)
+    ((sumScratch = new Float64Array(cells)), (countScratch = new Int32Array(cells)));
+  const sum = sumScratch,
+    count = countScratch;
+  // Column 0 of each row is the empty prefix.
+  for (let y = 0; y < h; y++) ((sum[y * (w + 1)] = 0), (count[y * (w + 1)] = 0));
   for (let y = 0; y < h; y++) {
     let s = 0,
       n = 0;
@@ -132,7 +167,8 @@ export function locateIris(
   const bw = x1 - x0 + 1,
     bh = y1 - y0 + 1;
   // Luma of pixels inside the opening (1 px in from the lid line), NaN outside.
-  const L = new Float32Array(bw * bh).fill(NaN);
+  if (lumaScratch.length < bw * bh) lumaScratch = new Float32Array(bw * bh);
+  const L = lumaScratch.subarray(0, bw * bh).fill(NaN);
   let inside = 0;
   // Only the lid polygon's box can be inside: most of the search box is lid and skin.
   let px0 = Infinity,
@@ -163,7 +199,8 @@ export function locateIris(
   const side = 2 * search + 3,
     ox = cx - x0 - search - 1,
     oy = cy - y0 - search - 1;
-  const grid = new Float64Array(side * side).fill(NaN);
+  if (gridScratch.length < side * side) gridScratch = new Float64Array(side * side);
+  const grid = gridScratch.subarray(0, side * side).fill(NaN);
   const at = (x: number, y: number) => {
     const gi = x - ox,
       gj = y - oy;

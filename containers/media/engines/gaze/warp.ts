@@ -91,26 +91,30 @@ export interface LidDistances {
  * the row, and stops when the gap alone is farther: about half the time of measuring every edge
  * (≈ 45 against 95 ns per pixel), the same numbers (unit test).
  */
-export function lidDistances(eye: EyeGeometry, width: number, height: number): LidDistances {
+export function lidDistances(
+  eye: EyeGeometry,
+  width: number,
+  height: number,
+  into?: Float64Array,
+): LidDistances {
   const { write } = warpBoxes(eye, { x: 0, y: 0 });
   const x0 = Math.max(0, write.x0),
     y0 = Math.max(0, write.y0);
   const w = Math.max(0, Math.min(width - 1, write.x1) - x0 + 1),
     h = Math.max(0, Math.min(height - 1, write.y1) - y0 + 1);
-  const sd = new Float64Array(w * h);
-  const e = polygonEdges(eye.polygon);
-  const n = e.length / EDGE;
+  const sd = into && into.length >= w * h ? into.subarray(0, w * h) : new Float64Array(w * h);
+  const n = eye.polygon.length;
   if (n === 0) return { x0, y0, w, h, sd: sd.fill(Infinity) }; // as signedDistance of no polygon
-  const crossings = new Float64Array(n);
-  // Per row: the edges by their vertical gap to the row (an edge's distance is at least that).
-  const order = new Int32Array(n),
-    gap2 = new Float64Array(n);
+  if (edgeScratch.order.length < n) edgeScratch = edgeRows(n);
+  const { edges: e, crossings, order, gap2 } = edgeScratch;
+  polygonEdges(eye.polygon, e);
+  // Per row: `order` holds the edges by their vertical gap to the row (an edge's distance is at least that).
   let nearest = 0;
   for (let y = 0; y < h; y++) {
     const py = y0 + y + 0.5;
     // The inside test's crossing abscissae of this row, as signedDistance computes them.
     let nc = 0;
-    for (let o = 0; o < e.length; o += EDGE)
+    for (let o = 0; o < n * EDGE; o += EDGE)
       if (e[o + 1] > py !== e[o + 2] > py) crossings[nc++] = (e[o + 3] * (py - e[o + 1])) / e[o + 4] + e[o];
     for (let i = 0; i < n; i++) {
       const o = i * EDGE;
@@ -156,18 +160,33 @@ export function lidDistances(eye: EyeGeometry, width: number, height: number): L
 /** Numbers per edge in `polygonEdges`: a.x, a.y, b.y, ex, ey, |e|², min x, max x, min y, max y. */
 const EDGE = 10;
 
-/** A polygon's edges (from vertex i − 1 to vertex i, as `signedDistance` walks them) with their boxes. */
-function polygonEdges(poly: Xy[]): Float64Array {
-  const e = new Float64Array(poly.length * EDGE);
+/** Per-row scratch of `lidDistances`, reused from eye to eye (see `sumScratch` in iris.ts). */
+const edgeRows = (n: number) => ({
+  edges: new Float64Array(n * EDGE),
+  crossings: new Float64Array(n),
+  order: new Int32Array(n),
+  gap2: new Float64Array(n),
+});
+let edgeScratch = edgeRows(0);
+
+/** A polygon's edges (from vertex i − 1 to vertex i, as `signedDistance` walks them) with their boxes, into `e`. */
+function polygonEdges(poly: Xy[], e: Float64Array): void {
   for (let i = 0, j = poly.length - 1, o = 0; i < poly.length; j = i++, o += EDGE) {
     const a = poly[j],
       b = poly[i];
     const ex = b.x - a.x,
       ey = b.y - a.y;
-    e.set([a.x, a.y, b.y, ex, ey, ex * ex + ey * ey || 1], o);
-    e.set([Math.min(a.x, b.x), Math.max(a.x, b.x), Math.min(a.y, b.y), Math.max(a.y, b.y)], o + 6);
+    e[o] = a.x;
+    e[o + 1] = a.y;
+    e[o + 2] = b.y;
+    e[o + 3] = ex;
+    e[o + 4] = ey;
+    e[o + 5] = ex * ex + ey * ey || 1;
+    e[o + 6] = Math.min(a.x, b.x);
+    e[o + 7] = Math.max(a.x, b.x);
+    e[o + 8] = Math.min(a.y, b.y);
+    e[o + 9] = Math.max(a.y, b.y);
   }
-  return e;
 }
 
 /** Squared distance from (x, y) to the edge at `o` of `polygonEdges`, computed as in `signedDistance`. */
@@ -191,6 +210,9 @@ export function lidDistanceAt(field: LidDistances | undefined, poly: Xy[], x: nu
   }
   return signedDistance(poly, x + 0.5, y + 0.5);
 }
+
+/** `warpEye`'s copy of the pixels it reads, reused from eye to eye. */
+let warpSource = new Uint8Array(0);
 
 /**
  * Warps one eye of an RGB(A) frame in place so its iris moves by `shift` px. Alpha is kept.
@@ -223,7 +245,8 @@ export function warpEye(
     sy1 = Math.min(height - 1, read.y1);
   const sw = sx1 - sx0 + 1,
     sh = sy1 - sy0 + 1;
-  const src = new Uint8Array(sw * sh * 3);
+  if (warpSource.length < sw * sh * 3) warpSource = new Uint8Array(sw * sh * 3);
+  const src = warpSource;
   for (let y = 0; y < sh; y++)
     for (let x = 0; x < sw; x++) {
       const i = ((sy0 + y) * width + sx0 + x) * channels,

@@ -16,7 +16,7 @@ import type { EyeKeys } from '../gaze/eye-keys.js';
 import { analysisMeshLanes, createProcessingFaceTracker } from '../lipsync/face-track-worker.js';
 import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
 import { readRecords } from '../frame-pipeline/frames.js';
-import { yuv420pSize, yuvToRgb } from '../frame-pipeline/yuv.js';
+import { rgbSizeAt, yuv420pSize, yuvToRgb } from '../frame-pipeline/yuv.js';
 import { RecordPool } from '../frame-pipeline/record-pool.js';
 import type { RenderPlan } from '../frame-pipeline/plan.js';
 import { PatchBank } from './bank.js';
@@ -103,10 +103,14 @@ export async function analyseMouths(
   );
   const { width: W, height: H } = plan;
   const scale = Math.min(1, detectMaxSide / Math.max(W, H));
-  // Mesh frames asked for and not yet recorded, in order, each with its picture (for the patch cut).
-  const inFlight: { index: number; yuv: Buffer; face: Promise<FaceMesh | null> }[] = [];
-  // Frame buffers are handed back once read (mesh frames: once their patch is cut).
+  // Mesh frames asked for and not yet recorded, in order, each with its picture (for the patch
+  // cut) and the mesh's input.
+  const inFlight: { index: number; yuv: Buffer; rgb: Buffer; face: Promise<FaceMesh | null> }[] = [];
+  // Frame buffers are handed back once read (mesh frames: once their patch is cut); the mesh's
+  // input once it answered (a tracker on a thread takes it for good: then it is not reused).
   const pool = new RecordPool(yuv420pSize(W, H), ahead + 4);
+  const { w, h } = rgbSizeAt(W, H, scale);
+  const rgbPool = new RecordPool(w * h * 3, ahead + 2);
   const settle = async (keep: number) => {
     while (inFlight.length > keep) {
       const k = inFlight.shift()!;
@@ -128,6 +132,7 @@ export async function analyseMouths(
         lap('cut', t);
       }
       pool.give(k.yuv);
+      rgbPool.give(k.rgb);
     }
   };
   try {
@@ -139,12 +144,13 @@ export async function analyseMouths(
     for await (const yuv of readRecords(dec.child.stdout, yuv420pSize(W, H), pool)) {
       const index = meshes++ * N;
       const t = performance.now();
-      const { rgb, w, h } = yuvToRgb(yuv, W, H, scale);
+      const rgb = rgbPool.take();
+      yuvToRgb(yuv, W, H, scale, rgb);
       lap('detect_input', t);
       const face = tracker.detect(rgb, w, h);
       face.catch(() => {}); // a disposed tracker rejects what is still in flight: nobody waits for it
       records[index] = null;
-      inFlight.push({ index, yuv, face });
+      inFlight.push({ index, yuv, rgb, face });
       await settle(ahead);
     }
     await settle(0);

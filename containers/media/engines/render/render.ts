@@ -210,8 +210,11 @@ async function runMaskPipe(
   dec.child.stdin.end();
   enc.child.stdout.resume();
   let n = 0;
+  // Mask pictures go back to the pool once the encoder pipe has taken them.
+  const maskPool = new RecordPool(yuv420pSize(mw, mh), 8);
   const stream = new KeyMaskStream(segmenter, keys, async (m) => {
-    await writeWithBackpressure(enc.child.stdin, yuv420pMask(m, mw, mh));
+    const yuv = yuv420pMask(m, mw, mh, maskPool.take());
+    await writeWithBackpressure(enc.child.stdin, yuv, () => maskPool.give(yuv));
     n++;
   });
   const perSecond = Math.max(1, Math.round(spec.plan.fps));
@@ -258,11 +261,17 @@ async function runFramePipeline(
   const held: { frame: YuvFrame; mask?: Promise<Uint8Array> }[] = [];
   // Frame buffers go back to the reader once the encoder pipe has taken them.
   const pool = new RecordPool(yuv420pSize(plan.width, plan.height), lookahead + 8);
+  // The masks' buffers too: the segmenter's input (free once its mask is back), the mask pictures.
+  const [mw, mh] = tracker ? [tracker.width, tracker.height] : [0, 0];
+  const smallPool = new RecordPool(mw * mh * 3, lookahead + 2);
+  const maskPool = new RecordPool(yuv420pSize(mw, mh), 8);
   const canvas = new FrameCanvas(plan.width, plan.height);
   const emit = async ({ frame, mask }: { frame: YuvFrame; mask?: Promise<Uint8Array> }) => {
     await editFrame(editors, canvas, frame);
-    if (mask && tracker)
-      await writeWithBackpressure(maskPipe, yuv420pMask(await mask, tracker.width, tracker.height));
+    if (mask) {
+      const yuv = yuv420pMask(await mask, mw, mh, maskPool.take());
+      await writeWithBackpressure(maskPipe, yuv, () => maskPool.give(yuv));
+    }
     await writeWithBackpressure(enc.child.stdin, frame.yuv, () => pool.give(frame.yuv));
     n++;
   };
@@ -273,13 +282,16 @@ async function runFramePipeline(
       let m: Promise<Uint8Array> | undefined;
       if (tracker) {
         // Segment the unedited frame: edits are tiny and must not change the mask.
-        const small = tracker.needsInput(frame.index)
-          ? downsampleYuv(frame.yuv, plan.width, plan.height, tracker.width, tracker.height)
-          : undefined;
+        const small = tracker.needsInput(frame.index) ? smallPool.take() : undefined;
+        if (small) downsampleYuv(frame.yuv, plan.width, plan.height, mw, mh, small);
         // In frame order (the tracker smooths from mask to mask), awaited only when the frame is emitted.
         const index = frame.index;
         m = masks.then(() => tracker.next(index, small));
-        m.catch(() => {}); // emit awaits it: a failure stops the render there
+        // emit awaits it (a failure stops the render there); answered, the segmenter is done with `small`.
+        m.then(
+          () => small && smallPool.give(small),
+          () => {},
+        );
         masks = m;
       }
       for (const e of editors) if (e.observe) await e.observe(frame);

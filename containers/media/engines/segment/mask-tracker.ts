@@ -71,7 +71,10 @@ export function probabilityToMask(
   { featherPasses = 2, ramp = [0.25, 0.75] }: Pick<MaskTrackerOptions, 'featherPasses' | 'ramp'> = {},
 ): Uint8Array {
   let soft: Float32Array = p;
-  for (let k = 0; k < featherPasses; k++) soft = boxBlur3(soft, width, height);
+  // Ping-pong between two scratch grids (never `p` itself): no new arrays per mask.
+  if (featherScratch[0].length !== p.length)
+    featherScratch = [new Float32Array(p.length), new Float32Array(p.length)];
+  for (let k = 0; k < featherPasses; k++) soft = boxBlur3(soft, width, height, featherScratch[k % 2]);
   const [lo, hi] = ramp;
   const mask = new Uint8Array(soft.length);
   for (let i = 0; i < soft.length; i++) {
@@ -81,10 +84,17 @@ export function probabilityToMask(
   return mask;
 }
 
-/** 3×3 box blur with clamped edges. */
-export function boxBlur3(src: Float32Array, w: number, h: number): Float32Array {
-  const tmp = new Float32Array(src.length);
-  const out = new Float32Array(src.length);
+/**
+ * Scratch of the feather passes, reused from mask to mask: typed arrays made per mask or frame
+ * were most of the render's external-memory churn, which V8 answers with frequent full GCs.
+ */
+let featherScratch = [new Float32Array(0), new Float32Array(0)],
+  blurRows = new Float32Array(0);
+
+/** 3×3 box blur with clamped edges, into `out` (not `src`). */
+function boxBlur3(src: Float32Array, w: number, h: number, out: Float32Array): Float32Array {
+  if (blurRows.length !== src.length) blurRows = new Float32Array(src.length);
+  const tmp = blurRows;
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let x = 0; x < w; x++) {
