@@ -42,9 +42,12 @@ console.log(`[start] media container → ${containerUrl}`);
 // (Node refuses --cpu-prof in NODE_OPTIONS; the vision workers inherit the profiling flags).
 const mediaNodeFlags = (process.env.MEDIA_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 // A 64 MB young generation (Node's default: 16): the renders allocate per frame, and the smaller
-// one promoted and collected ≈ 3–4 CPU-s more per 40 s of every-option output (README
-// "Measured (2 cores)"). The same flag is in containers/media/Dockerfile's CMD.
-const MEDIA_V8_FLAGS = ['--max-semi-space-size=64'];
+// one promoted and collected ≈ 3–4 CPU-s more per 40 s of every-option output. The old generation
+// may grow to twice its live size before a full collection (V8's own factor left ≈ 12 MB of room
+// on the media service's ≈ 28 MB heap: the frames' buffers, counted as external memory, filled it
+// 5–7 times a second, 100+ mark-compacts per render): ≈ 2 CPU-s less per 40 s of every-option
+// output (README "Measured (2 cores)"). The same flags are in containers/media/Dockerfile's CMD.
+const MEDIA_V8_FLAGS = ['--max-semi-space-size=64', '--heap-growing-percent=100'];
 run('media container', 'tsx', [...MEDIA_V8_FLAGS, ...mediaNodeFlags, 'containers/media/src/main.ts'], {
   PORT: String(containerPort),
   HOST: '127.0.0.1',
