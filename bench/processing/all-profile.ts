@@ -5,8 +5,10 @@
  * and captions, then its stage times and the editors' own timers, plus CPU seconds of this
  * process and its children (ffmpeg, the segmenter).
  *
- * Run: `npx tsx bench/processing/all-profile.ts` (env as the service: `EDIT_MESH_EVERY_NTH`,
- * `ANALYSIS_MESH_LANES`, …). For functions: `node --cpu-prof --import tsx bench/processing/all-profile.ts`.
+ * Run with the media service's V8 flags (scripts/start.mjs): `npx tsx --max-semi-space-size=64
+ * --heap-growing-percent=100 bench/processing/all-profile.ts` (env as the service:
+ * `EDIT_MESH_EVERY_NTH`, `ANALYSIS_MESH_LANES`, …); `--trace-gc` counts the collections. For
+ * functions: `node --cpu-prof --import tsx bench/processing/all-profile.ts`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
