@@ -123,19 +123,27 @@ async function main() {
   for (const name of names) sessions.set(name, await session(`ws://${inspector}/${name}`));
   const t0 = Date.now();
   const sample = async () => {
-    const procs = serviceProcesses(BENCH_ROOT).map((p) => {
+    const procs = serviceProcesses(BENCH_ROOT).flatMap((p) => {
       const r = rollup(p.pid);
-      const cmd = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8');
+      // A child that exited since the listing (a short ffprobe) is simply not in this sample.
+      let cmd: string;
+      try {
+        cmd = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8');
+      } catch {
+        return [];
+      }
       // The user runtime (our Worker, R2/DO/queues) vs wrangler's proxy runtime in front of it.
       const role =
         p.part === 'workerd' ? (cmd.includes('--inspector-addr') ? 'workerd user' : 'workerd proxy') : p.role;
-      return {
-        pid: p.pid,
-        role,
-        rss: MiB(r?.Rss),
-        anon: MiB(r?.Anonymous),
-        file: MiB((r?.Rss ?? 0) - (r?.Anonymous ?? 0)),
-      };
+      return [
+        {
+          pid: p.pid,
+          role,
+          rss: MiB(r?.Rss),
+          anon: MiB(r?.Anonymous),
+          file: MiB((r?.Rss ?? 0) - (r?.Anonymous ?? 0)),
+        },
+      ];
     });
     const heaps: Record<string, { used: number; total: number; backing?: number }> = {};
     for (const [name, s] of sessions) {
