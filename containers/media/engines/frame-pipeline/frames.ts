@@ -97,14 +97,11 @@ export function writeWithBackpressure(
 /**
  * A gray mask (`width`×`height`, both even) as a yuv420p picture whose every plane is the mask
  * (chroma planes 2×2-averaged): the encoder's maskedmerge then mixes Y, U and V alike. Into
- * `out` when given (a pooled buffer).
+ * `into` when it has the size (a pooled buffer).
  */
-export function yuv420pMask(
-  mask: Uint8Array,
-  width: number,
-  height: number,
-  out: Buffer = Buffer.allocUnsafe(yuv420pSize(width, height)),
-): Buffer {
+export function yuv420pMask(mask: Uint8Array, width: number, height: number, into?: Buffer): Buffer {
+  const size = yuv420pSize(width, height);
+  const out = into?.length === size ? into : Buffer.allocUnsafe(size);
   const cw = width >> 1,
     ch = height >> 1;
   out.set(mask, 0);

@@ -72,18 +72,18 @@ export const rgbSizeAt = (width: number, height: number, scale: number) => ({
 
 /**
  * yuv420p frame → RGB at `scale` (nearest sample: landmarks need the shapes, not the texture);
- * the face meshes' input. Into `out` when it has the size (a pooled buffer).
+ * the face meshes' input. Into `into` when it has the size (a pooled buffer).
  */
 export function yuvToRgb(
   yuv: Uint8Array,
   width: number,
   height: number,
   scale: number,
-  out?: Uint8Array,
+  into?: Uint8Array,
 ): { rgb: Uint8Array; w: number; h: number } {
   const { w, h } = rgbSizeAt(width, height, scale);
   const { u, v, cw } = planes(width, height);
-  const rgb = out?.length === w * h * 3 ? out : new Uint8Array(w * h * 3);
+  const rgb = into?.length === w * h * 3 ? into : new Uint8Array(w * h * 3);
   const cols = new Int32Array(w);
   for (let x = 0; x < w; x++) cols[x] = Math.min(width - 1, Math.floor((x + 0.5) / scale));
   let o = 0;

@@ -105,6 +105,9 @@ interface PlanePass {
 
 const VIDEO_MIN = 16;
 
+// `blendPlane`'s helpers live here, not as closures in it: a closure made per call cost it its
+// optimised code again and again ("wrong call target"), and unoptimised code boxes every double.
+
 /** Patch sample `s` plus the colour offset, kept in the video range (a sample already outside it stays). */
 function offsetSample(s: number, off: number, max: number): number {
   const v = s + off;
@@ -178,8 +181,6 @@ function blendPlane(
   { center, axis, a, b }: Ellipse,
   box: Box,
 ): number {
-  // Module-level helpers, not closures: a closure made per call cost this function its
-  // optimised code again and again ("wrong call target"), and unoptimised code boxes every double.
   const { offset, stride, step, pw, ph, max } = plane;
   const pa = plane.a,
     pb = plane.b;
