@@ -68,6 +68,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function stages(
   hd: string,
   plan: ReturnType<typeof planRender>,
+  audioCodec: string | null,
   work: string,
 ): Promise<Array<[string, number, number, string]>> {
   const rows: Array<[string, number, number, string]> = [];
@@ -123,7 +124,7 @@ async function stages(
           plan,
           video: { kind: 'file', path: hd, loop: false },
           mask: { kind: 'pipe', width: MASK_SIDE, height: MASK_SIDE },
-          audio: { kind: 'source', path: hd, lagSec: 0 },
+          audio: { kind: 'source', path: hd, lagSec: 0, codec: audioCodec },
           output: join(work, 'composite.mp4'),
         }),
       ],
@@ -170,7 +171,8 @@ async function main() {
   const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 1;
   const hd = talkingHead720p60s();
   const work = mkdtempSync(join(tmpdir(), 'bench-blur-'));
-  const plan = planRender(await probeFile(hd), null);
+  const probe = await probeFile(hd);
+  const plan = planRender(probe, null);
   const rows: Array<[string, number, number, string]> = [];
   const notes: string[] = [];
 
@@ -179,7 +181,8 @@ async function main() {
   );
   rows.push(['floor: native transcode', floor.wall, floor.cpu, '']);
 
-  if (!process.argv.includes('--render-only')) rows.push(...(await stages(hd, plan, work)));
+  if (!process.argv.includes('--render-only'))
+    rows.push(...(await stages(hd, plan, probe.audio?.codec ?? null, work)));
 
   // `--render-root DIR`: the render from another checkout (an export of the commit before), same
   // clip and floor; with `--alternate`, this tree's render and DIR's take turns (A B A B …).

@@ -45,8 +45,11 @@ export type MaskInput =
 export type AudioInput =
   /** New speech replaces the source audio. */
   | { kind: 'speech'; path: string }
-  /** The source audio, shifted: positive `lagSec` means the audio was late and is pulled earlier. */
-  | { kind: 'source'; path: string; lagSec: number }
+  /**
+   * The source audio, shifted: positive `lagSec` means the audio was late and is pulled earlier.
+   * `codec` is the probe's (AAC that nothing changes is copied: `copiesSourceAudio`).
+   */
+  | { kind: 'source'; path: string; lagSec: number; codec: string | null }
   /** The source has no audio: a silent AAC track keeps players and the spec happy. */
   | { kind: 'silent' };
 
@@ -71,6 +74,15 @@ export function blurRadius(plan: RenderPlan): number {
   const side = Math.min(plan.width, plan.height) / BLUR_DOWNSCALE;
   return Math.max(1, Math.min(Math.max(2, Math.round(side / 30)), Math.floor(side / 4)));
 }
+
+/**
+ * Pure: whether the output carries the source's own AAC packets as they are: the source plays once
+ * (no loop, no trim), unshifted, and its audio is AAC already. Re-encoding it (resampled to 48 kHz)
+ * cost ≈ 1.1 CPU-s per minute and a generation of quality, for the same sound. A copied track is
+ * as long as the source's, where the re-encoded one is padded to the video's length.
+ */
+export const copiesSourceAudio = ({ plan, audio }: Pick<EncodeSpec, 'plan' | 'audio'>): boolean =>
+  audio.kind === 'source' && audio.lagSec === 0 && audio.codec === 'aac' && plan.fit === 'source';
 
 /** Arguments of the single encoding ffmpeg (after spawnFfmpeg's common flags). */
 export function encoderArgs(spec: EncodeSpec): string[] {
@@ -150,18 +162,20 @@ export function encoderArgs(spec: EncodeSpec): string[] {
 
   // Audio graph: resample, shift for lip sync, pad so audio never ends before the video, and
   // never beyond it: an unbounded apad runs as long as the longest `-t` (a forged one too).
+  const copyAudio = copiesSourceAudio(spec);
   const shift =
     audio.kind === 'source' && audio.lagSec > 0
       ? `atrim=start=${audio.lagSec.toFixed(4)},asetpts=PTS-STARTPTS,`
       : audio.kind === 'source' && audio.lagSec < 0
         ? `adelay=${Math.round(-audio.lagSec * 1000)}:all=1,`
         : '';
-  filters.push(
-    `[${audioIndex}:a]${shift}aresample=${AUDIO_RATE_HZ},apad=whole_dur=${plan.durationSec.toFixed(3)}[aout]`,
-  );
+  if (!copyAudio)
+    filters.push(
+      `[${audioIndex}:a]${shift}aresample=${AUDIO_RATE_HZ},apad=whole_dur=${plan.durationSec.toFixed(3)}[aout]`,
+    );
 
   args.push('-filter_complex', filters.join(';'));
-  args.push('-map', '[vout]', '-map', '[aout]');
+  args.push('-map', '[vout]', '-map', copyAudio ? `${audioIndex}:a:0` : '[aout]');
   if (captionsIndex !== null) {
     args.push('-map', `${captionsIndex}:s`, '-c:s', 'mov_text', '-metadata:s:s:0', 'language=eng');
   }
@@ -176,10 +190,7 @@ export function encoderArgs(spec: EncodeSpec): string[] {
     'yuv420p',
     '-r',
     String(fps),
-    '-c:a',
-    'aac',
-    '-b:a',
-    AAC_BITRATE,
+    ...(copyAudio ? ['-c:a', 'copy'] : ['-c:a', 'aac', '-b:a', AAC_BITRATE]),
     '-t',
     plan.durationSec.toFixed(3),
     ...(spec.maxBytes ? ['-fs', String(Math.floor(spec.maxBytes))] : []),

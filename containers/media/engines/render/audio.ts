@@ -30,7 +30,7 @@ export async function chooseAudio(
     if (wantsSync) log.note('lip_sync_correction: the source has no audio; nothing to align');
     return { audio: { kind: 'silent' }, lipSync: undefined };
   }
-  const audio: AudioInput = { kind: 'source', path: input.sourcePath, lagSec: 0 };
+  const audio: AudioInput = { kind: 'source', path: input.sourcePath, lagSec: 0, codec: source.audio.codec };
   if (!wantsSync) return { audio, lipSync: undefined };
   if (!engines.estimateAvOffset)
     throw engineFailure('lipsync_unavailable', 'lip_sync_correction: no offset estimator is configured');

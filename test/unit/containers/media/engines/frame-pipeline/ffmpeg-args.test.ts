@@ -58,6 +58,27 @@ describe('encoderArgs', () => {
     expect(graph).toContain('[bg][sharp][m]maskedmerge[vout]');
   });
 
+  it('should copy the source AAC only when it plays once, unshifted', () => {
+    const source = { kind: 'source' as const, path: 'in.mp4', lagSec: 0, codec: 'aac' as string | null };
+    const file = { kind: 'file' as const, path: 'in.mp4', loop: false };
+    const args = (over: Partial<typeof source>, p: RenderPlan = plan) =>
+      encoderArgs({ ...spec, plan: p, video: file, mask: { kind: 'none' }, audio: { ...source, ...over } });
+    const copied = args({});
+    expect(copied.slice(copied.indexOf('-c:a'), copied.indexOf('-c:a') + 2)).toEqual(['-c:a', 'copy']);
+    expect(copied[copied.indexOf('-map', copied.indexOf('-map') + 1) + 1]).toBe('0:a:0');
+    expect(copied[copied.indexOf('-filter_complex') + 1]).not.toContain('aresample');
+    for (const encoded of [
+      args({ codec: 'mp3' }),
+      args({ codec: null }),
+      args({ lagSec: 0.12 }),
+      args({}, { ...plan, fit: 'trim' }),
+      args({}, { ...plan, fit: 'loop' }),
+    ]) {
+      expect(encoded.slice(encoded.indexOf('-c:a'), encoded.indexOf('-c:a') + 2)).toEqual(['-c:a', 'aac']);
+      expect(encoded[encoded.indexOf('-filter_complex') + 1]).toContain('aresample=48000');
+    }
+  });
+
   it('should refuse a mask on stdin beside raw frames', () => {
     expect(() =>
       encoderArgs({ ...spec, video: { kind: 'raw' }, mask: { kind: 'pipe', width: 256, height: 256 } }),
