@@ -3,7 +3,13 @@
  * The typed client of the media container's internal HTTP API. Bodies stream both ways;
  * nothing here holds a whole media file.
  */
-import type { AsrOutput, ProbeResult, TimeSegment, VisionFrame } from '../contract/media.js';
+import {
+  DEFAULT_MAX_MEDIA_DURATION_SEC,
+  type AsrOutput,
+  type ProbeResult,
+  type TimeSegment,
+  type VisionFrame,
+} from '../contract/media.js';
 import { MediaErrorBody, type RenderRequest } from '../contract/render.js';
 import type { TtsRequest } from '../contract/tts.js';
 import { ADMISSION_WAIT_MS, fetchTimeoutMs, workBudgetMs } from './budget.js';
@@ -41,6 +47,27 @@ export interface JobScope {
   maxDurationSec?: number;
 }
 
+/**
+ * A deadline `ms` from now, that `tighten(ms)` can bring forward to `ms` from its start (never
+ * push back: the earliest wins).
+ */
+export function tightenableDeadline(ms: number): { signal: AbortSignal; tighten(ms: number): void } {
+  const startedAt = Date.now();
+  const expired = new AbortController();
+  const expireAfter = (after: number) =>
+    AbortSignal.timeout(Math.max(0, after)).addEventListener('abort', () => expired.abort(), { once: true });
+  expireAfter(ms);
+  return { signal: expired.signal, tighten: (total) => expireAfter(total - (Date.now() - startedAt)) };
+}
+
+/** A call sent while the media's probe still runs beside it. */
+export interface BesideProbe {
+  /** The media's duration (seconds), once probed. */
+  duration?: Promise<number>;
+  /** Aborted when the probe failed: the call ends. */
+  stop?: AbortSignal;
+}
+
 export class MediaClient {
   /** Real duration of the job's media once probed (budgets follow it), and the upload's size before. */
   private durationSec: number | null = null;
@@ -57,13 +84,37 @@ export class MediaClient {
     if (sizeBytes !== undefined) this.sizeBytes = sizeBytes;
   }
 
-  /** Calls the container; maps its errors to Unrecoverable (4xx) or Transient (5xx, network). */
-  private async call(path: string, init: RequestInit, what: string): Promise<Response> {
+  /**
+   * Calls the container; maps its errors to Unrecoverable (4xx) or Transient (5xx, network).
+   * `duration`: the media's duration is being probed beside this call (a render sent before its
+   * probe answered). Until it answers the budget is the ceiling, the longest media accepted (the
+   * container narrows it from its own probe); then the Worker's deadline follows the answer.
+   * `stop` ends the call early (the probe beside it failed).
+   */
+  private async call(
+    path: string,
+    init: RequestInit,
+    what: string,
+    { duration, stop }: BesideProbe = {},
+  ): Promise<Response> {
     let res: Response;
-    const budgetMs = workBudgetMs({ durationSec: this.durationSec, sizeBytes: this.sizeBytes });
+    const longestSec = this.scope?.maxDurationSec ?? DEFAULT_MAX_MEDIA_DURATION_SEC;
+    const durationSec = this.durationSec ?? (duration ? longestSec : null);
+    let budgetMs = workBudgetMs({ durationSec, sizeBytes: this.sizeBytes });
     // The container may hold the request for its key's turn before the budget starts.
-    const deadline = AbortSignal.timeout(fetchTimeoutMs(budgetMs));
-    const signal = this.scope?.signal ? AbortSignal.any([this.scope.signal, deadline]) : deadline;
+    const deadline = tightenableDeadline(fetchTimeoutMs(budgetMs));
+    if (duration && this.durationSec === null)
+      duration.then(
+        (sec) => {
+          budgetMs = workBudgetMs({ durationSec: sec });
+          deadline.tighten(fetchTimeoutMs(budgetMs));
+        },
+        () => {}, // the probe's own failure is the caller's to report
+      );
+    const signal = AbortSignal.any([
+      deadline.signal,
+      ...[this.scope?.signal, stop].filter((s) => s !== undefined),
+    ]);
     const headers = new Headers(init.headers);
     if (this.scope) {
       headers.set('x-job-id', this.scope.jobId);
@@ -78,7 +129,7 @@ export class MediaClient {
       res = await this.transport.fetch(path, { ...init, headers, signal });
     } catch (err) {
       if (this.scope?.signal?.aborted) throw new JobAbortedError(what, { cause: err });
-      if (deadline.aborted)
+      if (deadline.signal.aborted)
         throw new UnrecoverableError(
           `${what} took longer than its budget of ${Math.round(budgetMs / 1000)} s`,
           { cause: err },
@@ -168,12 +219,16 @@ export class MediaClient {
     );
   }
 
-  /** The rendered MP4 as a stream (Content-Length set by the container). */
+  /**
+   * The rendered MP4 as a stream (Content-Length set by the container). `beside`: the source's
+   * probe runs beside the render (see `call`).
+   */
   async render(
     source: ReadableStream,
     speech: ReadableStream | null,
     options: RenderRequest,
     hints: SourceHints,
+    beside?: BesideProbe,
   ): Promise<Response> {
     const form = multipartStream([
       { name: 'options', value: JSON.stringify(options) },
@@ -191,6 +246,7 @@ export class MediaClient {
       '/render',
       { method: 'POST', body: form.body, headers: { 'content-type': form.contentType } },
       'rendering the video',
+      beside,
     );
   }
 }

@@ -1,7 +1,10 @@
 /**
  * @module pipeline/steps/processing
- * The processing plan: probe → speech (synthesized or supplied) → one render in the container
- * (one decode, one encode) streamed into R2 as the output MP4.
+ * The processing plan: probe → speech synthesis → one render in the container (one decode, one
+ * encode) streamed into R2 as the output MP4. Without speech to synthesize, the probe runs beside
+ * the render instead of before it (the render probes the source itself; the Worker's probe checks
+ * the file and bounds the Worker's wait): the job saves the probe's round trip, ≈ 0.4 s a minute
+ * of 720p.
  */
 import type { ProcessingReport } from '../../contract/jobs.js';
 import { RenderToggles, type ProcessOptions } from '../../contract/options.js';
@@ -59,20 +62,43 @@ export const renderRequest = (options: ProcessOptions): RenderRequest => ({
   captions: options.speech === 'synthesized' ? options.description : null,
 });
 
+/** A bad upload fails before any speech is synthesized for it. */
+const probeFirstStep: Step<ProcessingJob> = {
+  ...probeStep,
+  when: (job) => speechStep.when!(job),
+};
+
+async function probeVideo(ctx: StepContext<ProcessingJob>) {
+  const probe = await probeSource(ctx);
+  if (!probe.video) throw new UnrecoverableError('the file has no video stream to process');
+  return probe;
+}
+
 const renderStep: Step<ProcessingJob> = {
   name: 'render',
   weight: 85,
   async run(ctx) {
-    const probe = await probeSource(ctx);
-    if (!probe.video) throw new UnrecoverableError('the file has no video stream to process');
-    const { body, hints } = await ctx.source();
-    const speech = await speechStream(ctx);
-    const res = await ctx.media.render(body, speech, renderRequest(ctx.job.options), hints);
-    await streamToR2(ctx.bucket, r2Keys.output(ctx.job.video_id), iterate(res.body!), {
+    const probe = probeVideo(ctx);
+    // The probe's failure is the job's (the render it stops would only say less).
+    const stop = new AbortController();
+    probe.catch(() => stop.abort());
+    const rendered = (async () => {
+      const { body, hints } = await ctx.source();
+      const speech = await speechStream(ctx);
+      const duration = probe.then((p) => p.duration_sec);
+      return ctx.media.render(body, speech, renderRequest(ctx.job.options), hints, {
+        duration,
+        stop: stop.signal,
+      });
+    })();
+    const [probed, res] = await Promise.allSettled([probe, rendered]);
+    if (probed.status === 'rejected') throw probed.reason;
+    if (res.status === 'rejected') throw res.reason;
+    await streamToR2(ctx.bucket, r2Keys.output(ctx.job.video_id), iterate(res.value.body!), {
       contentType: 'video/mp4',
     });
     // Kept beside the step's other work so `finish` finds it after a retry too.
-    const report = summarizeRenderReport(res.headers.get('x-render-report'));
+    const report = summarizeRenderReport(res.value.headers.get('x-render-report'));
     if (report) await ctx.bucket.put(ctx.workKey(REPORT_STEP), JSON.stringify(report));
   },
 };
@@ -85,7 +111,7 @@ async function readReport(ctx: StepContext<ProcessingJob>): Promise<ProcessingRe
 }
 
 export const processingPlan: Plan<ProcessingJob> = {
-  steps: [probeStep, speechStep, renderStep],
+  steps: [probeFirstStep, speechStep, renderStep],
   finish: async (ctx) => ({
     output_key: r2Keys.output(ctx.job.video_id),
     processing_report: await readReport(ctx),

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { workBudgetMs } from '../../../../src/media/budget.js';
+import { MediaClient, tightenableDeadline } from '../../../../src/media/client.js';
+import type { MediaTransport } from '../../../../src/media/transport.js';
+
+/** A transport that records each request and answers when told to (or when its signal aborts). */
+function heldTransport() {
+  const calls: { path: string; headers: Headers; signal: AbortSignal; answer(res: Response): void }[] = [];
+  const transport: MediaTransport = {
+    fetch: (path, init) =>
+      new Promise<Response>((resolve, reject) => {
+        const signal = init.signal!;
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        calls.push({ path, headers: new Headers(init.headers), signal, answer: resolve });
+      }),
+  };
+  return { transport, calls };
+}
+
+const hints = { filename: 'a.mp4', content_type: 'video/mp4' };
+const body = () => new ReadableStream({ start: (c) => c.close() });
+const render = (client: MediaClient, beside?: Parameters<MediaClient['render']>[4]) =>
+  client.render(body(), null, {} as never, hints, beside);
+
+describe('tightenableDeadline', () => {
+  it('should fire at its first time unless brought forward, and never later', async () => {
+    const late = tightenableDeadline(60_000);
+    late.tighten(20);
+    const never = tightenableDeadline(60_000);
+    never.tighten(120_000);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(late.signal.aborted).toBe(true);
+    expect(never.signal.aborted).toBe(false);
+  });
+});
+
+describe('MediaClient.render beside its probe', () => {
+  it('should send the ceiling budget for the longest media accepted and no duration until the probe answers', async () => {
+    const { transport, calls } = heldTransport();
+    const client = new MediaClient(transport, { jobId: 'vid_a', maxDurationSec: 600 });
+    let probed!: (sec: number) => void;
+    const duration = new Promise<number>((r) => (probed = r));
+    const rendered = render(client, { duration });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls[0].headers.get('x-work-budget-ms')).toBe(String(workBudgetMs({ durationSec: 600 })));
+    expect(calls[0].headers.has('x-media-duration-sec')).toBe(false);
+    probed(60);
+    calls[0].answer(new Response('mp4'));
+    await expect((await rendered).text()).resolves.toBe('mp4');
+  });
+
+  it('should use the known duration when the probe already answered', async () => {
+    const { transport, calls } = heldTransport();
+    const client = new MediaClient(transport, { jobId: 'vid_a', maxDurationSec: 600 });
+    client.setMedia({ durationSec: 60 });
+    const rendered = render(client, { duration: Promise.resolve(60) });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls[0].headers.get('x-work-budget-ms')).toBe(String(workBudgetMs({ durationSec: 60 })));
+    expect(calls[0].headers.get('x-media-duration-sec')).toBe('60');
+    calls[0].answer(new Response('mp4'));
+    await rendered;
+  });
+
+  it('should end the call when the probe beside it failed', async () => {
+    const { transport, calls } = heldTransport();
+    const client = new MediaClient(transport, { jobId: 'vid_a', maxDurationSec: 600 });
+    const stop = new AbortController();
+    const rendered = render(client, { duration: new Promise(() => {}), stop: stop.signal });
+    await new Promise((r) => setTimeout(r, 0));
+    stop.abort();
+    expect(calls[0].signal.aborted).toBe(true);
+    await expect(rendered).rejects.toThrow(/could not be reached for rendering the video/);
+  });
+});
