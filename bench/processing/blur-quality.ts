@@ -115,7 +115,7 @@ async function maskAgreement(path: string) {
     keyed: Uint8Array[] = [];
   const tracker = new MaskTracker(seg, { everyNth: 6 }); // the former default: 4 masks/s at 25 fps
   const keys = blurKeyOptions(25);
-  const stream = new KeyMaskStream(seg, keys, async (m) => void keyed.push(m));
+  const stream = new KeyMaskStream(seg, keys, async (m) => void keyed.push(Uint8Array.from(m)));
   let i = 0;
   const rendered = smallFrames(path, w, h, false);
   for await (const rgb of smallFrames(path, w, h, true)) {

@@ -18,13 +18,18 @@ export class KeyMaskStream {
   readonly #inFlight: Array<{ index: number; map: Promise<Float32Array>; ready: boolean }> = [];
   #prevRgb: Uint8Array | null = null;
   #lastKey: { index: number; mask: Uint8Array } | null = null;
+  /** The in-between masks' one buffer (the consumer copies each mask before it resolves). */
+  #between = new Uint8Array(0);
   /** Keys segmented so far. */
   keys = 0;
 
   constructor(
     private readonly segmenter: Segmenter,
     options: KeyMaskOptions,
-    /** Receives every frame's mask, in frame order. */
+    /**
+     * Receives every frame's mask, in frame order. An in-between mask's buffer is reused for the
+     * next one once the returned promise resolves: copy what you keep.
+     */
     private readonly emit: (mask: Uint8Array) => Promise<void>,
   ) {
     this.#planner = new KeyMaskPlanner(options);
@@ -75,8 +80,9 @@ export class KeyMaskStream {
   async #release(): Promise<void> {
     const { index, map } = this.#inFlight.shift()!;
     const mask = probabilityToMask(await map, this.segmenter.inputWidth, this.segmenter.inputHeight);
+    if (this.#between.length !== mask.length) this.#between = new Uint8Array(mask.length);
     if (this.#lastKey)
-      for (const m of inBetweenMasks(this.#lastKey.mask, this.#lastKey.index, mask, index))
+      for (const m of inBetweenMasks(this.#lastKey.mask, this.#lastKey.index, mask, index, this.#between))
         await this.emit(m);
     await this.emit(mask);
     this.#lastKey = { index, mask };

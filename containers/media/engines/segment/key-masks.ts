@@ -23,9 +23,10 @@ export interface KeyMaskOptions {
  * quarter of the pixels is plenty for a motion measure, and it runs on every frame).
  */
 export function grayThumb(rgb: Uint8Array, width: number, height: number): Uint8Array {
-  const sums = new Float64Array(THUMB_SIDE * THUMB_SIDE);
-  const counts = new Uint32Array(THUMB_SIDE * THUMB_SIDE);
-  const column = new Uint32Array(width);
+  if (thumbScratch.column.length !== width) thumbScratch.column = new Uint32Array(width);
+  const { sums, counts, column } = thumbScratch;
+  sums.fill(0);
+  counts.fill(0);
   for (let x = 0; x < width; x++) column[x] = Math.min(THUMB_SIDE - 1, Math.floor((x * THUMB_SIDE) / width));
   // Every other row/column only where each thumbnail cell still gets samples.
   const stepX = width >= 2 * THUMB_SIDE ? 2 : 1,
@@ -43,6 +44,13 @@ export function grayThumb(rgb: Uint8Array, width: number, height: number): Uint8
   for (let t = 0; t < out.length; t++) out[t] = counts[t] ? Math.round(sums[t] / 256 / counts[t]) : 0;
   return out;
 }
+
+/** grayThumb's sums, counts and column table, reused from frame to frame (it runs on every frame). */
+const thumbScratch = {
+  sums: new Float64Array(THUMB_SIDE * THUMB_SIDE),
+  counts: new Uint32Array(THUMB_SIDE * THUMB_SIDE),
+  column: new Uint32Array(0),
+};
 
 /** Mean absolute difference of two thumbnails, 0..255. */
 export function thumbChange(a: Uint8Array, b: Uint8Array): number {
@@ -99,16 +107,23 @@ export function blendMasks(
   a: Uint8Array,
   b: Uint8Array,
   t: number,
-  out = new Uint8Array(a.length),
+  out: Uint8Array = new Uint8Array(a.length),
 ): Uint8Array {
   const w = Math.round(t * 256);
   for (let i = 0; i < a.length; i++) out[i] = (a[i] * (256 - w) + b[i] * w + 128) >> 8;
   return out;
 }
 
-/** The in-between masks of frames `from + 1 .. to - 1` for keys at `from` (mask a) and `to` (mask b). */
-export function inBetweenMasks(a: Uint8Array, from: number, b: Uint8Array, to: number): Uint8Array[] {
-  const out: Uint8Array[] = [];
-  for (let j = from + 1; j < to; j++) out.push(blendMasks(a, b, (j - from) / (to - from)));
-  return out;
+/**
+ * The in-between masks of frames `from + 1 .. to - 1` for keys at `from` (mask a) and `to` (mask
+ * b), one at a time. With `into`, every mask is written there: each is valid until the next.
+ */
+export function* inBetweenMasks(
+  a: Uint8Array,
+  from: number,
+  b: Uint8Array,
+  to: number,
+  into?: Uint8Array,
+): Generator<Uint8Array> {
+  for (let j = from + 1; j < to; j++) yield blendMasks(a, b, (j - from) / (to - from), into);
 }

@@ -80,9 +80,17 @@ describe('blendMasks and inBetweenMasks', () => {
   });
 
   it('should give one mask per frame strictly between the keys, moving evenly', () => {
-    const masks = inBetweenMasks(new Uint8Array([0]), 10, new Uint8Array([200]), 14);
+    const masks = [...inBetweenMasks(new Uint8Array([0]), 10, new Uint8Array([200]), 14)];
     expect(masks.map((m) => m[0])).toEqual([50, 100, 150]);
-    expect(inBetweenMasks(new Uint8Array([0]), 3, new Uint8Array([9]), 4)).toEqual([]);
+    expect([...inBetweenMasks(new Uint8Array([0]), 3, new Uint8Array([9]), 4)]).toEqual([]);
+    // Into one buffer: each mask in turn, read before the next.
+    const into = new Uint8Array(1);
+    const seen = [];
+    for (const m of inBetweenMasks(new Uint8Array([0]), 10, new Uint8Array([200]), 14, into)) {
+      expect(m).toBe(into);
+      seen.push(m[0]);
+    }
+    expect(seen).toEqual([50, 100, 150]);
   });
 });
 
