@@ -2,7 +2,8 @@
  * @module bench/support/step-times
  * A job's own stage times, read back from the service's log: the Worker prints one JSON line per
  * finished step (`src/pipeline/step-log.ts`: `{"video_id", "step", "in"?, "ms"}`), wrangler
- * prefixes it with the Worker's name. Start the service with its output in a file
+ * prefixes it with the Worker's name; the media container prints the parts of its own work for a
+ * step (`{"video_id", "step", "within", "ms"}`: the render's receive, probe, encode, send). Start the service with its output in a file
  * (`npm start > service.log 2>&1`) and hand the bench that file.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
@@ -11,6 +12,8 @@ export interface StepTime {
   step: string;
   /** The concurrent group the step ran in; absent for a top-level step. */
   in?: string;
+  /** The Worker step this is a part of (the container's own stages of that step's request). */
+  within?: string;
   ms: number;
 }
 
@@ -21,9 +24,20 @@ export function parseStepTimes(log: string, videoId: string): StepTime[] {
     if (!line.includes(videoId)) continue;
     const json = line.slice(line.indexOf('{'));
     try {
-      const rec = JSON.parse(json) as { video_id?: string; step?: unknown; in?: unknown; ms?: unknown };
+      const rec = JSON.parse(json) as {
+        video_id?: string;
+        step?: unknown;
+        in?: unknown;
+        within?: unknown;
+        ms?: unknown;
+      };
       if (rec.video_id !== videoId || typeof rec.step !== 'string' || typeof rec.ms !== 'number') continue;
-      steps.push({ step: rec.step, ...(typeof rec.in === 'string' ? { in: rec.in } : {}), ms: rec.ms });
+      steps.push({
+        step: rec.step,
+        ...(typeof rec.in === 'string' ? { in: rec.in } : {}),
+        ...(typeof rec.within === 'string' ? { within: rec.within } : {}),
+        ms: rec.ms,
+      });
     } catch {
       // Another line that names the job (an error, a warning): not a step time.
     }
@@ -57,10 +71,11 @@ export function stageRows(
   });
   const rows = [row('upload (client → Worker → R2)', uploadSec)];
   let stepsSec = 0;
-  for (const s of steps.filter((t) => t.in === undefined)) {
+  for (const s of steps.filter((t) => t.in === undefined && t.within === undefined)) {
     const members = steps.filter((t) => t.in === s.step);
     rows.push(row(members.length ? `${s.step} (concurrent)` : s.step, s.ms / 1000));
     for (const m of members) rows.push(row(`  ∥ ${m.step}`, m.ms / 1000));
+    for (const p of steps.filter((t) => t.within === s.step)) rows.push(row(`  · ${p.step}`, p.ms / 1000));
     stepsSec += s.ms / 1000;
   }
   const rest = completed

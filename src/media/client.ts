@@ -89,13 +89,14 @@ export class MediaClient {
    * `duration`: the media's duration is being probed beside this call (a render sent before its
    * probe answered). Until it answers the budget is the ceiling, the longest media accepted (the
    * container narrows it from its own probe); then the Worker's deadline follows the answer.
-   * `stop` ends the call early (the probe beside it failed).
+   * `stop` ends the call early (the probe beside it failed). With `absentOk`, a 404 is an answer
+   * (the caller reads it), not a failure.
    */
   private async call(
     path: string,
     init: RequestInit,
     what: string,
-    { duration, stop }: BesideProbe = {},
+    { duration, stop, absentOk = false }: BesideProbe & { absentOk?: boolean } = {},
   ): Promise<Response> {
     let res: Response;
     const longestSec = this.scope?.maxDurationSec ?? DEFAULT_MAX_MEDIA_DURATION_SEC;
@@ -139,7 +140,7 @@ export class MediaClient {
         { cause: err },
       );
     }
-    if (res.ok) return res;
+    if (res.ok || (absentOk && res.status === 404)) return res;
     const text = await res.text().catch(() => '');
     const message = errorMessage(text);
     const detail = `${what} failed: ${message || `HTTP ${res.status}`}`;
@@ -154,6 +155,18 @@ export class MediaClient {
       { method: 'POST', body, headers: hintHeaders(hints) },
       'reading the media',
     );
+    const probe = await res.json<ProbeResult>();
+    this.setMedia({ durationSec: probe.duration_sec });
+    return probe;
+  }
+
+  /**
+   * The probe this job's render made of the source it was sent (the source crosses once), or null
+   * when no render of the job started there within the container's wait.
+   */
+  async renderProbe(): Promise<ProbeResult | null> {
+    const res = await this.call('/render/probe', { method: 'GET' }, 'reading the media', { absentOk: true });
+    if (res.status === 404) return null;
     const probe = await res.json<ProbeResult>();
     this.setMedia({ durationSec: probe.duration_sec });
     return probe;

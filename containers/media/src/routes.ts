@@ -4,8 +4,9 @@
  */
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import { FfmpegError, probeFile, spawnFfmpeg, WorkLimitError } from './ffmpeg.js';
-import { mediaLimitsFrom, mediaProblem, plainMediaError } from './media-limits.js';
+import { probeFile, spawnFfmpeg, type FfmpegError } from './ffmpeg.js';
+import { mediaLimitsFrom, plainMediaError } from './media-limits.js';
+import { probeAnswer } from './probe-answer.js';
 import { waitingJobs } from './admission.js';
 import { abortJob, runningJobs } from './work-scope.js';
 import { hintsFrom, rawPcmInputArgs, receiveToTempFile } from './input.js';
@@ -24,21 +25,11 @@ export const coreRoutes = new Hono()
     if (input.bytes === 0)
       return c.json({ error: { code: 'empty_input', message: 'the file is empty' } }, 400);
     const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
-    try {
-      const result = await probeFile(input.path, undefined, raw);
-      // Deterministic: the same file is refused the same way on every attempt, so 422 at once.
-      const problem = mediaProblem(result, mediaLimitsFrom(c.req.raw.headers));
-      if (problem) return c.json({ error: problem }, 422);
-      return c.json(result);
-    } catch (err) {
-      if (err instanceof FfmpegError && !(err instanceof WorkLimitError)) {
-        return c.json(
-          { error: { code: 'unreadable_media', message: 'the file is not a readable audio or video file' } },
-          422,
-        );
-      }
-      throw err;
-    }
+    const answer = await probeAnswer(
+      probeFile(input.path, undefined, raw),
+      mediaLimitsFrom(c.req.raw.headers),
+    );
+    return c.json(answer.body, answer.status);
   })
   .post('/audio', async function extractAudio(c) {
     const input = await receiveToTempFile(c.req.raw.body);

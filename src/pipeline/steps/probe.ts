@@ -7,8 +7,14 @@ import type { ProbeResult } from '../../contract/media.js';
 import { UnrecoverableError } from '../../media/errors.js';
 import type { Step, StepContext } from '../context.js';
 
-export async function probeSource(ctx: StepContext): Promise<ProbeResult> {
+/**
+ * The source's probe, once per job. `fromRender`: a render of the job was sent the source, so its
+ * own probe is asked for (the source crosses once); only if none runs is the source read again.
+ */
+export async function probeSource(ctx: StepContext, { fromRender = false } = {}): Promise<ProbeResult> {
   const probe = await ctx.memo('probe', async () => {
+    const told = fromRender ? await ctx.media.renderProbe() : null;
+    if (told) return told;
     const { body, hints } = await ctx.source();
     return ctx.media.probe(body, hints);
   });

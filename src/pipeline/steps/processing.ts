@@ -1,10 +1,10 @@
 /**
  * @module pipeline/steps/processing
  * The processing plan: probe → speech synthesis → one render in the container (one decode, one
- * encode) streamed into R2 as the output MP4. Without speech to synthesize, the probe runs beside
- * the render instead of before it (the render probes the source itself; the Worker's probe checks
- * the file and bounds the Worker's wait): the job saves the probe's round trip, ≈ 0.4 s a minute
- * of 720p.
+ * encode) streamed into R2 as the output MP4. Without speech to synthesize, the probe comes from
+ * the render instead of before it: the source crosses to the container once, with the render,
+ * whose own probe the Worker asks for (`renderProbe`) to check the file and bound its wait. The
+ * job saves the probe's round trip and transfer, ≈ 0.4 s a minute of 720p.
  */
 import type { ProcessingReport } from '../../contract/jobs.js';
 import { RenderToggles, type ProcessOptions } from '../../contract/options.js';
@@ -69,7 +69,7 @@ const probeFirstStep: Step<ProcessingJob> = {
 };
 
 async function probeVideo(ctx: StepContext<ProcessingJob>) {
-  const probe = await probeSource(ctx);
+  const probe = await probeSource(ctx, { fromRender: true });
   if (!probe.video) throw new UnrecoverableError('the file has no video stream to process');
   return probe;
 }

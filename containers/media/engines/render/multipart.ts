@@ -16,7 +16,7 @@ export const MAX_TEXT_FIELD_BYTES = 1_000_000;
 
 export interface ReceivedForm {
   /** Path on disk per file part name (first part of a name wins). */
-  files: Record<string, { path: string; bytes: number }>;
+  files: Record<string, { path: string; bytes: number; filename: string | null; contentType: string | null }>;
   /** Text value per field name (parts sent without a filename). */
   fields: Record<string, string>;
 }
@@ -52,13 +52,13 @@ export async function receiveForm(
   });
 
   const parsed = new Promise<void>((resolve, reject) => {
-    parser.on('file', (name, stream) => {
+    parser.on('file', (name, stream, info) => {
       if (!fileParts.includes(name) || form.files[name]) {
         stream.resume();
         return;
       }
       const path = join(dir, `part-${name}`);
-      const entry = { path, bytes: 0 };
+      const entry = { path, bytes: 0, filename: info.filename ?? null, contentType: info.mimeType ?? null };
       form.files[name] = entry;
       stream.on('data', (c: Buffer) => (entry.bytes += c.length));
       writes.push(pipeline(stream, createWriteStream(path)));

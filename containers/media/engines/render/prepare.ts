@@ -49,7 +49,7 @@ export async function prepare(input: RenderInput, log: RenderLog): Promise<Prepa
   const speechProbe = input.speechPath ? probeSpeech(input.speechPath, input, log) : null;
   speechProbe?.catch(() => {}); // awaited below, once the source passed
   const source = await log.time('probe', async () => {
-    const p = await probeFile(input.sourcePath, signal).catch((err) => {
+    const p = await (input.sourceProbe ?? probeFile(input.sourcePath, signal)).catch((err) => {
       throw mediaFailure('media_unreadable', 'the video', err);
     });
     const problem = mediaProblem(p, limits, true);

@@ -10,13 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
+import { probeFile } from '../../src/ffmpeg.js';
+import { rawPcmInputArgs } from '../../src/input.js';
 import { mediaLimitsFrom } from '../../src/media-limits.js';
+import { probeAnswer as answerFor } from '../../src/probe-answer.js';
 import { WORK_DIR_PREFIX } from '../../src/stale-work-dirs.js';
 import { currentScope } from '../../src/work-scope.js';
 import { defaultRenderEngines } from './engines.js';
 import { badInput, RenderError } from './errors.js';
 import { receiveForm } from './multipart.js';
 import { parseRenderOptions } from './options.js';
+import { NoRenderProbe, renderProbe, startRenderProbe } from './render-probes.js';
 import { renderVideo, type RenderEngines } from './render.js';
 
 export interface RenderRoutesOptions {
@@ -33,6 +37,10 @@ export function createRenderRoutes({
 }: RenderRoutesOptions = {}) {
   const app = new Hono();
   app.post('/render', async function render(c) {
+    const startedAt = performance.now();
+    const jobId = currentScope()?.jobId ?? null;
+    // The Worker may ask for this render's probe of the source (GET /render/probe) meanwhile.
+    const probeAnswer = jobId ? startRenderProbe(jobId) : null;
     const workDir = await mkdtemp(join(tmpRoot, WORK_DIR_PREFIX.render));
     let handedOff = false;
     try {
@@ -41,12 +49,18 @@ export function createRenderRoutes({
       // DELETE of the job and the request's budget end the engines' own work too, not only processes.
       currentScope()?.signal.addEventListener('abort', () => abort.abort(), { once: true });
       const form = await receiveForm(c.req.raw, workDir, { fileParts: ['source', 'speech'] });
+      const receiveMs = performance.now() - startedAt;
       const source = form.files.source;
       if (!source || source.bytes === 0)
         throw badInput('source_missing', 'source: a video file part named "source" is required');
       const speech = form.files.speech;
       if (speech && speech.bytes === 0) throw badInput('speech_unreadable', 'speech: the part is empty');
       const options = parseRenderOptions(form.fields.options);
+      const limits = mediaLimitsFrom(c.req.raw.headers);
+      // One probe of the source: the render's, and `POST /probe`'s answer for GET /render/probe.
+      const sourceProbe = probeFile(source.path, abort.signal, rawPcmInputArgs(source));
+      sourceProbe.catch(() => {}); // the render reports it
+      probeAnswer?.answer(answerFor(sourceProbe, limits));
       const { outputPath, report } = await renderVideo(
         {
           sourcePath: source.path,
@@ -54,14 +68,18 @@ export function createRenderRoutes({
           options,
           workDir,
           signal: abort.signal,
-          limits: mediaLimitsFrom(c.req.raw.headers),
+          limits,
+          sourceProbe,
         },
         engines,
       );
       const { size } = await stat(outputPath);
       const file = createReadStream(outputPath);
-      const cleanup = () => void rm(workDir, { recursive: true, force: true });
-      file.once('close', cleanup);
+      const sendFrom = performance.now();
+      file.once('close', () => {
+        void rm(workDir, { recursive: true, force: true });
+        logParts(jobId, { receive: receiveMs, ...report.stages_ms, send: performance.now() - sendFrom });
+      });
       handedOff = true;
       return new Response(Readable.toWeb(file) as unknown as ReadableStream, {
         status: 200,
@@ -71,17 +89,42 @@ export function createRenderRoutes({
           'x-render-report': asciiJson(report),
         },
       });
+    } catch (err) {
+      probeAnswer?.failed(err);
+      throw err;
     } finally {
+      probeAnswer?.ended();
       if (!handedOff) await rm(workDir, { recursive: true, force: true });
     }
   });
+  // The probe of the source by this job's render (render-probes.ts): the job id is the request's.
+  app.get('/render/probe', async function probeOfRender(c) {
+    const jobId = currentScope()?.jobId;
+    if (!jobId) throw badInput('options_invalid', 'x-job-id: the job whose render to ask is required');
+    const answer = await renderProbe(jobId);
+    return c.json(answer.body, answer.status);
+  });
   app.onError(function renderError(err, c) {
+    if (err instanceof NoRenderProbe)
+      return c.json({ error: { code: 'no_render', message: err.message } }, 404);
     if (err instanceof RenderError) {
       return c.json({ error: { code: err.code, message: err.message } }, err.status);
     }
     return c.json({ error: { code: 'render_failed', message: err.message || 'render failed' } }, 500);
   });
   return app;
+}
+
+/**
+ * One log line per part of a job's render request, after its output was sent: the Worker's render
+ * step holds them (bench/gates prints them under it). Stages may overlap (both probes run at once).
+ */
+function logParts(jobId: string | null, parts: Record<string, number>): void {
+  if (!jobId) return;
+  for (const [step, ms] of Object.entries(parts))
+    console.log(
+      JSON.stringify({ level: 'info', video_id: jobId, step, within: 'render', ms: Math.round(ms) }),
+    );
 }
 
 /** The sub-app with default engines; the container server mounts it. */

@@ -52,6 +52,8 @@ export interface RenderInput {
   signal?: AbortSignal;
   /** Media limits of this request (the Worker's `MAX_MEDIA_DURATION_SEC`). */
   limits?: MediaLimits;
+  /** The source's probe already under way (the route's, which also answers GET /render/probe). */
+  sourceProbe?: Promise<ProbeResult>;
 }
 
 /** The report's shape is the contract's: the Worker reads it with the same schema. */

@@ -46,6 +46,22 @@ describe('stageRows', () => {
     expect(rows[0].share).toBeCloseTo(0.5 / 12, 6);
   });
 
+  it("should show the container's parts of a step under it, not counted in the steps", () => {
+    const log = [
+      '{"level":"info","video_id":"vid_A","step":"receive","within":"render","ms":400}',
+      '{"level":"info","video_id":"vid_A","step":"encode","within":"render","ms":9000}',
+      '{"level":"info","video_id":"vid_A","step":"render","ms":10000}',
+    ].join('\n');
+    const rows = stageRows(parseStepTimes(log, 'vid_A'), 0.5, 11);
+    expect(rows.map((r) => [r.stage, r.sec])).toEqual([
+      ['upload (client → Worker → R2)', 0.5],
+      ['render', 10],
+      ['  · receive', 0.4],
+      ['  · encode', 9],
+      ['queue + dispatch + polling (wall − upload − steps)', 0.5],
+    ]);
+  });
+
   it('should say that the rest of a failed job holds the step that failed', () => {
     expect(stageRows([{ step: 'probe', ms: 500 }], 0.5, 600, false).at(-1)).toEqual({
       stage: 'the failed step (logs no time) + queue + dispatch + polling (wall − upload − steps)',
