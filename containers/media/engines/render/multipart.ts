@@ -24,6 +24,8 @@ export interface ReceivedForm {
 export interface ReceiveFormOptions {
   /** Part names accepted as files; others are drained and ignored. */
   fileParts: readonly string[];
+  /** Called with each text field as it arrives (before the parts after it). */
+  onField?: (name: string, value: string) => void;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface ReceiveFormOptions {
 export async function receiveForm(
   request: Request,
   dir: string,
-  { fileParts }: ReceiveFormOptions,
+  { fileParts, onField }: ReceiveFormOptions,
 ): Promise<ReceivedForm> {
   const contentType = request.headers.get('content-type') ?? '';
   if (!contentType.toLowerCase().startsWith('multipart/form-data')) {
@@ -69,7 +71,9 @@ export async function receiveForm(
         return;
       }
       // A client may send a media part without a filename; busboy then reports it as a field.
-      form.fields[name] ??= value;
+      if (form.fields[name] !== undefined) return;
+      form.fields[name] = value;
+      onField?.(name, value);
     });
     parser.on('error', (err: Error) =>
       reject(badInput('multipart_invalid', `multipart body: ${err.message}`, err)),

@@ -18,6 +18,7 @@ import { WORK_DIR_PREFIX } from '../../src/stale-work-dirs.js';
 import { currentScope } from '../../src/work-scope.js';
 import { defaultRenderEngines } from './engines.js';
 import { badInput, RenderError } from './errors.js';
+import { earlySegmenter } from './early-segmenter.js';
 import { receiveForm } from './multipart.js';
 import { parseRenderOptions } from './options.js';
 import { NoRenderProbe, renderProbe, startRenderProbe } from './render-probes.js';
@@ -42,13 +43,17 @@ export function createRenderRoutes({
     // The Worker may ask for this render's probe of the source (GET /render/probe) meanwhile.
     const probeAnswer = jobId ? startRenderProbe(jobId) : null;
     const workDir = await mkdtemp(join(tmpRoot, WORK_DIR_PREFIX.render));
+    const early = earlySegmenter(engines);
     let handedOff = false;
     try {
       const abort = new AbortController();
       c.req.raw.signal?.addEventListener('abort', () => abort.abort(), { once: true });
       // DELETE of the job and the request's budget end the engines' own work too, not only processes.
       currentScope()?.signal.addEventListener('abort', () => abort.abort(), { once: true });
-      const form = await receiveForm(c.req.raw, workDir, { fileParts: ['source', 'speech'] });
+      const form = await receiveForm(c.req.raw, workDir, {
+        fileParts: ['source', 'speech'],
+        onField: early.onField,
+      });
       const receiveMs = performance.now() - startedAt;
       const source = form.files.source;
       if (!source || source.bytes === 0)
@@ -71,7 +76,7 @@ export function createRenderRoutes({
           limits,
           sourceProbe,
         },
-        engines,
+        early.engines(),
       );
       const { size } = await stat(outputPath);
       const file = createReadStream(outputPath);
@@ -93,6 +98,7 @@ export function createRenderRoutes({
       probeAnswer?.failed(err);
       throw err;
     } finally {
+      early.dispose();
       probeAnswer?.ended();
       if (!handedOff) await rm(workDir, { recursive: true, force: true });
     }
