@@ -3,8 +3,9 @@
  * A job's own stage times, read back from the service's log: the Worker prints one JSON line per
  * finished step (`src/pipeline/step-log.ts`: `{"video_id", "step", "in"?, "ms"}`), wrangler
  * prefixes it with the Worker's name; the media container prints the parts of its own work for a
- * step (`{"video_id", "step", "within", "ms"}`: the render's receive, probe, encode, send). Start the service with its output in a file
- * (`npm start > service.log 2>&1`) and hand the bench that file.
+ * step (`{"video_id", "step", "within", "ms"}`: the render's receive, probe, encode, send). Start
+ * the service with its output in a file (`npm start > service.log 2>&1`) and hand the bench that
+ * file.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 

@@ -23,14 +23,18 @@ export async function probeSource(ctx: StepContext, { fromRender = false } = {})
   return probe;
 }
 
+/** A processing job needs a picture: the probe of a file without one fails the job. */
+export function requireVideo(probe: ProbeResult): ProbeResult {
+  if (!probe.video) throw new UnrecoverableError('the file has no video stream to process');
+  return probe;
+}
+
 export const probeStep: Step = {
   name: 'probe',
   weight: 5,
   async run(ctx) {
     const probe = await probeSource(ctx);
     if (!probe.video && !probe.audio) throw new UnrecoverableError('the file has no audio or video stream');
-    if (ctx.job.kind === 'processing' && !probe.video && !probe.audio) {
-      throw new UnrecoverableError('the file has no video stream to process');
-    }
+    if (ctx.job.kind === 'processing') requireVideo(probe);
   },
 };

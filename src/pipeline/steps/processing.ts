@@ -15,7 +15,7 @@ import { summarizeRenderReport } from '../../media/render-report.js';
 import { r2Keys } from '../../shared/r2-keys.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Plan, Step, StepContext } from '../context.js';
-import { probeSource, probeStep } from './probe.js';
+import { probeSource, probeStep, requireVideo } from './probe.js';
 
 type ProcessingJob = JobOf<'processing'>;
 
@@ -68,17 +68,11 @@ const probeFirstStep: Step<ProcessingJob> = {
   when: (job) => speechStep.when!(job),
 };
 
-async function probeVideo(ctx: StepContext<ProcessingJob>) {
-  const probe = await probeSource(ctx, { fromRender: true });
-  if (!probe.video) throw new UnrecoverableError('the file has no video stream to process');
-  return probe;
-}
-
 const renderStep: Step<ProcessingJob> = {
   name: 'render',
   weight: 85,
   async run(ctx) {
-    const probe = probeVideo(ctx);
+    const probe = probeSource(ctx, { fromRender: true }).then(requireVideo);
     // The probe's failure is the job's (the render it stops would only say less).
     const stop = new AbortController();
     probe.catch(() => stop.abort());

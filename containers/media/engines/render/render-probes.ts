@@ -3,10 +3,9 @@
  * The probe a job's render made of its source, for `GET /render/probe` of that job: a processing
  * job sends its source once, with the render, and the Worker still learns the source's real
  * duration (its deadline) and checks the file, with `POST /probe`'s very answer, as soon as the
- * render has probed it. The render
- * and the question may arrive in either order; an answer waits at most `RENDER_PROBE_WAIT_MS`
- * for a render of the job to start (then the Worker probes the source itself) and is kept that
- * long after the render ended.
+ * render has probed it. The render and the question may arrive in either order; an answer waits
+ * at most `RENDER_PROBE_WAIT_MS` for a render of the job to start (then the Worker probes the
+ * source itself) and is kept that long after the render ended.
  */
 import type { ProbeAnswer } from '../../src/probe-answer.js';
 
