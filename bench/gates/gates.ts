@@ -18,6 +18,11 @@ export function floorRatio(wallSec: number, floorSec: number | undefined): numbe
   return floorSec && floorSec > 0 ? wallSec / floorSec : NaN;
 }
 
+/** Each run's wall over the floor timed beside it (the two lists pair up by index). */
+export function pairedFloorRatios(walls: number[], floors: number[]): number[] {
+  return walls.map((wall, i) => floorRatio(wall, floors[i]));
+}
+
 /** Whether a completed run meets its gate; a floor gate without a floor measured is unknown (null). */
 export function meetsGate(gate: Gate, wallSec: number, floorSec: number | undefined): boolean | null {
   if (gate.kind === 'seconds') return wallSec <= gate.max;

@@ -146,8 +146,8 @@ async function main() {
   for (const [name, src, boxes, times] of process.argv.includes('--masks-only')
     ? []
     : ([
-        ['retalking_face2 5 s 844²', FACE2, BOXES.face2, [1, 2, 3, 4]],
-        ['talking head 10 s 720p', hd10, BOXES.hd, [2, 4, 6, 8]],
+        ['retalking_face2 5 s 844²', FACE2, BOXES.face2, Array.from({ length: 17 }, (_, i) => 0.5 + i / 4)],
+        ['talking head 10 s 720p', hd10, BOXES.hd, Array.from({ length: 33 }, (_, i) => 1 + i / 4)],
       ] as const)) {
     if (process.argv.includes('--first-only') && name !== 'retalking_face2 5 s 844²') continue;
     const dir = mkdtempSync(join(work, 'r-'));

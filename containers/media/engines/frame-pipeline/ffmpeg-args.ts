@@ -211,11 +211,11 @@ export function encoderArgs(spec: EncodeSpec): string[] {
  * (`-flags2 +fast`) are invisible, decoded on one thread (no frame-thread overhead; the model is
  * slower than the decoder anyway), scaled by area averaging (cheaper than bicubic; fast_bilinear
  * aliases a 3× downscale and cost the hair edge 14 % of its sharpness in bench/processing/blur-quality).
- * `skipNonReference`: the frames no other frame refers to (most B-frames) are not decoded
- * (`-skip_frame noref`); the fps filter fills each gap with its neighbour, ≤ 1 frame away, so
- * every output frame is still there (the blur masks: README "Blur speed and quality"), and it runs
- * after the scaler, which then scales only the decoded frames (same bytes, ≈ 0.4 CPU-s less per
- * minute of 720p).
+ * `skip`: frames the decoder does not decode (`-skip_frame`): `noref`, those no other frame refers
+ * to (most B-frames); `bidir`, every B-frame. The fps filter fills each gap with the frame before,
+ * so every output frame is still there (a repeat: the blur masks, README "Blur speed and
+ * quality"), and it runs after the scaler, which then scales only the decoded frames (same bytes,
+ * ≈ 0.4 CPU-s less per minute of 720p).
  * `everyNth`: only output frames 0, N, 2N, … of the fps filter's sequence (scaled and piped; the
  * others are decoded and dropped), the same frames the full sequence holds at those indices.
  */
@@ -228,7 +228,7 @@ export function decoderArgs(
     height = plan.height,
     pixFmt = 'rgba',
     rough = false,
-    skipNonReference = false,
+    skip,
     everyNth = 1,
   }: {
     loop: boolean;
@@ -236,19 +236,19 @@ export function decoderArgs(
     height?: number;
     pixFmt?: 'rgba' | 'rgb24' | 'yuv420p';
     rough?: boolean;
-    skipNonReference?: boolean;
+    skip?: 'noref' | 'bidir';
     everyNth?: number;
   },
 ): string[] {
   const args: string[] = [];
   if (loop) args.push('-stream_loop', '-1');
   if (rough) args.push('-threads', '1', '-skip_loop_filter', 'all', '-flags2', '+fast');
-  if (skipNonReference) args.push('-skip_frame', 'noref');
+  if (skip) args.push('-skip_frame', skip);
   args.push('-i', source, '-an', '-sn', '-t', plan.durationSec.toFixed(3));
   const fps = everyNth > 1 ? `fps=${plan.fps},select=not(mod(n\\,${everyNth}))` : `fps=${plan.fps}`;
   const scale = `scale=${width}:${height}:flags=${rough ? 'area' : 'bicubic'},format=${pixFmt}`;
   // Skipping frames, the fps filter's repeats are copies of frames already scaled: scale first.
-  const vf = skipNonReference ? `${scale},${fps}` : `${fps},${scale}`;
+  const vf = skip ? `${scale},${fps}` : `${fps},${scale}`;
   args.push('-vf', vf);
   // Selected frames go out as they are: a constant-rate muxer would fill the gaps with repeats.
   if (everyNth > 1) args.push('-fps_mode', 'passthrough');

@@ -67,24 +67,23 @@ export const blurKeyOptions = (fps: number): KeyMaskOptions => ({
   jumpThreshold: Number(process.env.BLUR_MOTION_JUMP) || 20,
 });
 /**
- * The blur's mask decoder: the render's rough decoder at the segmenter's size, skipping the
- * frames no other frame refers to (most B-frames: ≈ a third of its CPU) unless
- * `BLUR_DECODE_ALL_FRAMES=1`; such a frame's thumbnail and mask come from its neighbour, ≤ 40 ms
- * away at 25 fps (README "Blur speed and quality").
+ * Frames the blur's mask decoder does not decode (`BLUR_MASK_DECODE`): `noref` (default), those no
+ * other frame refers to (most B-frames: ≈ a third of its CPU); `bidir`, every B-frame (≈ half of
+ * it, but the masks follow motion less closely: README "Blur speed and quality"); `all` decodes
+ * every frame. A skipped frame's slot repeats the frame before and never becomes a key
+ * (KeyMaskPlanner), so each key mask is of a decoded picture at its own time.
  */
+export function maskDecoderSkip(setting = process.env.BLUR_MASK_DECODE): 'bidir' | 'noref' | undefined {
+  if (setting === 'all') return undefined;
+  return setting === 'bidir' ? 'bidir' : 'noref';
+}
+/** The blur's mask decoder: the render's rough decoder at the segmenter's size. */
 export const maskDecoderArgs = (
   source: string,
   plan: EncodeSpec['plan'],
   loop: boolean,
   size: { width: number; height: number },
-) =>
-  decoderArgs(source, plan, {
-    loop,
-    ...size,
-    pixFmt: 'rgb24',
-    rough: true,
-    skipNonReference: process.env.BLUR_DECODE_ALL_FRAMES !== '1',
-  });
+) => decoderArgs(source, plan, { loop, ...size, pixFmt: 'rgb24', rough: true, skip: maskDecoderSkip() });
 /**
  * The frames path (blur with gaze or mouth edits) still holds each mask (MaskTracker: EMA, no
  * lookahead) at the former 4 masks per second: a held mask must not be older than 1/4 s.
@@ -212,15 +211,22 @@ async function runMaskPipe(
   let n = 0;
   // Mask pictures go back to the pool once the encoder pipe has taken them.
   const maskPool = new RecordPool(yuv420pSize(mw, mh), 8);
-  const stream = new KeyMaskStream(segmenter, keys, async (m) => {
-    const yuv = yuv420pMask(m, mw, mh, maskPool.take());
-    await writeWithBackpressure(enc.child.stdin, yuv, () => maskPool.give(yuv));
-    n++;
-  });
+  // Small frames the stream is done with (all but the keys) are read into again.
+  const framePool = new RecordPool(mw * mh * 3, 4);
+  const stream = new KeyMaskStream(
+    segmenter,
+    keys,
+    async (m) => {
+      const yuv = yuv420pMask(m, mw, mh, maskPool.take());
+      await writeWithBackpressure(enc.child.stdin, yuv, () => maskPool.give(yuv));
+      n++;
+    },
+    (rgb) => framePool.give(rgb as Buffer),
+  );
   const perSecond = Math.max(1, Math.round(spec.plan.fps));
   let pushed = 0;
   const pump = async () => {
-    for await (const rgb of readRecords(dec.child.stdout, mw * mh * 3)) {
+    for await (const rgb of readRecords(dec.child.stdout, mw * mh * 3, framePool)) {
       await stream.push(rgb);
       if (++pushed % perSecond === 0) await yieldToOtherKeys();
     }

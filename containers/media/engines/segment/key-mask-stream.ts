@@ -17,6 +17,9 @@ export class KeyMaskStream {
   readonly #planner: KeyMaskPlanner;
   readonly #inFlight: Array<{ index: number; map: Promise<Float32Array>; ready: boolean }> = [];
   #prevRgb: Uint8Array | null = null;
+  #prevThumb: Uint8Array | null = null;
+  /** Whether #prevRgb went to the segmenter (its pipe may still hold it). */
+  #prevSent = false;
   #lastKey: { index: number; mask: Uint8Array } | null = null;
   /** The in-between masks' one buffer (the consumer copies each mask before it resolves). */
   #between = new Uint8Array(0);
@@ -31,6 +34,8 @@ export class KeyMaskStream {
      * next one once the returned promise resolves: copy what you keep.
      */
     private readonly emit: (mask: Uint8Array) => Promise<void>,
+    /** Receives each pushed frame this stream no longer reads and never sent to the segmenter. */
+    private readonly recycle?: (rgb: Uint8Array) => void,
   ) {
     this.#planner = new KeyMaskPlanner(options);
   }
@@ -43,12 +48,19 @@ export class KeyMaskStream {
   /** The next frame, RGB at the segmenter's input size. */
   async push(rgb: Uint8Array): Promise<void> {
     const { inputWidth: w, inputHeight: h } = this.segmenter;
-    const keys = this.#planner.next(grayThumb(rgb, w, h));
+    const repeat = this.#prevRgb !== null && this.#prevThumb !== null && sameBytes(rgb, this.#prevRgb);
+    const thumb = repeat ? this.#prevThumb! : grayThumb(rgb, w, h);
+    const keys = this.#planner.next(thumb, repeat);
+    let sentPrev = false;
     for (const index of keys) {
       const isCurrent = index === keys[keys.length - 1];
+      sentPrev ||= !isCurrent;
       await this.#queue(index, isCurrent ? rgb : this.#prevRgb!);
     }
+    if (this.#prevRgb && !this.#prevSent && !sentPrev) this.recycle?.(this.#prevRgb);
     this.#prevRgb = rgb;
+    this.#prevSent = keys.length > 0;
+    this.#prevThumb = thumb;
     if (!keys.length) await this.#releaseFinished();
   }
 
@@ -87,4 +99,9 @@ export class KeyMaskStream {
     await this.emit(mask);
     this.#lastKey = { index, mask };
   }
+}
+
+/** Byte-for-byte equal: a frame the decoder skipped comes as a copy of the one before. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 }

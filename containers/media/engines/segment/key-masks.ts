@@ -63,11 +63,15 @@ export function thumbChange(a: Uint8Array, b: Uint8Array): number {
  * Decides, frame by frame in order, which frames are keys. `next` returns the indices that
  * become keys with this frame: `[]`, `[i]`, or `[i - 1, i]` at a jump (the frame before the jump
  * closes the old picture's span, so no in-between mask blends two different pictures).
+ * A repeat (a frame the decoder skipped, filled with the one before) shows the last decoded
+ * frame's picture: its every-k key goes back to that frame, whose moment the picture is.
  * `finish` names the last frame as a key when frames are still waiting for one.
  */
 export class KeyMaskPlanner {
   #index = -1;
   #lastKey = -1;
+  /** The last frame that was not a repeat. */
+  #lastDecoded = -1;
   #keyThumb: Uint8Array | null = null;
   #prevThumb: Uint8Array | null = null;
   /** Keys forced by motion (drift or jump), beyond the every-k ones. */
@@ -75,21 +79,22 @@ export class KeyMaskPlanner {
 
   constructor(readonly options: KeyMaskOptions) {}
 
-  next(thumb: Uint8Array): number[] {
+  next(thumb: Uint8Array, repeat = false): number[] {
     const i = ++this.#index;
+    if (!repeat) this.#lastDecoded = i;
     const { every, driftThreshold, jumpThreshold } = this.options;
     let keys: number[] = [];
     if (!this.#keyThumb) keys = [i];
     else if (this.#prevThumb && thumbChange(thumb, this.#prevThumb) > jumpThreshold) {
       keys = this.#lastKey === i - 1 ? [i] : [i - 1, i];
       if (i - this.#lastKey < every) this.motionKeys += keys.length;
-    } else if (i - this.#lastKey >= every) keys = [i];
+    } else if (i - this.#lastKey >= every) keys = [this.#lastDecoded > this.#lastKey ? this.#lastDecoded : i];
     else if (thumbChange(thumb, this.#keyThumb) > driftThreshold) {
       keys = [i];
       this.motionKeys++;
     }
     if (keys.length) {
-      this.#lastKey = i;
+      this.#lastKey = keys[keys.length - 1];
       this.#keyThumb = thumb;
     }
     this.#prevThumb = thumb;

@@ -2,7 +2,13 @@
  * The speed gates (bench/gates/gates): seconds for analysis, multiples of the floor for renders.
  */
 import { describe, expect, it } from 'vitest';
-import { describeGate, floorRatio, GATES, meetsGate } from '../../../../bench/gates/gates.js';
+import {
+  describeGate,
+  floorRatio,
+  GATES,
+  meetsGate,
+  pairedFloorRatios,
+} from '../../../../bench/gates/gates.js';
 
 describe('meetsGate', () => {
   it('should hold analysis to seconds and renders to the floor of the same run', () => {
@@ -16,6 +22,14 @@ describe('meetsGate', () => {
   it('should not claim a floor gate without a floor', () => {
     expect(meetsGate(GATES.blur, 10, undefined)).toBeNull();
     expect(floorRatio(10, 0)).toBeNaN();
+  });
+});
+
+describe('pairedFloorRatios', () => {
+  it('should divide each run by the floor timed beside it, not by one floor for the round', () => {
+    // The host slowed down between the two pairs: each ratio still compares like with like.
+    expect(pairedFloorRatios([13, 16.5], [10, 15])).toEqual([1.3, 1.1]);
+    expect(pairedFloorRatios([13], [0])[0]).toBeNaN();
   });
 });
 

@@ -15,14 +15,14 @@ const plan: RenderPlan = {
 };
 
 describe('decoderArgs', () => {
-  it('should skip non-reference frames before the input only when asked', () => {
+  it('should skip the frames asked for before the input, and only when asked', () => {
     const size = { loop: false, width: 256, height: 256, pixFmt: 'rgb24' as const, rough: true };
     const all = decoderArgs('in.mp4', plan, size);
-    const skip = decoderArgs('in.mp4', plan, { ...size, skipNonReference: true });
+    const skip = decoderArgs('in.mp4', plan, { ...size, skip: 'bidir' });
     expect(all).not.toContain('-skip_frame');
     expect(skip.slice(skip.indexOf('-skip_frame'), skip.indexOf('-skip_frame') + 2)).toEqual([
       '-skip_frame',
-      'noref',
+      'bidir',
     ]);
     expect(skip.indexOf('-skip_frame')).toBeLessThan(skip.indexOf('-i'));
     // The fps filter fills the skipped frames' slots (every output frame is still there), after

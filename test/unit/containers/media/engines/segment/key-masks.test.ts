@@ -12,9 +12,9 @@ const OPTIONS = { every: 5, driftThreshold: 8, jumpThreshold: 30 };
 const flat = (v: number) => new Uint8Array(THUMB_SIDE * THUMB_SIDE).fill(v);
 
 /** Keys the planner picks for a sequence of thumbnails, with the closing key. */
-function keysOf(thumbs: Uint8Array[], options = OPTIONS): number[] {
+function keysOf(thumbs: Uint8Array[], options = OPTIONS, repeats = new Set<number>()): number[] {
   const planner = new KeyMaskPlanner(options);
-  const keys = thumbs.flatMap((t) => planner.next(t));
+  const keys = thumbs.flatMap((t, i) => planner.next(t, repeats.has(i)));
   const last = planner.finish();
   return last === null ? keys : [...keys, last];
 }
@@ -58,6 +58,27 @@ describe('KeyMaskPlanner', () => {
       ...Array.from({ length: 3 }, () => flat(200)),
     ];
     expect(keysOf(thumbs)).toEqual([0, 2, 3, 5]);
+  });
+
+  it('should put an every-k key that falls on a repeat on the decoded frame the repeat copies', () => {
+    // Odd frames are repeats (a decoder skipping B-frames): the picture at 5 is frame 4's.
+    const odd = new Set([1, 3, 5, 7, 9, 11]);
+    expect(
+      keysOf(
+        Array.from({ length: 12 }, () => flat(50)),
+        OPTIONS,
+        odd,
+      ),
+    ).toEqual([0, 4, 8, 11]);
+    // A run of repeats longer than k: the key stays on the repeat (its picture is all there is).
+    const run = new Set([1, 2, 3, 4, 5, 6, 7]);
+    expect(
+      keysOf(
+        Array.from({ length: 8 }, () => flat(50)),
+        OPTIONS,
+        run,
+      ),
+    ).toEqual([0, 5, 7]);
   });
 
   it('should key every frame with every = 1', () => {
