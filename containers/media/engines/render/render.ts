@@ -211,22 +211,15 @@ async function runMaskPipe(
   let n = 0;
   // Mask pictures go back to the pool once the encoder pipe has taken them.
   const maskPool = new RecordPool(yuv420pSize(mw, mh), 8);
-  // Small frames the stream is done with (all but the keys) are read into again.
-  const framePool = new RecordPool(mw * mh * 3, 4);
-  const stream = new KeyMaskStream(
-    segmenter,
-    keys,
-    async (m) => {
-      const yuv = yuv420pMask(m, mw, mh, maskPool.take());
-      await writeWithBackpressure(enc.child.stdin, yuv, () => maskPool.give(yuv));
-      n++;
-    },
-    (rgb) => framePool.give(rgb as Buffer),
-  );
+  const stream = new KeyMaskStream(segmenter, keys, async (m) => {
+    const yuv = yuv420pMask(m, mw, mh, maskPool.take());
+    await writeWithBackpressure(enc.child.stdin, yuv, () => maskPool.give(yuv));
+    n++;
+  });
   const perSecond = Math.max(1, Math.round(spec.plan.fps));
   let pushed = 0;
   const pump = async () => {
-    for await (const rgb of readRecords(dec.child.stdout, mw * mh * 3, framePool)) {
+    for await (const rgb of readRecords(dec.child.stdout, mw * mh * 3)) {
       await stream.push(rgb);
       if (++pushed % perSecond === 0) await yieldToOtherKeys();
     }

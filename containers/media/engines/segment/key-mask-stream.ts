@@ -16,10 +16,8 @@ const IN_FLIGHT = 2;
 export class KeyMaskStream {
   readonly #planner: KeyMaskPlanner;
   readonly #inFlight: Array<{ index: number; map: Promise<Float32Array>; ready: boolean }> = [];
-  #prevRgb: Uint8Array | null = null;
-  #prevThumb: Uint8Array | null = null;
-  /** Whether #prevRgb went to the segmenter (its pipe may still hold it). */
-  #prevSent = false;
+  /** The frame before, with its motion thumbnail. */
+  #prev: { rgb: Uint8Array; thumb: Uint8Array } | null = null;
   #lastKey: { index: number; mask: Uint8Array } | null = null;
   /** The in-between masks' one buffer (the consumer copies each mask before it resolves). */
   #between = new Uint8Array(0);
@@ -34,8 +32,6 @@ export class KeyMaskStream {
      * next one once the returned promise resolves: copy what you keep.
      */
     private readonly emit: (mask: Uint8Array) => Promise<void>,
-    /** Receives each pushed frame this stream no longer reads and never sent to the segmenter. */
-    private readonly recycle?: (rgb: Uint8Array) => void,
   ) {
     this.#planner = new KeyMaskPlanner(options);
   }
@@ -48,26 +44,22 @@ export class KeyMaskStream {
   /** The next frame, RGB at the segmenter's input size. */
   async push(rgb: Uint8Array): Promise<void> {
     const { inputWidth: w, inputHeight: h } = this.segmenter;
-    const repeat = this.#prevRgb !== null && this.#prevThumb !== null && sameBytes(rgb, this.#prevRgb);
-    const thumb = repeat ? this.#prevThumb! : grayThumb(rgb, w, h);
+    const prev = this.#prev;
+    const repeat = prev !== null && sameBytes(rgb, prev.rgb);
+    const thumb = repeat ? prev.thumb : grayThumb(rgb, w, h);
     const keys = this.#planner.next(thumb, repeat);
-    let sentPrev = false;
     for (const index of keys) {
       const isCurrent = index === keys[keys.length - 1];
-      sentPrev ||= !isCurrent;
-      await this.#queue(index, isCurrent ? rgb : this.#prevRgb!);
+      await this.#queue(index, isCurrent ? rgb : prev!.rgb);
     }
-    if (this.#prevRgb && !this.#prevSent && !sentPrev) this.recycle?.(this.#prevRgb);
-    this.#prevRgb = rgb;
-    this.#prevSent = keys.length > 0;
-    this.#prevThumb = thumb;
+    this.#prev = { rgb, thumb };
     if (!keys.length) await this.#releaseFinished();
   }
 
   /** After the last frame: closes the stream with a key and emits every remaining mask. */
   async end(): Promise<void> {
     const last = this.#planner.finish();
-    if (last !== null) await this.#queue(last, this.#prevRgb!);
+    if (last !== null) await this.#queue(last, this.#prev!.rgb);
     while (this.#inFlight.length) await this.#release();
   }
 
