@@ -109,6 +109,8 @@ function agreement(truth: Uint8Array[], masks: Uint8Array[]) {
 
 async function maskAgreement(path: string) {
   using seg = createProcessSegmenter();
+  const { width, height } = planRender(await probeFile(path), null);
+  seg.fitVideo?.(width, height); // the shape the render takes for this video
   const { inputWidth: w, inputHeight: h } = seg;
   const truth: Uint8Array[] = [],
     held: Uint8Array[] = [],

@@ -32,7 +32,12 @@ import { createProcessSegmenter } from '../../containers/media/engines/segment/i
 import { talkingHead720p60s } from './clips.js';
 import { floorTranscodeArgs } from '../support/media.js';
 
-const MASK_SIDE = 256;
+/** The segmenter's input size for this video (as the render chooses it: README "Blur speed and quality"). */
+function maskSize(plan: ReturnType<typeof planRender>): { w: number; h: number } {
+  using s = createProcessSegmenter();
+  s.fitVideo?.(plan.width, plan.height);
+  return { w: s.inputWidth, h: s.inputHeight };
+}
 
 /** CPU seconds (user+system) of this process and its waited-for children. */
 function cpuSec(): number {
@@ -72,11 +77,12 @@ async function stages(
   work: string,
 ): Promise<Array<[string, number, number, string]>> {
   const rows: Array<[string, number, number, string]> = [];
+  const { w: mw, h: mh } = maskSize(plan);
   const decode = await measure(() =>
     run('ffmpeg', [
       '-v',
       'error',
-      ...maskDecoderArgs(hd, plan, false, { width: MASK_SIDE, height: MASK_SIDE }).slice(0, -1),
+      ...maskDecoderArgs(hd, plan, false, { width: mw, height: mh }).slice(0, -1),
       '-y',
       '/dev/null',
     ]),
@@ -85,14 +91,15 @@ async function stages(
     'stage: decode at mask size',
     decode.wall,
     decode.cpu,
-    `${MASK_SIDE}² rgb24, the render's decoder`,
+    `${mw}×${mh} rgb24, the render's decoder`,
   ]);
 
   // The segmenter process alone: N images through it, two in flight (as the render keeps them).
   const N = 100;
-  const rgb = new Uint8Array(MASK_SIDE * MASK_SIDE * 3).map((_, i) => (i * 7) % 251);
+  const rgb = new Uint8Array(mw * mh * 3).map((_, i) => (i * 7) % 251);
   const seg = await measure(async () => {
     const s = createProcessSegmenter();
+    s.fitVideo?.(plan.width, plan.height);
     const maps: Promise<Float32Array>[] = [];
     for (let i = 0; i < N; i++) maps.push(s.segment(rgb));
     await Promise.all(maps);
@@ -107,10 +114,10 @@ async function stages(
   ]);
 
   // The composite + encode alone: the blur graph with one constant mask (a centred person-sized box).
-  const gray = new Uint8Array(MASK_SIDE * MASK_SIDE);
-  for (let y = 40; y < MASK_SIDE; y++)
-    for (let x = 70; x < MASK_SIDE - 70; x++) gray[y * MASK_SIDE + x] = 255;
-  const mask = yuv420pMask(gray, MASK_SIDE, MASK_SIDE);
+  const gray = new Uint8Array(mw * mh);
+  for (let y = Math.round(mh * 0.15); y < mh; y++)
+    for (let x = Math.round(mw * 0.27); x < mw - Math.round(mw * 0.27); x++) gray[y * mw + x] = 255;
+  const mask = yuv420pMask(gray, mw, mh);
   const frames = Math.round(plan.durationSec * plan.fps);
   const composite = await measure(() =>
     run(
@@ -123,7 +130,7 @@ async function stages(
         ...encoderArgs({
           plan,
           video: { kind: 'file', path: hd, loop: false },
-          mask: { kind: 'pipe', width: MASK_SIDE, height: MASK_SIDE },
+          mask: { kind: 'pipe', width: mw, height: mh },
           audio: { kind: 'source', path: hd, lagSec: 0, codec: audioCodec },
           output: join(work, 'composite.mp4'),
         }),

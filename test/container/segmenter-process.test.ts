@@ -12,8 +12,8 @@ import { SHARED_MEDIA } from '../support/services.js';
 
 const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4'); // 844², person centred
 
-/** One frame of CLIP at `sec`, RGB at 256². */
-const frame = (sec: number) =>
+/** One frame of CLIP at `sec`, RGB at 256² (or through another filter, e.g. to a wide picture). */
+const frame = (sec: number, vf = 'scale=256:256') =>
   new Uint8Array(
     execFileSync('ffmpeg', [
       '-v',
@@ -25,7 +25,7 @@ const frame = (sec: number) =>
       '-frames:v',
       '1',
       '-vf',
-      'scale=256:256,format=rgb24',
+      `${vf},format=rgb24`,
       '-f',
       'rawvideo',
       'pipe:1',
@@ -43,6 +43,35 @@ describe('segmenter process', () => {
       expect(p.length).toBe(256 * 256);
       expect(p[128 * 256 + 128]).toBeGreaterThan(0.8); // nose
       expect(p[10 * 256 + 10]).toBeLessThan(0.2); // wall, top-left
+    }
+  });
+
+  it('should take the landscape model for wide video, and find the person at its size', async () => {
+    using seg = createProcessSegmenter();
+    seg.fitVideo?.(1280, 720);
+    expect([seg.name, seg.inputWidth, seg.inputHeight]).toEqual(['mediapipe-selfie-landscape', 256, 144]);
+    // The 844² clip in the middle of a 16:9 picture, black at its sides.
+    const p = await seg.segment(frame(1, 'scale=144:144,pad=256:144:56:0'));
+    expect(p.length).toBe(256 * 144);
+    expect(p[72 * 256 + 128]).toBeGreaterThan(0.8); // nose
+    expect(p[10 * 256 + 10]).toBeLessThan(0.2); // black side, top-left
+  });
+
+  it('should keep the square model for 4:3 and portrait video, and when BLUR_LANDSCAPE_MODEL=0', async () => {
+    for (const [w, h, env] of [
+      [640, 480, undefined],
+      [720, 1280, undefined],
+      [1280, 720, '0'],
+    ] as const) {
+      if (env) process.env.BLUR_LANDSCAPE_MODEL = env;
+      try {
+        using seg = createProcessSegmenter();
+        seg.fitVideo?.(w, h);
+        expect([seg.name, seg.inputWidth, seg.inputHeight]).toEqual(['mediapipe-selfie', 256, 256]);
+        expect((await seg.segment(frame(1)))[128 * 256 + 128]).toBeGreaterThan(0.8);
+      } finally {
+        delete process.env.BLUR_LANDSCAPE_MODEL;
+      }
     }
   });
 

@@ -63,6 +63,9 @@ MODELS["mediapipe-solutions"] = {
     "selfie_segmentation.tflite": ("9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c", [
         ("mediapipe", "modules/selfie_segmentation/selfie_segmentation.tflite"),
     ]),
+    "selfie_segmentation_landscape.tflite": ("a77d03f4659b9f6b6c1f5106947bf40e99d7655094b6527f214ea7d451106edd", [
+        ("mediapipe", "modules/selfie_segmentation/selfie_segmentation_landscape.tflite"),
+    ]),
 }
 
 def package_dir(name: str) -> Path | None:

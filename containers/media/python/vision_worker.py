@@ -3,8 +3,10 @@
 Narrow contract, one mode per process, requests answered strictly in order:
 
   vision_worker.py segment
-      stdin:  RGB images of 256x256x3 bytes
-      stdout: one person-probability map per image, 256x256 bytes (0..255)
+      stdin:  a line naming the model, `square` (input 256x256) or `landscape` (256 wide, 144
+              high: for wide video, at a little over half the cost), then RGB images of the
+              model's input size (width*height*3 bytes)
+      stdout: one person-probability map per image, width*height bytes (0..255)
   vision_worker.py face-mesh | face-mesh-eyes
       stdin:  per frame a header of two little-endian uint32 (width, height), then width*height*3
               RGB bytes; frames of one process are consecutive video frames (the mesh tracks)
@@ -44,7 +46,8 @@ package_shell("mediapipe.python.solutions")
 from mediapipe.python.solutions import face_mesh, selfie_segmentation  # noqa: E402
 
 MESH_POINTS = 478
-SEGMENT_SIZE = 256
+# Input (height, width) and MediaPipe's model_selection of each selfie segmentation model.
+SEGMENT_MODELS = {"square": ((256, 256), 0), "landscape": ((144, 256), 1)}
 # A frame larger than 8K would be a caller bug, not a video: refuse it rather than allocate it.
 MAX_SIDE = 8192
 
@@ -63,10 +66,16 @@ def read_exactly(stream, view: memoryview) -> bool:
 
 
 def serve_segment(stdin, stdout) -> None:
-    segmenter = selfie_segmentation.SelfieSegmentation(model_selection=0)
-    buffer = bytearray(SEGMENT_SIZE * SEGMENT_SIZE * 3)
+    name = stdin.readline(64).decode("ascii", "replace").strip()
+    if not name:
+        return
+    if name not in SEGMENT_MODELS:
+        raise SystemExit(f"vision_worker: unknown segmentation model {name!r}")
+    (height, width), selection = SEGMENT_MODELS[name]
+    segmenter = selfie_segmentation.SelfieSegmentation(model_selection=selection)
+    buffer = bytearray(width * height * 3)
     while read_exactly(stdin, memoryview(buffer)):
-        rgb = np.frombuffer(buffer, np.uint8).reshape(SEGMENT_SIZE, SEGMENT_SIZE, 3)
+        rgb = np.frombuffer(buffer, np.uint8).reshape(height, width, 3)
         mask = segmenter.process(rgb).segmentation_mask
         stdout.write(np.clip(np.rint(mask * 255), 0, 255).astype(np.uint8).tobytes())
         stdout.flush()

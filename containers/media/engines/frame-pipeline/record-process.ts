@@ -12,12 +12,14 @@ import { readRecords } from './frames.js';
 export interface RecordProcess<T> extends Disposable {
   /** Writes one request (its parts in order) and resolves with its answer. */
   request(...parts: Uint8Array[]): Promise<T>;
+  /** Writes bytes that get no answer (a header that sets the child up). */
+  send(bytes: Uint8Array): void;
   dispose(): void;
 }
 
 export interface RecordProcessOptions<T> {
-  /** Bytes of one answer on stdout. */
-  recordBytes: number;
+  /** Bytes of one answer on stdout (known later when the child's set-up decides it). */
+  recordBytes: number | Promise<number>;
   /** Turns an answer's bytes (valid only during the call) into the caller's value. */
   parse: (record: Buffer) => T;
   /** What the messages call it, e.g. "the segmenter process". */
@@ -53,7 +55,7 @@ export function startRecordProcess<T>(
     timer.unref();
   };
   void (async () => {
-    for await (const record of readRecords(proc.child.stdout, recordBytes)) {
+    for await (const record of readRecords(proc.child.stdout, await recordBytes)) {
       const next = waiting.shift();
       watch();
       next?.resolve(parse(record));
@@ -73,6 +75,9 @@ export function startRecordProcess<T>(
         if (waiting.length === 1) watch();
         for (const part of parts) proc.child.stdin.write(part);
       });
+    },
+    send(bytes) {
+      if (!failure) proc.child.stdin.write(bytes);
     },
     dispose,
     [Symbol.dispose]: dispose,

@@ -102,6 +102,8 @@ export async function buildEditorChain(
       if (!engines.segmenter)
         throw engineFailure('segmenter_unavailable', 'blur_background: no segmenter is configured');
       chain.segmenter = await segmenterStart;
+      // Its shape for this video (a landscape model for wide video): the model loads meanwhile.
+      chain.segmenter!.fitVideo?.(plan.width, plan.height);
       log.apply('blur_background');
     }
     return chain;

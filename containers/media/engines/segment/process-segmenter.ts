@@ -7,7 +7,14 @@
  */
 import { nativeVision } from '../../src/venv.js';
 import { startRecordProcess } from '../frame-pipeline/record-process.js';
-import { MODEL_SIZE, type SegmentationModel, type Segmenter } from './segmenter.js';
+import {
+  MODEL_SIZE,
+  SELFIE_SHAPES,
+  shapeForVideo,
+  type SegmentationModel,
+  type Segmenter,
+  type SelfieShape,
+} from './segmenter.js';
 
 /**
  * From TypeScript source (tsx, vitest) the child needs the tsx loader; a compiled build runs
@@ -22,27 +29,41 @@ function childArgs(model: SegmentationModel): string[] {
 
 /**
  * The child for a model: MediaPipe's native selfie segmenter (`python/vision_worker.py segment`,
- * the same model as the TF.js `selfie` at ~5 ms instead of ~23 ms per mask) when the environment
- * has it, else the TF.js model in a Node child. Both speak the same contract.
+ * the same model as the TF.js `selfie` at ~5 ms instead of ~23 ms per mask, in a square and a
+ * landscape shape) when the environment has it, else the TF.js model in a Node child. Both answer
+ * the same way; the native child first reads a line naming its shape.
  */
-function segmenterChild(model: SegmentationModel): { name: string; bin: string; args: string[] } {
+function segmenterChild(model: SegmentationModel): { native: boolean; bin: string; args: string[] } {
   const native = model === 'selfie' ? nativeVision() : null;
-  if (native) return { name: 'mediapipe-selfie', bin: native.python, args: [native.script, 'segment'] };
-  return { name: `tfjs-${model}`, bin: process.execPath, args: childArgs(model) };
+  if (native) return { native: true, bin: native.python, args: [native.script, 'segment'] };
+  return { native: false, bin: process.execPath, args: childArgs(model) };
 }
 
 /**
- * Starts the segmenter process (the model loads while the caller decodes its first frames).
- * @example using seg = createProcessSegmenter({ model: 'selfie' }); const p = await seg.segment(rgb256);
+ * Whether a native segmenter takes the landscape shape for wide video (`BLUR_LANDSCAPE_MODEL`,
+ * default on; `0`: always the square one). README "Blur speed and quality" has what each costs.
+ */
+const landscapeAllowed = () => process.env.BLUR_LANDSCAPE_MODEL !== '0';
+
+/**
+ * Starts the segmenter process (the model's runtime loads while the caller decodes its first
+ * frames; a native child loads the model of its shape once `fitVideo` or the first image says it).
+ * @example using seg = createProcessSegmenter({ model: 'selfie' }); seg.fitVideo?.(1280, 720);
  */
 export function createProcessSegmenter({
   model = 'selfie',
   signal,
 }: { model?: SegmentationModel; signal?: AbortSignal } = {}): Segmenter {
-  const { w, h } = MODEL_SIZE[model];
   const child = segmenterChild(model);
+  let shape: { w: number; h: number } = child.native ? SELFIE_SHAPES.square : MODEL_SIZE[model];
+  let name = child.native ? 'mediapipe-selfie' : `tfjs-${model}`;
+  let fixed = !child.native;
+  let answerBytes!: (bytes: number) => void;
+  const recordBytes = child.native
+    ? new Promise<number>((resolve) => (answerBytes = resolve))
+    : shape.w * shape.h;
   const proc = startRecordProcess(child.bin, child.args, {
-    recordBytes: w * h,
+    recordBytes,
     parse: (bytes) => {
       const p = new Float32Array(bytes.length);
       for (let i = 0; i < bytes.length; i++) p[i] = bytes[i] / 255;
@@ -51,11 +72,30 @@ export function createProcessSegmenter({
     name: 'the segmenter process',
     signal,
   });
+  /** Fixes the native child's shape: its header line, then every image at that size. */
+  const fix = (chosen: SelfieShape) => {
+    if (fixed) return;
+    fixed = true;
+    shape = SELFIE_SHAPES[chosen];
+    if (chosen === 'landscape') name = 'mediapipe-selfie-landscape';
+    proc.send(Buffer.from(`${chosen}\n`));
+    answerBytes(shape.w * shape.h);
+  };
   return {
-    name: child.name,
-    inputWidth: w,
-    inputHeight: h,
-    segment: (rgb) => proc.request(rgb),
+    get name() {
+      return name;
+    },
+    get inputWidth() {
+      return shape.w;
+    },
+    get inputHeight() {
+      return shape.h;
+    },
+    fitVideo: (width, height) => fix(landscapeAllowed() ? shapeForVideo(width, height) : 'square'),
+    segment: (rgb) => {
+      fix('square');
+      return proc.request(rgb);
+    },
     dispose: proc.dispose,
     [Symbol.dispose]: proc.dispose,
   };
