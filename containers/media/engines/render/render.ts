@@ -58,12 +58,15 @@ export const outputBudgetBytes = (durationSec: number) =>
 export const BLUR_MASKS_PER_SEC = Number(process.env.BLUR_MASKS_PER_SEC) || 2;
 /**
  * Motion-aware keys: a frame whose 32² gray thumbnail differs from the last key's by more than
- * `BLUR_MOTION_DRIFT` (mean absolute, 0..255) is a key; a change over `BLUR_MOTION_JUMP` between
- * two frames (a cut, a fast move) keys both frames.
+ * `BLUR_MOTION_DRIFT` (mean absolute, 0..255), or whose most-changed tenth differs by more than
+ * `BLUR_MOTION_LOCAL` (a moving arm; `0` turns it off), is a key; a change over `BLUR_MOTION_JUMP`
+ * between two frames (a cut, a fast move) keys both frames.
  */
 export const blurKeyOptions = (fps: number): KeyMaskOptions => ({
   every: Math.max(1, Math.round(fps / BLUR_MASKS_PER_SEC)),
   driftThreshold: Number(process.env.BLUR_MOTION_DRIFT) || 20,
+  localDriftThreshold:
+    process.env.BLUR_MOTION_LOCAL === '0' ? undefined : Number(process.env.BLUR_MOTION_LOCAL) || 80,
   jumpThreshold: Number(process.env.BLUR_MOTION_JUMP) || 20,
 });
 /**

@@ -1,7 +1,7 @@
 /**
  * @module containers/media/engines/segment/key-masks
  * Masks at a low rate with motion-aware interpolation, as pure numbers: the segmenter runs on
- * key frames only (every k-th frame, plus a frame whose picture drifted far from the last key,
+ * key frames only (every k-th frame, plus a frame whose picture, or a part of it, drifted far from the last key,
  * plus both sides of a sudden jump such as a cut), and the frames between two keys get a blend
  * of the two key masks. A tiny gray thumbnail of each frame is the motion measure.
  */
@@ -14,6 +14,12 @@ export interface KeyMaskOptions {
   every: number;
   /** Mean absolute thumbnail change (0..255) since the last key that forces a key. */
   driftThreshold: number;
+  /**
+   * Mean change of the most-changed tenth of the thumbnail (`localChange`) since the last key that
+   * forces a key: an arm or a hand moving over a still background moves the whole-frame mean
+   * little. Off when absent.
+   */
+  localDriftThreshold?: number;
   /** Change between two consecutive frames that is a jump: both frames become keys. */
   jumpThreshold: number;
 }
@@ -52,6 +58,27 @@ const thumbScratch = {
   column: new Uint32Array(0),
 };
 
+/** The share of thumbnail cells whose change `localChange` averages. */
+export const LOCAL_SHARE = 0.1;
+
+/**
+ * Mean absolute difference of the `share` of cells that changed most between two thumbnails,
+ * 0..255 (a histogram of the differences: no sort).
+ */
+export function localChange(a: Uint8Array, b: Uint8Array, share = LOCAL_SHARE): number {
+  const counts = new Uint32Array(256);
+  for (let i = 0; i < a.length; i++) counts[Math.abs(a[i] - b[i])]++;
+  const take = Math.max(1, Math.round(a.length * share));
+  let left = take,
+    sum = 0;
+  for (let d = 255; d >= 0 && left > 0; d--) {
+    const n = Math.min(counts[d], left);
+    sum += n * d;
+    left -= n;
+  }
+  return sum / take;
+}
+
 /** Mean absolute difference of two thumbnails, 0..255. */
 export function thumbChange(a: Uint8Array, b: Uint8Array): number {
   let sum = 0;
@@ -82,14 +109,17 @@ export class KeyMaskPlanner {
   next(thumb: Uint8Array, repeat = false): number[] {
     const i = ++this.#index;
     if (!repeat) this.#lastDecoded = i;
-    const { every, driftThreshold, jumpThreshold } = this.options;
+    const { every, driftThreshold, localDriftThreshold, jumpThreshold } = this.options;
     let keys: number[] = [];
     if (!this.#keyThumb) keys = [i];
     else if (this.#prevThumb && thumbChange(thumb, this.#prevThumb) > jumpThreshold) {
       keys = this.#lastKey === i - 1 ? [i] : [i - 1, i];
       if (i - this.#lastKey < every) this.motionKeys += keys.length;
     } else if (i - this.#lastKey >= every) keys = [this.#lastDecoded > this.#lastKey ? this.#lastDecoded : i];
-    else if (thumbChange(thumb, this.#keyThumb) > driftThreshold) {
+    else if (
+      thumbChange(thumb, this.#keyThumb) > driftThreshold ||
+      (localDriftThreshold !== undefined && localChange(thumb, this.#keyThumb) > localDriftThreshold)
+    ) {
       keys = [i];
       this.motionKeys++;
     }

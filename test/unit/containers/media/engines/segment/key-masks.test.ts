@@ -4,6 +4,7 @@ import {
   grayThumb,
   inBetweenMasks,
   KeyMaskPlanner,
+  localChange,
   THUMB_SIDE,
   thumbChange,
 } from '../../../../../../containers/media/engines/segment/key-masks.js';
@@ -35,6 +36,17 @@ describe('grayThumb and thumbChange', () => {
     expect(thumbChange(flat(10), flat(10))).toBe(0);
     expect(thumbChange(flat(10), flat(25))).toBe(15);
   });
+
+  it('should measure the change of the most-changed tenth of the cells', () => {
+    const moved = flat(10);
+    moved.fill(210, 0, Math.round(moved.length * 0.1)); // a tenth of the cells, +200
+    expect(thumbChange(flat(10), moved)).toBeCloseTo(20, 0);
+    expect(localChange(flat(10), moved)).toBe(200);
+    expect(localChange(moved, flat(10))).toBe(200);
+    expect(localChange(flat(10), flat(25))).toBe(15); // an even change is the same either way
+    moved.fill(10, 0, 51); // half of those cells back: the top tenth mixes 200s and 0s
+    expect(localChange(flat(10), moved)).toBeCloseTo(100, 0);
+  });
 });
 
 describe('KeyMaskPlanner', () => {
@@ -50,6 +62,20 @@ describe('KeyMaskPlanner', () => {
     // +3 gray levels a frame: below the jump threshold, beyond the drift threshold after 3 frames.
     const thumbs = Array.from({ length: 8 }, (_, i) => flat(50 + 3 * i));
     expect(keysOf(thumbs)).toEqual([0, 3, 6, 7]);
+  });
+
+  it('should force a key where a small part moved far (an arm), though the whole-frame mean barely moved', () => {
+    // A patch of 15 % of the cells brightens by 16 a frame: the whole-frame mean moves 2.4 a frame
+    // (past the drift threshold of 8 only at frame 4), the patch's own change passes 40 at frame 3.
+    const arm = (level: number) => {
+      const t = flat(50);
+      t.fill(50 + level, 0, Math.round(t.length * 0.15));
+      return t;
+    };
+    const thumbs = Array.from({ length: 5 }, (_, i) => arm(16 * i));
+    expect(keysOf(thumbs)).toEqual([0, 4]); // the whole-frame drift alone
+    const planner = new KeyMaskPlanner({ ...OPTIONS, localDriftThreshold: 40 });
+    expect(thumbs.map((t) => planner.next(t)).flat()).toEqual([0, 3]);
   });
 
   it('should key both sides of a jump (a cut), so no in-between mask mixes two pictures', () => {
