@@ -40,6 +40,7 @@ const plan = (durationSec: number, fit: RenderPlan['fit']): RenderPlan => ({
   durationSec,
   fit,
   sourceHasAudio: false,
+  decodeLoad: 1,
 });
 
 async function decodeAll(source: string, p: RenderPlan, everyNth = 1): Promise<Buffer[]> {

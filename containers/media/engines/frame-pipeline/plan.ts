@@ -29,6 +29,12 @@ export interface RenderPlan {
   fit: FitMode;
   /** Source frames per output frame are identical (no resampling) when true. */
   sourceHasAudio: boolean;
+  /**
+   * Source pixels decoded per output pixel encoded (the source's width × height × frame rate over
+   * the output's): 1 when the video keeps its size and rate, more when the render scales it down
+   * or drops frames.
+   */
+  decodeLoad: number;
 }
 
 /** Plans the output from the source probe and the new speech's duration (null: none). */
@@ -44,6 +50,7 @@ export function planRender(source: ProbeResult, speechDurationSec: number | null
   h = Math.max(2, Math.round((h * scale) / 2) * 2);
   const fps = v.fps > 0 && Number.isFinite(v.fps) ? Math.min(v.fps, MAX_OUTPUT_FPS) : FALLBACK_FPS;
   const sourceDur = source.duration_sec;
+  const decodeLoad = (v.width * v.height * Math.max(fps, v.fps || 0)) / (w * h * roundFps(fps));
   if (speechDurationSec === null) {
     return {
       width: w,
@@ -52,6 +59,7 @@ export function planRender(source: ProbeResult, speechDurationSec: number | null
       durationSec: sourceDur,
       fit: 'source',
       sourceHasAudio: !!source.audio,
+      decodeLoad,
     };
   }
   return {
@@ -61,6 +69,7 @@ export function planRender(source: ProbeResult, speechDurationSec: number | null
     durationSec: speechDurationSec,
     fit: speechDurationSec > sourceDur ? 'loop' : 'trim',
     sourceHasAudio: !!source.audio,
+    decodeLoad,
   };
 }
 

@@ -12,6 +12,7 @@ const plan: RenderPlan = {
   durationSec: 10,
   fit: 'source',
   sourceHasAudio: true,
+  decodeLoad: 1,
 };
 
 describe('decoderArgs', () => {
@@ -56,6 +57,17 @@ describe('encoderArgs', () => {
     const graph = args[args.indexOf('-filter_complex') + 1];
     expect(graph).toContain('[1:v]scale=1280:720:flags=fast_bilinear[m]');
     expect(graph).toContain('[bg][sharp][m]maskedmerge[vout]');
+  });
+
+  it('should decode a source no larger than the output on one thread, a larger one on the default', () => {
+    const file = { kind: 'file' as const, path: 'in.mp4', loop: true };
+    const args = (decodeLoad: number) =>
+      encoderArgs({ ...spec, plan: { ...plan, decodeLoad }, video: file, mask: { kind: 'none' } });
+    const same = args(1);
+    const i = same.indexOf('-i');
+    expect(same.slice(i - 2, i + 2)).toEqual(['-threads', '1', '-i', 'in.mp4']);
+    expect(same.indexOf('-stream_loop')).toBeLessThan(i);
+    expect(args(2.25)).not.toContain('-threads');
   });
 
   it('should copy the source AAC only when it plays once, unshifted', () => {
