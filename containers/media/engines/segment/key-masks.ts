@@ -145,13 +145,18 @@ export function blendMasks(
   out: Uint8Array = new Uint8Array(a.length),
 ): Uint8Array {
   const w = Math.round(t * 256);
-  for (let i = 0; i < a.length; i++) out[i] = (a[i] * (256 - w) + b[i] * w + 128) >> 8;
+  for (let i = 0; i < a.length; i++) out[i] = mix(a[i], b[i], w);
   return out;
 }
+
+/** `x` and `y` mixed with `w`/256 of `y`, rounded. */
+const mix = (x: number, y: number, w: number) => (x * (256 - w) + y * w + 128) >> 8;
 
 /**
  * The in-between masks of frames `from + 1 .. to - 1` for keys at `from` (mask a) and `to` (mask
  * b), one at a time. With `into`, every mask is written there: each is valid until the next.
+ * Each is `blendMasks(a, b, t)`, computed only where the keys differ: elsewhere (most of a mask,
+ * all person or all background in both) the blend is `a` itself.
  */
 export function* inBetweenMasks(
   a: Uint8Array,
@@ -160,5 +165,20 @@ export function* inBetweenMasks(
   to: number,
   into?: Uint8Array,
 ): Generator<Uint8Array> {
-  for (let j = from + 1; j < to; j++) yield blendMasks(a, b, (j - from) / (to - from), into);
+  if (differing.length < a.length) differing = new Uint32Array(a.length);
+  let n = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differing[n++] = i;
+  for (let j = from + 1; j < to; j++) {
+    const out = into ?? new Uint8Array(a.length);
+    out.set(a);
+    const w = Math.round(((j - from) / (to - from)) * 256);
+    for (let k = 0; k < n; k++) {
+      const i = differing[k];
+      out[i] = mix(a[i], b[i], w);
+    }
+    yield out;
+  }
 }
+
+/** inBetweenMasks' list of the pixels where two keys differ, reused from pair to pair. */
+let differing = new Uint32Array(0);

@@ -139,6 +139,19 @@ describe('blendMasks and inBetweenMasks', () => {
     }
     expect(seen).toEqual([50, 100, 150]);
   });
+
+  it('should be blendMasks exactly, pixels the keys share included, into a reused buffer too', () => {
+    // Masks like real ones: mostly 0 or 255 in both keys, an edge band that moved between them.
+    const a = new Uint8Array(4096).map((_, i) => (i % 64 < 30 ? 255 : i % 64 < 34 ? (i * 37) % 256 : 0));
+    const b = new Uint8Array(4096).map((_, i) => (i % 64 < 33 ? 255 : i % 64 < 37 ? (i * 91) % 256 : 0));
+    const into = new Uint8Array(4096);
+    for (const out of [undefined, into]) {
+      const masks: Uint8Array[] = [];
+      for (const m of inBetweenMasks(a, 0, b, 7, out)) masks.push(Uint8Array.from(m)); // read before the next
+      expect(masks).toHaveLength(6);
+      masks.forEach((m, k) => expect(m).toEqual(blendMasks(a, b, (k + 1) / 7)));
+    }
+  });
 });
 
 describe('KeyMaskPlanner.motionKeys', () => {
