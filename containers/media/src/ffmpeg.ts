@@ -200,8 +200,8 @@ function lastLine(text: string): string {
 }
 
 /**
- * Probes a local file: ffprobe for the streams, then the real duration from the content (the
- * packets' own times, `measureContentDuration`), never from the container header alone: a header
+ * Probes a local file: ffprobe for the streams and, beside it, the real duration from the content
+ * (the packets' own times, `measureContentDuration`), never from the container header alone: a header
  * can claim 4294967 s for 5 s of video. Throws FfmpegError when ffprobe cannot read it as media.
  * `inputArgs` go before the input (a raw PCM format).
  */
@@ -210,15 +210,29 @@ export async function probeFile(
   signal?: AbortSignal,
   inputArgs: string[] = [],
 ): Promise<ProbeResult> {
-  const json = await runToText(
-    FFPROBE_BIN,
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs, path],
-    signal,
+  // The demux pass runs beside ffprobe (two short processes at once: ≈ 0.05 s sooner on 60 s of
+  // 720p, and every job waits for its probe); it is stopped when ffprobe fails, and its answer
+  // unused for a file without streams.
+  const beside = new AbortController();
+  const measuring = measureContentDuration(
+    path,
+    signal ? AbortSignal.any([signal, beside.signal]) : beside.signal,
+    inputArgs,
   );
-  const probe = parseProbe(JSON.parse(json));
-  if (!probe.video && !probe.audio) return probe;
-  const measured = await measureContentDuration(path, signal, inputArgs);
-  return { ...probe, duration_sec: contentDuration(probe.duration_sec, measured) };
+  measuring.catch(() => {}); // awaited below when the file has streams
+  try {
+    const json = await runToText(
+      FFPROBE_BIN,
+      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs, path],
+      signal,
+    );
+    const probe = parseProbe(JSON.parse(json));
+    if (!probe.video && !probe.audio) return probe;
+    const measured = await measuring;
+    return { ...probe, duration_sec: contentDuration(probe.duration_sec, measured) };
+  } finally {
+    beside.abort();
+  }
 }
 
 /**
