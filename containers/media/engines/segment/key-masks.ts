@@ -165,9 +165,11 @@ export function* inBetweenMasks(
   to: number,
   into?: Uint8Array,
 ): Generator<Uint8Array> {
-  if (differing.length < a.length) differing = new Uint32Array(a.length);
+  // This call's own list (renders run side by side, and each waits between its masks).
   let n = 0;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differing[n++] = i;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) n++;
+  const differing = new Uint32Array(n);
+  for (let i = 0, k = 0; k < n; i++) if (a[i] !== b[i]) differing[k++] = i;
   for (let j = from + 1; j < to; j++) {
     const out = into ?? new Uint8Array(a.length);
     out.set(a);
@@ -179,6 +181,3 @@ export function* inBetweenMasks(
     yield out;
   }
 }
-
-/** inBetweenMasks' list of the pixels where two keys differ, reused from pair to pair. */
-let differing = new Uint32Array(0);

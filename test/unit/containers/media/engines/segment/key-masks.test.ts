@@ -154,6 +154,24 @@ describe('blendMasks and inBetweenMasks', () => {
   });
 });
 
+describe('inBetweenMasks side by side', () => {
+  it('should keep each pair of keys its own, when two renders interleave their masks', () => {
+    // Two renders in one process: each waits between its masks (the encoder pipe), the other runs.
+    const pair = (shift: number) => ({
+      a: new Uint8Array(1024).map((_, i) => (i % 32 < 10 + shift ? 255 : 0)),
+      b: new Uint8Array(1024).map((_, i) => (i % 32 < 14 + shift ? 255 : 0)),
+    });
+    const [p, q] = [pair(0), pair(9)];
+    const [gp, gq] = [inBetweenMasks(p.a, 0, p.b, 4), inBetweenMasks(q.a, 0, q.b, 4)];
+    for (let k = 1; k < 4; k++) {
+      const mp = gp.next().value as Uint8Array;
+      const mq = gq.next().value as Uint8Array;
+      expect(mp).toEqual(blendMasks(p.a, p.b, k / 4));
+      expect(mq).toEqual(blendMasks(q.a, q.b, k / 4));
+    }
+  });
+});
+
 describe('KeyMaskPlanner.motionKeys', () => {
   it('should count the keys motion forced, not the every-k ones', () => {
     const planner = new KeyMaskPlanner(OPTIONS);
