@@ -50,12 +50,13 @@ export function planRender(source: ProbeResult, speechDurationSec: number | null
   h = Math.max(2, Math.round((h * scale) / 2) * 2);
   const fps = v.fps > 0 && Number.isFinite(v.fps) ? Math.min(v.fps, MAX_OUTPUT_FPS) : FALLBACK_FPS;
   const sourceDur = source.duration_sec;
-  const decodeLoad = (v.width * v.height * Math.max(fps, v.fps || 0)) / (w * h * roundFps(fps));
+  const outFps = roundFps(fps);
+  const decodeLoad = (v.width * v.height * Math.max(fps, v.fps || 0)) / (w * h * outFps);
   if (speechDurationSec === null) {
     return {
       width: w,
       height: h,
-      fps: roundFps(fps),
+      fps: outFps,
       durationSec: sourceDur,
       fit: 'source',
       sourceHasAudio: !!source.audio,
@@ -65,7 +66,7 @@ export function planRender(source: ProbeResult, speechDurationSec: number | null
   return {
     width: w,
     height: h,
-    fps: roundFps(fps),
+    fps: outFps,
     durationSec: speechDurationSec,
     fit: speechDurationSec > sourceDur ? 'loop' : 'trim',
     sourceHasAudio: !!source.audio,

@@ -55,7 +55,8 @@ export function createProcessSegmenter({
   signal,
 }: { model?: SegmentationModel; signal?: AbortSignal } = {}): Segmenter {
   const child = segmenterChild(model);
-  let shape: { w: number; h: number } = child.native ? SELFIE_SHAPES.square : MODEL_SIZE[model];
+  // A native child is the selfie model, square until `fitVideo` says otherwise.
+  let shape: { w: number; h: number } = MODEL_SIZE[model];
   let name = child.native ? 'mediapipe-selfie' : `tfjs-${model}`;
   let fixed = !child.native;
   let answerBytes!: (bytes: number) => void;

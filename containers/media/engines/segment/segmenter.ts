@@ -24,12 +24,6 @@ export interface Segmenter extends Disposable {
 
 export type SegmentationModel = 'selfie' | 'meet';
 
-/** Input size of each model (the masks come back at the same size). */
-export const MODEL_SIZE: Record<SegmentationModel, { w: number; h: number }> = {
-  selfie: { w: 256, h: 256 }, // square, sigmoid output: ~80 ms per mask on one core
-  meet: { w: 256, h: 144 }, // 16:9, two-class softmax output: ~65 ms per mask
-};
-
 /**
  * The input shapes of MediaPipe's selfie segmentation (the native runtime has both): square, and
  * landscape, which is 16:9 and costs ≈ 2.2 instead of 4.1 ms of CPU per mask here.
@@ -39,6 +33,12 @@ export const SELFIE_SHAPES = {
   landscape: { w: 256, h: 144 },
 } as const;
 export type SelfieShape = keyof typeof SELFIE_SHAPES;
+
+/** Input size of each model (the masks come back at the same size). */
+export const MODEL_SIZE: Record<SegmentationModel, { w: number; h: number }> = {
+  selfie: SELFIE_SHAPES.square, // sigmoid output: ~80 ms per mask on one core in TF.js
+  meet: { w: 256, h: 144 }, // 16:9, two-class softmax output: ~65 ms per mask
+};
 
 /**
  * Pure: the shape that squashes a video least. Their aspects are 1 and 16/9, whose geometric mean
