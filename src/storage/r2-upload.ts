@@ -106,3 +106,34 @@ export async function* iterate(stream: ReadableStream<Uint8Array>): AsyncGenerat
     reader.releaseLock();
   }
 }
+
+/**
+ * Largest body stored with one `put`. R2 takes up to 5 GiB in one request; past this the body
+ * goes in parts (`streamToR2`).
+ */
+export const SINGLE_PUT_MAX_BYTES = 4 * 2 ** 30;
+
+/**
+ * Stores a response body whose length the sender declared (Content-Length) with one native `put`:
+ * no JavaScript per chunk and no multipart round trips. A body of another length fails the put and
+ * nothing is stored. Without a length, or above SINGLE_PUT_MAX_BYTES, it goes in parts.
+ */
+export async function storeResponseBody(
+  bucket: R2Bucket,
+  key: string,
+  res: Response,
+  contentType: string,
+): Promise<void> {
+  const length = declaredLength(res.headers.get('content-length'));
+  if (length !== null && length <= SINGLE_PUT_MAX_BYTES) {
+    await bucket.put(key, res.body!, { httpMetadata: { contentType } });
+    return;
+  }
+  await streamToR2(bucket, key, iterate(res.body!), { contentType });
+}
+
+/** Pure: a Content-Length value as a byte count, or null when absent or not a plain decimal. */
+export function declaredLength(header: string | null): number | null {
+  if (header === null || !/^\d{1,16}$/.test(header.trim())) return null;
+  return Number(header.trim());
+}

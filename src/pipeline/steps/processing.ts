@@ -10,10 +10,11 @@ import type { ProcessingReport } from '../../contract/jobs.js';
 import { RenderToggles, type ProcessOptions } from '../../contract/options.js';
 import type { RenderRequest } from '../../contract/render.js';
 import type { JobOf } from '../../jobs/state.js';
+import type { SizedStream } from '../../media/client.js';
 import { UnrecoverableError } from '../../media/errors.js';
 import { summarizeRenderReport } from '../../media/render-report.js';
 import { r2Keys } from '../../shared/r2-keys.js';
-import { iterate, streamToR2 } from '../../storage/r2-upload.js';
+import { iterate, storeResponseBody, streamToR2 } from '../../storage/r2-upload.js';
 import type { Plan, Step, StepContext } from '../context.js';
 import { probeSource, probeStep, requireVideo } from './probe.js';
 
@@ -38,7 +39,7 @@ const speechStep: Step<ProcessingJob> = {
   },
 };
 
-async function speechStream(ctx: StepContext<ProcessingJob>): Promise<ReadableStream | null> {
+async function speechStream(ctx: StepContext<ProcessingJob>): Promise<SizedStream | null> {
   const o = ctx.job.options;
   const key =
     o.speech === 'synthesized'
@@ -50,7 +51,7 @@ async function speechStream(ctx: StepContext<ProcessingJob>): Promise<ReadableSt
   const obj = await ctx.bucket.get(key);
   // Gone from storage: retrying cannot bring it back.
   if (!obj) throw new UnrecoverableError('the speech audio for this job is missing from storage');
-  return obj.body;
+  return { body: obj.body, size: obj.size };
 }
 
 /**
@@ -77,10 +78,10 @@ const renderStep: Step<ProcessingJob> = {
     const stop = new AbortController();
     probe.catch(() => stop.abort());
     const rendered = (async () => {
-      const { body, hints } = await ctx.source();
+      const { body, size, hints } = await ctx.source();
       const speech = await speechStream(ctx);
       const duration = probe.then((p) => p.duration_sec);
-      return ctx.media.render(body, speech, renderRequest(ctx.job.options), hints, {
+      return ctx.media.render({ body, size }, speech, renderRequest(ctx.job.options), hints, {
         duration,
         stop: stop.signal,
       });
@@ -88,9 +89,7 @@ const renderStep: Step<ProcessingJob> = {
     const [probed, res] = await Promise.allSettled([probe, rendered]);
     if (probed.status === 'rejected') throw probed.reason;
     if (res.status === 'rejected') throw res.reason;
-    await streamToR2(ctx.bucket, r2Keys.output(ctx.job.video_id), iterate(res.value.body!), {
-      contentType: 'video/mp4',
-    });
+    await storeResponseBody(ctx.bucket, r2Keys.output(ctx.job.video_id), res.value, 'video/mp4');
     // Kept beside the step's other work so `finish` finds it after a retry too.
     const report = summarizeRenderReport(res.value.headers.get('x-render-report'));
     if (report) await ctx.bucket.put(ctx.workKey(REPORT_STEP), JSON.stringify(report));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { workBudgetMs } from '../../../../src/media/budget.js';
-import { MediaClient, tightenableDeadline } from '../../../../src/media/client.js';
+import { MediaClient, multipartStream, tightenableDeadline } from '../../../../src/media/client.js';
 import type { MediaTransport } from '../../../../src/media/transport.js';
 
 /** A transport that records each request and answers when told to (or when its signal aborts). */
@@ -20,7 +20,7 @@ function heldTransport() {
 const hints = { filename: 'a.mp4', content_type: 'video/mp4' };
 const body = () => new ReadableStream({ start: (c) => c.close() });
 const render = (client: MediaClient, beside?: Parameters<MediaClient['render']>[4]) =>
-  client.render(body(), null, {} as never, hints, beside);
+  client.render({ body: body() }, null, {} as never, hints, beside);
 
 describe('tightenableDeadline', () => {
   it('should fire at its first time unless brought forward, and never later', async () => {
@@ -70,5 +70,41 @@ describe('MediaClient.render beside its probe', () => {
     stop.abort();
     expect(calls[0].signal.aborted).toBe(true);
     await expect(rendered).rejects.toThrow(/could not be reached for rendering the video/);
+  });
+});
+
+describe('multipartStream', () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const stream = (text: string) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(bytes(text));
+        c.close();
+      },
+    });
+
+  it('should declare exactly the length of the body it writes when every file size is known', async () => {
+    const form = multipartStream([
+      { name: 'options', value: '{"blur_background":true,"captions":"é ☃"}' },
+      {
+        name: 'source',
+        filename: 'clip "1".mp4',
+        contentType: 'video/mp4',
+        stream: stream('x'.repeat(1000)),
+        size: 1000,
+      },
+      { name: 'speech', filename: 'speech', contentType: 'audio/wav', stream: stream(''), size: 0 },
+    ]);
+    const written = new Uint8Array(await new Response(form.body).arrayBuffer());
+    expect(form.length).toBe(written.length);
+    expect(new TextDecoder().decode(written)).toContain('x'.repeat(1000));
+  });
+
+  it('should declare no length when a file size is unknown', async () => {
+    const form = multipartStream([
+      { name: 'source', filename: 's', contentType: 'video/mp4', stream: stream('abc') },
+    ]);
+    expect(form.length).toBeNull();
+    await new Response(form.body).arrayBuffer();
   });
 });
