@@ -38,12 +38,31 @@ export const MEDIA_PROBLEM_CODES = [
 ] as const;
 export type MediaProblemCode = (typeof MEDIA_PROBLEM_CODES)[number];
 
+/**
+ * How a video's samples are to be read (ffmpeg's names; null where the file does not say, or says
+ * something outside ffmpeg's `setparams` vocabulary): range `tv`/`pc`, matrix, transfer, primaries.
+ */
+export interface VideoColor {
+  range: string | null;
+  space: string | null;
+  transfer: string | null;
+  primaries: string | null;
+}
+
 /** What the container learns from `ffprobe` about an input. */
 export interface ProbeResult {
   format: string;
   duration_sec: number;
   size_bytes: number | null;
-  video: { codec: string; width: number; height: number; fps: number; rotation: number } | null;
+  video: {
+    codec: string;
+    width: number;
+    height: number;
+    fps: number;
+    rotation: number;
+    /** Absent from probes made before colour was read. */
+    color?: VideoColor;
+  } | null;
   audio: { codec: string; sample_rate: number; channels: number } | null;
 }
 

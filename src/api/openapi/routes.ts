@@ -188,7 +188,7 @@ export const ROUTES: RouteDoc[] = [
     tag: 'jobs',
     summary: 'Create a processing job',
     description: [
-      'Processes an uploaded video, or a registered avatar (`video_id`), into a new video. Poll the status endpoint; a completed job has a signed `download_url`.',
+      "Processes an uploaded video, or a registered avatar (`video_id`), into a new video: an MP4 (H.264 + AAC, faststart) at the source's size (up to 1920 px a side) and frame rate (up to 60 fps), with the source's colour description (range, primaries, transfer, matrix: an HDR HLG or PQ source stays HDR-tagged, in 8 bits, not tone-mapped). Poll the status endpoint; a completed job has a signed `download_url`.",
       '',
       'Rules: (1) `video_id` and `file` together: the registered video is used and the file ignored. (2) `description` is used with voice_generator 0 or 1. (3)–(5) `audio` only with voice_generator 2, which then needs no description and ignores one; voice_generator 2 **without** `audio` is a 400. (6)–(7) `voice_id` and `credential_voice_generator` are used only with voice_generator 1 and ignored otherwise. (8) Booleans are the text `true` or `false`.',
     ].join('\n'),

@@ -76,6 +76,23 @@ export function blurRadius(plan: RenderPlan): number {
 }
 
 /**
+ * Pure: a `setparams` filter (with its trailing comma) that tags raw pictures with the source's
+ * colour description, or '' when the source says nothing. Raw frames carry no tags: without this a
+ * full-range or HDR (HLG, PQ) source came out untagged from the frames path, read as limited-range
+ * BT.709 by players (contrast or colours off), while the file path kept the tags.
+ */
+export function colorTags(color: RenderPlan['color']): string {
+  if (!color) return '';
+  const params = [
+    color.range && `range=${color.range}`,
+    color.primaries && `color_primaries=${color.primaries}`,
+    color.transfer && `color_trc=${color.transfer}`,
+    color.space && `colorspace=${color.space}`,
+  ].filter(Boolean);
+  return params.length ? `setparams=${params.join(':')},` : '';
+}
+
+/**
  * Pure: whether the output carries the source's own AAC packets as they are: the source plays once
  * (no loop, no trim), unshifted, and its audio is AAC already. Re-encoding it (resampled to 48 kHz)
  * cost ≈ 1.1 CPU-s per minute and a generation of quality, for the same sound. A copied track is
@@ -105,7 +122,7 @@ export function encoderArgs(spec: EncodeSpec): string[] {
     filters.push(`[0:v]fps=${fps},scale=${W}:${H}:flags=bicubic,setsar=1[base]`);
   } else {
     args.push('-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${W}x${H}`, '-r', String(fps), '-i', 'pipe:0');
-    filters.push('[0:v]setsar=1[base]');
+    filters.push(`[0:v]${colorTags(plan.color)}setsar=1[base]`);
   }
   next++;
 

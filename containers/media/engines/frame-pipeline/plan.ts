@@ -3,7 +3,7 @@
  * Pure planning of a render: output geometry, frame rate, duration and how the video is fitted
  * to new speech. No I/O, so every rule here is unit-testable from plain numbers.
  */
-import type { ProbeResult } from '../../../../src/contract/media.js';
+import type { ProbeResult, VideoColor } from '../../../../src/contract/media.js';
 
 /** Longest output side in pixels. Bigger sources are scaled down (aspect kept) to bound CPU time. */
 export const MAX_OUTPUT_SIDE_PX = 1920;
@@ -35,6 +35,11 @@ export interface RenderPlan {
    * or drops frames.
    */
   decodeLoad: number;
+  /**
+   * The source's colour description. The frames path hands the encoder raw pictures, which carry
+   * none: it tags them with this (the decoder keeps the source's range and matrix as they are).
+   */
+  color?: VideoColor;
 }
 
 /** Plans the output from the source probe and the new speech's duration (null: none). */
@@ -61,6 +66,7 @@ export function planRender(source: ProbeResult, speechDurationSec: number | null
       fit: 'source',
       sourceHasAudio: !!source.audio,
       decodeLoad,
+      color: v.color,
     };
   }
   return {
@@ -71,6 +77,7 @@ export function planRender(source: ProbeResult, speechDurationSec: number | null
     fit: speechDurationSec > sourceDur ? 'loop' : 'trim',
     sourceHasAudio: !!source.audio,
     decodeLoad,
+    color: v.color,
   };
 }
 

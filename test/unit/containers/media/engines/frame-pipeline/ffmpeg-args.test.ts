@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  colorTags,
   decoderArgs,
   encoderArgs,
 } from '../../../../../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
@@ -95,5 +96,28 @@ describe('encoderArgs', () => {
     expect(() =>
       encoderArgs({ ...spec, video: { kind: 'raw' }, mask: { kind: 'pipe', width: 256, height: 256 } }),
     ).toThrow(/stdin/);
+  });
+});
+
+describe('colorTags', () => {
+  it('should tag raw pictures with what the source says, and only that', () => {
+    const color = { range: 'pc', space: 'bt2020nc', transfer: 'arib-std-b67', primaries: 'bt2020' };
+    const base = { audio: { kind: 'silent' as const }, output: 'out.mp4', mask: { kind: 'none' as const } };
+    const raw = encoderArgs({ ...base, plan: { ...plan, color }, video: { kind: 'raw' } });
+    expect(raw[raw.indexOf('-filter_complex') + 1]).toMatch(
+      /^\[0:v\]setparams=range=pc:color_primaries=bt2020:color_trc=arib-std-b67:colorspace=bt2020nc,setsar=1\[base\]/,
+    );
+    expect(colorTags({ range: null, space: 'bt709', transfer: null, primaries: null })).toBe(
+      'setparams=colorspace=bt709,',
+    );
+    expect(colorTags({ range: null, space: null, transfer: null, primaries: null })).toBe('');
+    expect(colorTags(undefined)).toBe('');
+    // The file path's encoder decodes the source, whose frames carry their own tags.
+    const file = encoderArgs({
+      ...base,
+      plan: { ...plan, color },
+      video: { kind: 'file', path: 'in.mp4', loop: false },
+    });
+    expect(file[file.indexOf('-filter_complex') + 1]).not.toContain('setparams');
   });
 });
