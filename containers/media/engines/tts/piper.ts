@@ -19,6 +19,7 @@ import { normalizeText } from './normalize.js';
 import { phonemeIds, sentencePhonemes, type PhonemeIdMap } from './phonemes.js';
 import { splitSpeech } from './sentences.js';
 import { pcmToWav } from './wav.js';
+import { intSetting } from '../../src/settings.js';
 
 /** The voice installed by containers/media/python/install_models.py. */
 export const PIPER_DEFAULT_VOICE = 'en_US-joe-medium';
@@ -68,10 +69,8 @@ export const PIPER_NOISE_W = 0.333;
  * With 2 busy-waiting threads on a loaded machine it was RTF 0.06–0.14 against 0.064–0.068.
  */
 export const PIPER_THREADS_DEFAULT = 2;
-const threadsFromEnv = () => {
-  const n = Number(process.env.PIPER_THREADS);
-  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : PIPER_THREADS_DEFAULT;
-};
+const threadsFromEnv = () =>
+  intSetting(process.env.PIPER_THREADS, { min: 1, max: 8, fallback: PIPER_THREADS_DEFAULT });
 
 /** Peak level of each sentence after normalisation (Piper normalises each sentence to full scale; a little headroom keeps AAC from clipping). */
 const PEAK = 0.9;

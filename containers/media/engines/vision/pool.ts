@@ -11,6 +11,7 @@ import type { FrameObservation } from '../../../../src/contract/media.js';
 import type { ModelTimings, RgbFrame } from './engines.js';
 import type { HumanConfigOptions } from './human/config.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
+import { intSetting } from '../../src/settings.js';
 import { threadEntry } from '../../src/thread-entry.js';
 
 /** How long a worker may take to load its models before the pool gives up. */
@@ -36,9 +37,7 @@ interface Slot {
 
 /** Threads from `VISION_THREADS` (≥ 1), defaulting to the core count. */
 export function defaultThreadCount(env: Record<string, string | undefined> = process.env): number {
-  const fromEnv = Number(env.VISION_THREADS);
-  if (Number.isInteger(fromEnv) && fromEnv >= 1) return fromEnv;
-  return Math.max(1, availableParallelism());
+  return intSetting(env.VISION_THREADS, { min: 1, fallback: Math.max(1, availableParallelism()) });
 }
 
 export class VisionPool implements Disposable {

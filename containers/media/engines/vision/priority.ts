@@ -10,20 +10,14 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { lowerPriority } from '../../src/priority.js';
+import { intSetting } from '../../src/settings.js';
 
 /** Nice value of the vision threads and decoder (0–19); `VISION_NICE`, default 10. */
 export const DEFAULT_VISION_NICE = 10;
 
 /** `VISION_NICE` when an integer in 0–19, else {@link DEFAULT_VISION_NICE}. */
 export function defaultVisionNice(env: Record<string, string | undefined> = process.env): number {
-  const nice = Number(env.VISION_NICE);
-  return env.VISION_NICE !== undefined &&
-    env.VISION_NICE !== '' &&
-    Number.isInteger(nice) &&
-    nice >= 0 &&
-    nice <= 19
-    ? nice
-    : DEFAULT_VISION_NICE;
+  return intSetting(env.VISION_NICE, { min: 0, max: 19, fallback: DEFAULT_VISION_NICE });
 }
 
 /**
