@@ -26,7 +26,7 @@ import {
 import { encoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { yuv420pMask } from '../../containers/media/engines/frame-pipeline/frames.js';
 import { planRender } from '../../containers/media/engines/frame-pipeline/plan.js';
-import { probeFile } from '../../containers/media/src/ffmpeg.js';
+import { FFMPEG_BIN, probeFile } from '../../containers/media/src/ffmpeg.js';
 import { maskDecoderArgs } from '../../containers/media/engines/render/render.js';
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
 import { talkingHead720p60s } from './clips.js';
@@ -69,7 +69,10 @@ function run(
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The blur path's stages, each on its own: decode at mask size, the segmenter, composite + encode. */
+/**
+ * The blur path's stages, each on its own: decode at mask size, the segmenter, composite + encode,
+ * with the render's own ffmpeg (FFMPEG_BIN; the floor is Debian's, as in the README's table).
+ */
 async function stages(
   hd: string,
   plan: ReturnType<typeof planRender>,
@@ -79,7 +82,7 @@ async function stages(
   const rows: Array<[string, number, number, string]> = [];
   const { w: mw, h: mh } = maskSize(plan);
   const decode = await measure(() =>
-    run('ffmpeg', [
+    run(FFMPEG_BIN, [
       '-v',
       'error',
       ...maskDecoderArgs(hd, plan, false, { width: mw, height: mh }).slice(0, -1),
@@ -121,7 +124,7 @@ async function stages(
   const frames = Math.round(plan.durationSec * plan.fps);
   const composite = await measure(() =>
     run(
-      'ffmpeg',
+      FFMPEG_BIN,
       [
         '-hide_banner',
         '-nostdin',
