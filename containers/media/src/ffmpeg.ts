@@ -15,8 +15,9 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import type { ProbeResult, VideoColor } from '../../../src/contract/media.js';
+import type { ProbeResult } from '../../../src/contract/media.js';
 import { lowerPriority } from './priority.js';
+import { videoColor } from './video-color.js';
 import { venvFfmpeg } from './venv.js';
 import { currentNice, currentScope, WorkAbortedError } from './work-scope.js';
 
@@ -303,62 +304,6 @@ interface FfprobeStream {
   color_primaries?: string;
   side_data_list?: Array<{ rotation?: number }>;
   disposition?: { attached_pic?: number };
-}
-
-/**
- * The names ffprobe reports that ffmpeg's `setparams` filter takes back (ffmpeg 5.1 and 9 alike,
- * each checked), with the two transfers `setparams` spells otherwise. Anything else (unknown,
- * reserved, a name a newer ffmpeg added) reads as "not said": the value goes into a filter graph,
- * and one it refused would fail every render of the file.
- */
-const SETPARAMS_NAMES = {
-  range: ['tv', 'pc'],
-  space: ['bt709', 'fcc', 'bt470bg', 'smpte170m', 'smpte240m', 'ycgco', 'bt2020nc', 'bt2020c', 'smpte2085'],
-  transfer: [
-    'bt709',
-    'smpte170m',
-    'smpte240m',
-    'linear',
-    'iec61966-2-4',
-    'bt1361e',
-    'iec61966-2-1',
-    'bt2020-10',
-    'bt2020-12',
-    'smpte2084',
-    'smpte428',
-    'arib-std-b67',
-  ],
-  primaries: [
-    'bt709',
-    'bt470m',
-    'bt470bg',
-    'smpte170m',
-    'smpte240m',
-    'film',
-    'bt2020',
-    'smpte428',
-    'smpte431',
-    'smpte432',
-  ],
-} as const;
-const TRANSFER_ALIASES = new Map([
-  ['gamma22', 'bt470m'],
-  ['gamma28', 'bt470bg'],
-]);
-
-/** Pure: a stream's colour description in `setparams` names, each field null unless known. */
-export function videoColor(
-  s: Pick<FfprobeStream, 'color_range' | 'color_space' | 'color_transfer' | 'color_primaries'>,
-): VideoColor {
-  const known = (names: readonly string[], value: string | undefined) =>
-    value !== undefined && names.includes(value) ? value : null;
-  return {
-    range: known(SETPARAMS_NAMES.range, s.color_range),
-    space: known(SETPARAMS_NAMES.space, s.color_space),
-    transfer:
-      TRANSFER_ALIASES.get(s.color_transfer ?? '') ?? known(SETPARAMS_NAMES.transfer, s.color_transfer),
-    primaries: known(SETPARAMS_NAMES.primaries, s.color_primaries),
-  };
 }
 
 /** Pure: turns ffprobe's JSON into our ProbeResult. */
