@@ -1,7 +1,8 @@
 /**
  * @module storage/r2-upload
- * Writes an async stream of bytes into R2 as it arrives, with R2's multipart-upload API.
- * Memory is one part buffer (R2 wants equal-sized parts except the last), never the file.
+ * Writes an async stream of bytes into R2 as it arrives, with R2's multipart-upload API (memory
+ * is one part buffer: R2 wants equal-sized parts except the last, never the file), or, for a
+ * response body of declared length, with one native put.
  */
 import { ApiError } from '../contract/errors.js';
 

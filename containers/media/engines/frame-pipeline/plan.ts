@@ -57,27 +57,19 @@ export function planRender(source: ProbeResult, speechDurationSec: number | null
   const sourceDur = source.duration_sec;
   const outFps = roundFps(fps);
   const decodeLoad = (v.width * v.height * Math.max(fps, v.fps || 0)) / (w * h * outFps);
-  if (speechDurationSec === null) {
-    return {
-      width: w,
-      height: h,
-      fps: outFps,
-      durationSec: sourceDur,
-      fit: 'source',
-      sourceHasAudio: !!source.audio,
-      decodeLoad,
-      color: v.color,
-    };
-  }
-  return {
+  const common = {
     width: w,
     height: h,
     fps: outFps,
-    durationSec: speechDurationSec,
-    fit: speechDurationSec > sourceDur ? 'loop' : 'trim',
     sourceHasAudio: !!source.audio,
     decodeLoad,
     color: v.color,
+  };
+  if (speechDurationSec === null) return { ...common, durationSec: sourceDur, fit: 'source' };
+  return {
+    ...common,
+    durationSec: speechDurationSec,
+    fit: speechDurationSec > sourceDur ? 'loop' : 'trim',
   };
 }
 

@@ -144,10 +144,13 @@ export function blendMasks(
   t: number,
   out: Uint8Array = new Uint8Array(a.length),
 ): Uint8Array {
-  const w = Math.round(t * 256);
+  const w = weightOf(t);
   for (let i = 0; i < a.length; i++) out[i] = mix(a[i], b[i], w);
   return out;
 }
+
+/** `t` (0..1) as a weight out of 256. */
+const weightOf = (t: number) => Math.round(t * 256);
 
 /** `x` and `y` mixed with `w`/256 of `y`, rounded. */
 const mix = (x: number, y: number, w: number) => (x * (256 - w) + y * w + 128) >> 8;
@@ -173,7 +176,7 @@ export function* inBetweenMasks(
   for (let j = from + 1; j < to; j++) {
     const out = into ?? new Uint8Array(a.length);
     out.set(a);
-    const w = Math.round(((j - from) / (to - from)) * 256);
+    const w = weightOf((j - from) / (to - from));
     for (let k = 0; k < n; k++) {
       const i = differing[k];
       out[i] = mix(a[i], b[i], w);
