@@ -4,15 +4,26 @@
  * An unknown id, or one that belongs to another key, answers 200 with status "not_found".
  */
 import { Hono, type Context } from 'hono';
-import type { StatusResponse } from '../contract/jobs.js';
+import { ApiError } from '../contract/errors.js';
+import { MAX_STATUS_WAIT_SEC, type StatusResponse } from '../contract/jobs.js';
 import { numberVar } from '../shared/env.js';
 import { isWellFormedId } from '../shared/ids.js';
-import { findJob } from '../jobs/submit.js';
+import { awaitJobChange, findJob } from '../jobs/submit.js';
 import { signDownloadUrl } from '../storage/signed-url.js';
 import type { AppEnv } from './middleware.js';
 import { signingSecret, storageOrigin } from './storage-config.js';
 
 export const DEFAULT_DOWNLOAD_TTL_SEC = 86_400;
+/** Pure: the `wait` query parameter in ms (0 when absent); a 400 naming it when it is not 0–60 whole seconds. */
+export function statusWaitMs(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  const sec = /^\d{1,2}$/.test(raw) ? Number(raw) : NaN;
+  if (!(sec <= MAX_STATUS_WAIT_SEC))
+    throw new ApiError('invalid_request', `wait must be whole seconds from 0 to ${MAX_STATUS_WAIT_SEC}`, {
+      field: 'wait',
+    });
+  return sec * 1000;
+}
 
 const NOT_FOUND: StatusResponse = {
   status: 'not_found',
@@ -25,7 +36,10 @@ const NOT_FOUND: StatusResponse = {
 async function statusHandler(c: Context<AppEnv>): Promise<Response> {
   c.header('Cache-Control', 'private, no-store');
   const videoId = c.req.param('video_id') ?? '';
-  const job = isWellFormedId(videoId) ? await findJob(c.env, videoId, c.get('tenant').id) : null;
+  const waitMs = statusWaitMs(c.req.query('wait'));
+  const found = isWellFormedId(videoId) ? await findJob(c.env, videoId, c.get('tenant').id) : null;
+  // Long-poll: a running job's answer waits for its status or progress to move (terminal and unknown at once).
+  const job = found && waitMs > 0 ? await awaitJobChange(c.env, found, waitMs) : found;
   if (!job) return c.json(NOT_FOUND);
 
   const body: StatusResponse = {

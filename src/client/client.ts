@@ -22,6 +22,8 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60 * 1000;
 /** Transient status-poll failures tolerated in a row before giving up. */
 export const MAX_POLL_FAILURES = 5;
+/** How long each status request of `waitForCompletion` may be held by the server (`wait`, a long-poll). */
+export const LONG_POLL_SEC = 25;
 
 export type JobState = 'pending' | 'processing' | 'completed' | 'failed' | 'not_found';
 
@@ -173,9 +175,18 @@ export class VideoApiClient {
     return this.#upload('/api/register-avatar', {}, { file: await toNamedFile(file, filename) }, upload);
   }
 
-  /** One status poll. Unknown ids come back as `{ status: 'not_found' }`, not as an error. */
-  async getStatus(videoId: string, signal?: AbortSignal): Promise<JobStatus> {
-    return this.#json<JobStatus>(`/api/status/${encodeURIComponent(videoId)}`, { signal });
+  /**
+   * One status request. Unknown ids come back as `{ status: 'not_found' }`, not as an error.
+   * `waitSec` (0–60) makes it a long-poll: the server answers as soon as the job's status or
+   * progress moves, or after that many seconds.
+   */
+  async getStatus(
+    videoId: string,
+    signal?: AbortSignal,
+    { waitSec }: { waitSec?: number } = {},
+  ): Promise<JobStatus> {
+    const wait = waitSec ? `?wait=${Math.max(0, Math.min(60, Math.floor(waitSec)))}` : '';
+    return this.#json<JobStatus>(`/api/status/${encodeURIComponent(videoId)}${wait}`, { signal });
   }
 
   /** Deletes a job and its files now (extension; 404 for an unknown id). */
@@ -189,7 +200,10 @@ export class VideoApiClient {
   }
 
   /**
-   * Polls until the job completes, backing off while progress stands still.
+   * Waits until the job completes with long-polls (each request held by the server until the
+   * job's status moves, or its progress after a second, up to LONG_POLL_SEC), so completion is
+   * seen at once. It backs off between answers that show no change (a server without long-polls
+   * answers at once).
    * Throws `VideoJobError` (failed / not_found) or `VideoWaitTimeoutError`.
    */
   async waitForCompletion(videoId: string, options: WaitOptions = {}): Promise<JobStatus> {
@@ -200,9 +214,12 @@ export class VideoApiClient {
     let last: JobStatus | null = null;
     for (;;) {
       let status: JobStatus | null = null;
+      let statusMoved = false;
       let askedWaitMs = 0;
+      const asked = Date.now();
       try {
-        status = await this.getStatus(videoId, signal);
+        const waitSec = Math.min(LONG_POLL_SEC, Math.floor((deadline - asked) / 1000));
+        status = await this.getStatus(videoId, signal, { waitSec });
         failures = 0;
       } catch (err) {
         if (!(err instanceof VideoApiError) || !err.retryable || ++failures > MAX_POLL_FAILURES) throw err;
@@ -215,11 +232,16 @@ export class VideoApiClient {
           throw new VideoJobError(videoId, 'failed', status.error_message ?? 'the job failed');
         if (status.status === 'not_found')
           throw new VideoJobError(videoId, 'not_found', `no job ${videoId} for this API key`);
-        unchanged =
-          last && last.progress === status.progress && last.status === status.status ? unchanged + 1 : 0;
+        statusMoved = last?.status !== status.status;
+        unchanged = !statusMoved && last!.progress === status.progress ? unchanged + 1 : 0;
         last = status;
       }
-      const delay = Math.max(askedWaitMs, nextPollDelayMs(status ? unchanged : failures, backoff));
+      // A new status is asked about again at once; otherwise the backoff, less the time the server
+      // held the request (a long-poll answers a progress change after ≥ 1 s, so none is left).
+      const held = Date.now() - asked;
+      const delay = statusMoved
+        ? 0
+        : Math.max(askedWaitMs, nextPollDelayMs(status ? unchanged : failures, backoff) - held);
       if (Date.now() + delay > deadline)
         throw new VideoWaitTimeoutError(videoId, last?.status ?? 'unknown', last?.progress ?? 0);
       await sleep(delay, signal);

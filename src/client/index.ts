@@ -11,6 +11,7 @@
 export {
   VideoApiClient,
   DEFAULT_BASE_URL,
+  LONG_POLL_SEC,
   type JobStatus,
   type JobState,
   type JobCreated,

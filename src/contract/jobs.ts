@@ -45,6 +45,12 @@ export const ProcessingReport = z.object({
 });
 export type ProcessingReport = z.infer<typeof ProcessingReport>;
 
+/**
+ * Longest long-poll of the status endpoint (`?wait=`), in seconds: well below the 100 s after which
+ * Cloudflare's edge gives up on an answer that has not started.
+ */
+export const MAX_STATUS_WAIT_SEC = 60;
+
 export const StatusResponse = z.object({
   status: z
     .enum([...JOB_STATUSES, 'not_found'])

@@ -56,6 +56,8 @@ export interface JobObjectPorts {
  */
 export class JobObject extends DurableObject<JobObjectEnv> {
   private record: JobRecord | null = null;
+  /** Long-polls (`changedSince`) waiting for the record's status or progress to move. */
+  private readonly watchers = new Set<() => void>();
 
   constructor(
     ctx: DurableObjectState,
@@ -73,11 +75,17 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   }
 
   private async save(next: JobRecord): Promise<JobRecord> {
-    const wasTerminal = this.record !== null && state.isTerminal(this.record.status);
+    const before = this.record;
+    const wasTerminal = before !== null && state.isTerminal(before.status);
     this.record = next;
     await this.ctx.storage.put(RECORD_KEY, next);
+    if (!before || state.visiblyChanged(before, next)) this.wakeWatchers();
     if (state.isTerminal(next.status) && !wasTerminal) await this.ended(next);
     return next;
+  }
+
+  private wakeWatchers(): void {
+    for (const wake of [...this.watchers]) wake();
   }
 
   /** The job reached completed/failed: free its slot, then wait for retention. */
@@ -121,6 +129,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     this.record = null;
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    this.wakeWatchers();
   }
 
   private async armWatchdog(): Promise<void> {
@@ -148,6 +157,32 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     const job = this.record;
     if (job && state.isTerminal(job.status) && Date.now() >= this.expiresAt(job)) return null;
     return job;
+  }
+
+  /**
+   * The long-poll behind `GET /api/status/{id}?wait=`: the record once it differs from `seen` (what
+   * the caller read with `get`) as `state.longPollRemainingMs` rules, or when `waitMs` has passed.
+   * Comparing with `seen` inside this one call means a change between the caller's read and its
+   * wait is never missed.
+   */
+  async changedSince(seen: state.VisibleState, waitMs: number): Promise<JobRecord | null> {
+    const start = Date.now();
+    const remaining = () => state.longPollRemainingMs(seen, this.record, Date.now() - start, waitMs);
+    for (let ms = remaining(); ms > 0; ms = remaining()) await this.nextChange(ms);
+    return this.get();
+  }
+
+  /** Resolves at the record's next visible change, or after `ms`. */
+  private nextChange(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.watchers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.watchers.add(wake);
+    });
   }
 
   /**

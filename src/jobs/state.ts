@@ -54,6 +54,35 @@ export class InvalidTransition extends Error {
 
 export const isTerminal = (status: JobStatus) => status === 'completed' || status === 'failed';
 
+/** What a status poll shows of a running job. */
+export type VisibleState = Pick<JobState, 'status' | 'progress'>;
+export const visiblyChanged = (a: VisibleState, b: VisibleState): boolean =>
+  a.status !== b.status || a.progress !== b.progress;
+
+/**
+ * A long-poll answers a progress change no sooner than this after it arrived: a step that reports
+ * every frame would otherwise turn one waiting client into many requests a second.
+ */
+export const PROGRESS_ANSWER_MIN_MS = 1_000;
+
+/**
+ * Pure: how much longer a long-poll that read `seen` waits, `elapsedMs` into its `waitMs`, given
+ * the record now (0: answer). A new status, an ended job or a gone record answer at once; a
+ * progress change once PROGRESS_ANSWER_MIN_MS have passed.
+ * @example
+ * longPollRemainingMs({ status: 'processing', progress: 10 }, { status: 'processing', progress: 20 }, 300, 25_000) // 700
+ */
+export function longPollRemainingMs(
+  seen: VisibleState,
+  now: VisibleState | null,
+  elapsedMs: number,
+  waitMs: number,
+): number {
+  if (!now || isTerminal(now.status) || now.status !== seen.status) return 0;
+  const until = now.progress !== seen.progress ? Math.min(waitMs, PROGRESS_ANSWER_MIN_MS) : waitMs;
+  return Math.max(0, until - elapsedMs);
+}
+
 export type NewJob = Pick<JobState, 'video_id' | 'tenant' | 'source' | 'audio'> & JobOptions;
 
 export function createJob(init: NewJob, now: number): JobRecord {

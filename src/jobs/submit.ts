@@ -25,3 +25,18 @@ export async function findJob(env: JobsEnv, videoId: string, tenant: string): Pr
   const job = (await jobStub(env, videoId).get()) as JobRecord | null;
   return job && job.tenant === tenant ? job : null;
 }
+
+/**
+ * Long-poll: `job` (as `findJob` found it) once its status or progress moves, or after `waitMs`.
+ * Only ever called with a job `findJob` found for the caller, so an id of another key never waits
+ * (the wait itself would tell that the id exists).
+ */
+export async function awaitJobChange(
+  env: JobsEnv,
+  job: JobRecord,
+  waitMs: number,
+): Promise<JobRecord | null> {
+  const seen = { status: job.status, progress: job.progress };
+  const next = (await jobStub(env, job.video_id).changedSince(seen, waitMs)) as JobRecord | null;
+  return next && next.tenant === job.tenant ? next : null;
+}

@@ -134,3 +134,84 @@ describe('status', () => {
     }
   });
 });
+
+describe('status long-poll (wait)', () => {
+  /** A pending job of Alice's that no consumer runs: its record moves only when the test moves it. */
+  async function idleJob(id: string) {
+    const hash = [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(ALICE)))]
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('');
+    const stub = env.JOB.get(env.JOB.idFromName(id));
+    await stub.create({
+      video_id: id,
+      kind: 'analysis',
+      tenant: `dev_${hash.slice(0, 16)}`,
+      audio: null,
+      options: { visual_analytics: false },
+      source: { key: `uploads/${id}/source`, size: 1, filename: null, content_type: null },
+    });
+    return stub;
+  }
+  const timed = async <T>(p: Promise<T>): Promise<[T, number]> => {
+    const t0 = Date.now();
+    const value = await p;
+    return [value, Date.now() - t0];
+  };
+  const later = <T>(ms: number, fn: () => Promise<T>) => new Promise((r) => setTimeout(r, ms)).then(fn);
+
+  it('should hold a running job until its status moves, or its progress after a second, or the wait ends', async () => {
+    const id = 'vid_longpollLongpollLongp0';
+    const stub = await idleJob(id);
+    expect((await status(id)).status).toBe('pending');
+
+    const [unmoved, unmovedMs] = await timed(status(`${id}?wait=1`));
+    expect(unmoved.status).toBe('pending');
+    expect(unmovedMs).toBeGreaterThanOrEqual(950);
+
+    const [[claimed], claimedMs] = await timed(
+      Promise.all([status(`${id}?wait=30`), later(300, () => stub.claim())]),
+    );
+    expect(claimed.status).toBe('processing');
+    expect(claimedMs).toBeLessThan(3_000);
+
+    const { lease } = (await stub.get())!;
+    const [[advanced], advancedMs] = await timed(
+      Promise.all([status(`${id}?wait=30`), later(200, () => stub.progress(lease, 40, 'speech'))]),
+    );
+    expect(advanced.progress).toBe(40);
+    expect(advancedMs).toBeGreaterThanOrEqual(950);
+    expect(advancedMs).toBeLessThan(4_000);
+
+    // Another key never waits (a held answer would tell it the id exists); an ended job answers at once.
+    const [other, otherMs] = await timed(status(`${id}?wait=30`, BOB));
+    expect(other.status).toBe('not_found');
+    expect(otherMs).toBeLessThan(1_000);
+    await stub.fail('stopped by the test', lease);
+    const [ended, endedMs] = await timed(status(`${id}?wait=30`));
+    expect(ended).toMatchObject({ status: 'failed', error_message: 'stopped by the test' });
+    expect(endedMs).toBeLessThan(1_000);
+  });
+
+  it('should answer a held request at once when the job is deleted', async () => {
+    const id = 'vid_longpollDeletedLongpo0';
+    await idleJob(id);
+    expect((await status(id)).status).toBe('pending');
+    const [[gone], ms] = await timed(
+      Promise.all([status(`${id}?wait=30`), later(300, () => call(`/api/jobs/${id}`, { method: 'DELETE' }))]),
+    );
+    // The deletion fails the running job first, then removes it: the held answer shows either.
+    if (gone.status === 'failed') expect(gone.error_message).toBe('the job was deleted');
+    else expect(gone.status).toBe('not_found');
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it('should refuse a wait that is not 0–60 whole seconds', async () => {
+    for (const wait of ['61', 'soon', '2.5', '-1'])
+      await expectError(
+        await call(`/api/status/vid_AAAAAAAAAAAAAAAAAAAAAA?wait=${wait}`),
+        400,
+        'invalid_request',
+        'wait',
+      );
+  });
+});

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { KeyCreated, KeyRecord, KeyRequest } from '../../contract/keys.js';
-import { StatusResponse } from '../../contract/jobs.js';
+import { MAX_STATUS_WAIT_SEC, StatusResponse } from '../../contract/jobs.js';
 import {
   AvatarRegistered,
   JobCreated,
@@ -92,15 +92,25 @@ const FILE_ID = fileId(
   'Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.',
 );
 
+const STATUS_WAIT_PARAM: Schema = {
+  name: 'wait',
+  in: 'query',
+  required: false,
+  schema: { type: 'integer', minimum: 0, maximum: MAX_STATUS_WAIT_SEC, default: 0 },
+  description: `Extension (long-poll): while the job is \`pending\` or \`processing\`, hold the answer until its \`status\` or \`progress\` differs from what it was when the request arrived, or until this many seconds have passed, whichever comes first; then answer as usual. A finished job, or an id this key cannot see, answers at once. Whole seconds, 0–${MAX_STATUS_WAIT_SEC}; anything else is 400 \`invalid_request\` with \`field: "wait"\`.`,
+};
+
 const statusRoute = (path: string, operationId: string, summary: string, extra: string): RouteDoc => ({
   method: 'get',
   path,
   operationId,
   tag: 'jobs',
   summary,
-  description: `Returns the state of an analysis or processing job. Poll it until status is completed or failed (every 1–2 s, backing off). An id this API key did not create — unknown, malformed, or another key's — answers **HTTP 200 with status \`not_found\`**, never 404, so ids cannot be probed. Responses carry \`Cache-Control: private, no-store\`. ${extra}`,
+  description: `Returns the state of an analysis or processing job. Poll it until status is completed or failed: either every 1–2 s, backing off, or (extension) as a long-poll with \`wait\`, which answers the moment the job's status or progress moves, so a client sees completion at once with a handful of requests. An id this API key did not create — unknown, malformed, or another key's — answers **HTTP 200 with status \`not_found\`**, never 404, so ids cannot be probed (such an answer never waits). Responses carry \`Cache-Control: private, no-store\`. ${extra}`,
   auth: 'apiKey',
+  params: [STATUS_WAIT_PARAM],
   replies: { 200: { description: 'The job state.', json: StatusResponse } },
+  errors: ['BadRequest'],
 });
 
 const FILE_PARAMS: Schema[] = [

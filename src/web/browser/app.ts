@@ -1,7 +1,7 @@
 /**
  * @module web/browser/app
  * The page's behaviour, typed against the DOM: key storage, file drop, upload with XHR progress,
- * status polling with backoff, results wiring (seek and playhead). `npm run build:web` bundles it
+ * status long-polls, results wiring (seek and playhead). `npm run build:web` bundles it
  * (esbuild, one IIFE) into `web/app-script.generated.ts`, which the page embeds with its nonce;
  * `npm test` fails when that bundle is stale. It draws analyses with `ResultsRenderer`, the
  * embedded source of `web/results.ts`.
@@ -31,8 +31,11 @@ interface JobStatus {
 }
 
 const KEY_STORAGE = 'video-api-key';
-const FIRST_POLL_MS = 700;
-const MAX_POLL_MS = 8000;
+/** Each status request may be held this long by the service until the job moves (a long-poll). */
+const LONG_POLL_SEC = 25;
+/** After a failed status request: the first pause, doubled per failure up to MAX_RETRY_MS. */
+const FIRST_RETRY_MS = 700;
+const MAX_RETRY_MS = 8000;
 
 /** The element with `id`, typed by the caller (the page's HTML is in `web/page.ts`). */
 function $<T extends HTMLElement = HTMLElement>(id: string): T {
@@ -45,7 +48,8 @@ const input = (id: string) => $<HTMLInputElement>(id);
 const state: {
   file: File | null;
   objectUrl: string | null;
-  polling: ReturnType<typeof setTimeout> | undefined;
+  /** Stops the current job's status requests when another job starts. */
+  polling: AbortController | undefined;
 } = {
   file: null,
   objectUrl: null,
@@ -234,26 +238,31 @@ function upload(path: string, body: FormData): Promise<{ video_id: string }> {
 }
 
 // ---- polling -----------------------------------------------------------------------------------
-async function getStatus(id: string): Promise<JobStatus> {
-  const res = await fetch(`/api/status/${encodeURIComponent(id)}`, {
+async function getStatus(id: string, signal: AbortSignal): Promise<JobStatus> {
+  const res = await fetch(`/api/status/${encodeURIComponent(id)}?wait=${LONG_POLL_SEC}`, {
     headers: { 'X-API-Key': apiKey(), Accept: 'application/json' },
     cache: 'no-store',
+    signal,
   });
   const text = await res.text();
   if (!res.ok) throw apiError(res.status, text, res.headers.get('X-Request-Id'));
   return JSON.parse(text);
 }
 
-/** Polls until the job ends: quickly while it moves, backing off while its progress stands still. */
-function poll(id: string): Promise<JobStatus> {
-  let delay = FIRST_POLL_MS;
-  let last = -1;
+/**
+ * Follows the job to its end with long-polls: the service holds each request until the job's
+ * status moves (or its progress, after a second), so the next one goes out at once; after a
+ * failed request it backs off.
+ */
+function poll(id: string, signal: AbortSignal): Promise<JobStatus> {
+  let retry = FIRST_RETRY_MS;
   let failures = 0;
   return new Promise((resolve, reject) => {
     const tick = () =>
-      getStatus(id).then(
+      getStatus(id, signal).then(
         (s) => {
           failures = 0;
+          retry = FIRST_RETRY_MS;
           const progress = s.progress || 0;
           setBar('job', progress);
           say(`Job ${id}: ${s.status} — ${progress.toFixed(0)}%`);
@@ -262,13 +271,13 @@ function poll(id: string): Promise<JobStatus> {
             return reject({ code: 'job_failed', message: s.error_message || 'The job failed.' });
           if (s.status === 'not_found')
             return reject({ code: 'not_found', message: 'The service does not know this job.' });
-          delay = progress === last ? Math.min(delay * 1.5, MAX_POLL_MS) : FIRST_POLL_MS;
-          last = progress;
-          state.polling = setTimeout(tick, delay);
+          tick();
         },
         (err: ShownError) => {
+          if (signal.aborted) return;
           if (++failures > 4 || (err.status && err.status < 500 && err.status !== 429)) return reject(err);
-          state.polling = setTimeout(tick, Math.min(delay * 2, MAX_POLL_MS));
+          setTimeout(tick, retry);
+          retry = Math.min(retry * 2, MAX_RETRY_MS);
         },
       );
     tick();
@@ -393,7 +402,8 @@ $('job-form').addEventListener('submit', (e) => {
     return showError({ message: (err as Error).message });
   }
   const kind = mode();
-  clearTimeout(state.polling);
+  state.polling?.abort();
+  const polling = (state.polling = new AbortController());
   $('progress-panel').hidden = false;
   $('results-panel').hidden = true;
   setBar('upload', 0);
@@ -404,7 +414,7 @@ $('job-form').addEventListener('submit', (e) => {
   upload(req.path, req.body)
     .then((created) => {
       say(`Uploaded. Job ${created.video_id} is queued.`);
-      return poll(created.video_id);
+      return poll(created.video_id, polling.signal);
     })
     .then((s) => {
       say('Done: the job is completed.');

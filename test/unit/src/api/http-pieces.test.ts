@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { processOptions } from '../../../../src/api/process.js';
 import { parseRange } from '../../../../src/api/files.js';
+import { statusWaitMs } from '../../../../src/api/status.js';
 import { ApiError } from '../../../../src/contract/errors.js';
 import { decideRetry } from '../../../../src/pipeline/retry.js';
 import { UnrecoverableError } from '../../../../src/media/errors.js';
@@ -113,5 +114,18 @@ describe('ids and sniffing', () => {
         ]),
       ),
     ).toBe(false);
+  });
+});
+
+describe('status long-poll parameter', () => {
+  it('should take whole seconds 0–60 and refuse anything else with a 400 naming wait', () => {
+    expect(statusWaitMs(undefined)).toBe(0);
+    expect(statusWaitMs('0')).toBe(0);
+    expect(statusWaitMs('25')).toBe(25_000);
+    expect(statusWaitMs('60')).toBe(60_000);
+    for (const bad of ['61', '99', '-1', '1.5', '', ' 5', '5s', '1e1', '007'])
+      expect(() => statusWaitMs(bad), bad).toThrow(
+        expect.objectContaining({ code: 'invalid_request', status: 400, details: { field: 'wait' } }),
+      );
   });
 });

@@ -208,6 +208,52 @@ describe('waitForCompletion', () => {
     expect(seen).toEqual([0, 40, 100]);
   });
 
+  it('should long-poll, asking again at once when the server held the answer until the job moved', async () => {
+    const answers = [
+      status({ status: 'pending' }),
+      status({ progress: 40 }),
+      status({ progress: 60 }),
+      status({ status: 'completed', progress: 100 }),
+    ];
+    // A long-polling server holds a progress change ≥ 1 s; this one holds 320 ms against a 300 ms interval.
+    const { fetch, seen } = fakeFetch(async (_, n) => {
+      if (n > 1) await new Promise((r) => setTimeout(r, 320));
+      return json(answers[n - 1]);
+    });
+    const started = Date.now();
+    const done = await new VideoApiClient({ apiKey: 'k', fetch }).waitForCompletion('vid_x', {
+      intervalMs: 300,
+      jitter: 0,
+    });
+    expect(done.status).toBe('completed');
+    expect(seen.map((r) => new URL(r.url).search)).toEqual(Array(4).fill('?wait=25'));
+    // No pause of its own after the held progress answer: the server's holds (3 × 320 ms) are the whole wait.
+    expect(Date.now() - started).toBeLessThan(1150);
+  });
+
+  it('should pause between early answers without a new status (a server that does not hold them)', async () => {
+    const answers = [
+      status({ progress: 10 }),
+      status({ progress: 20 }),
+      status({ progress: 30 }),
+      status({ status: 'completed' }),
+    ];
+    const at: number[] = [];
+    const { fetch } = fakeFetch((_, n) => {
+      at.push(Date.now());
+      return json(answers[n - 1]);
+    });
+    await new VideoApiClient({ apiKey: 'k', fetch }).waitForCompletion('vid_x', {
+      intervalMs: 100,
+      jitter: 0,
+    });
+    // First answer: a new status (none before), asked again at once; then progress only: one interval each.
+    const gaps = at.slice(1).map((t, i) => t - at[i]);
+    expect(gaps[0]).toBeLessThan(50);
+    expect(gaps[1]).toBeGreaterThanOrEqual(90);
+    expect(gaps[2]).toBeGreaterThanOrEqual(90);
+  });
+
   it('should throw VideoJobError with the error_message when the job fails, and on not_found', async () => {
     const failed = fakeFetch(() => json(status({ status: 'failed', error_message: 'not a video' })));
     await expect(

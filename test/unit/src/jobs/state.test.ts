@@ -65,3 +65,22 @@ describe('job state machine', () => {
     expect(s.watchdog(running, 3_600_600, limits).action).toBe('fail');
   });
 });
+
+describe('long-poll', () => {
+  const seen: s.VisibleState = { status: 'processing', progress: 10 };
+  it('should answer a new status, an ended job or a gone record at once', () => {
+    expect(s.longPollRemainingMs(seen, { status: 'completed', progress: 100 }, 0, 25_000)).toBe(0);
+    expect(s.longPollRemainingMs(seen, { status: 'failed', progress: 10 }, 0, 25_000)).toBe(0);
+    expect(s.longPollRemainingMs({ status: 'pending', progress: 0 }, seen, 0, 25_000)).toBe(0);
+    expect(s.longPollRemainingMs(seen, null, 0, 25_000)).toBe(0);
+  });
+
+  it('should hold a progress change until a second has passed, and nothing beyond the wait', () => {
+    const moved = { status: 'processing' as const, progress: 20 };
+    expect(s.longPollRemainingMs(seen, moved, 300, 25_000)).toBe(s.PROGRESS_ANSWER_MIN_MS - 300);
+    expect(s.longPollRemainingMs(seen, moved, 1_500, 25_000)).toBe(0);
+    expect(s.longPollRemainingMs(seen, moved, 100, 500)).toBe(400);
+    expect(s.longPollRemainingMs(seen, seen, 1_500, 25_000)).toBe(23_500);
+    expect(s.longPollRemainingMs(seen, seen, 25_000, 25_000)).toBe(0);
+  });
+});
