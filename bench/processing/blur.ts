@@ -8,9 +8,10 @@
  * pixel per frame), and the whole render.
  *
  * Run: `flock /tmp/bench.lock npx tsx bench/processing/blur.ts [--runs N] [--render-root DIR
- * [--alternate]] [--render-only]` (N renders, median; DIR: renderVideo from another checkout, e.g.
+ * [--alternate]] [--render-only] [--clip FILE]` (N renders, median; DIR: renderVideo from another checkout, e.g.
  * an export of the commit before, or with `--alternate` this tree's and DIR's in turns;
- * `--render-only`: the floor and the renders, no stages).
+ * `--render-only`: the floor and the renders, no stages; FILE: another clip instead of the talking
+ * head, e.g. one without B-frames, as phones record).
  * CPU is user+system of this process and its children (/proc/self/stat), so "cpu s" of the
  * render counts ffmpeg, the segmenter process and Node.
  */
@@ -179,7 +180,8 @@ async function renderBlur(mod: RenderModule, hd: string, work: string): Promise<
 
 async function main() {
   const runs = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 1;
-  const hd = talkingHead720p60s();
+  const clipAt = process.argv.indexOf('--clip');
+  const hd = clipAt > 0 ? resolve(process.argv[clipAt + 1]) : talkingHead720p60s();
   const work = mkdtempSync(join(tmpdir(), 'bench-blur-'));
   const probe = await probeFile(hd);
   const plan = planRender(probe, null);
