@@ -157,7 +157,11 @@ describe('status long-poll (wait)', () => {
     const value = await p;
     return [value, Date.now() - t0];
   };
-  const later = <T>(ms: number, fn: () => Promise<T>) => new Promise((r) => setTimeout(r, ms)).then(fn);
+  /** Runs `fn` after `ms` (while a long-poll waits), for its effect. */
+  const later = async (ms: number, fn: () => Promise<unknown>): Promise<void> => {
+    await new Promise((r) => setTimeout(r, ms));
+    await fn();
+  };
 
   it('should hold a running job until its status moves, or its progress after a second, or the wait ends', async () => {
     const id = 'vid_longpollLongpollLongp0';
