@@ -19,7 +19,8 @@ export function spread(values: number[]): Spread {
 
 /** `12.3` for one run, `12.3 (11.9–13.0)` for several. */
 export function formatSpread(s: Spread, digits = 1): string {
-  if (s.runs === 0) return '–';
+  // No runs, or no figure to compare with (a ratio to a floor that was not timed): a dash, not NaN.
+  if (s.runs === 0 || !Number.isFinite(s.median)) return '–';
   const f = (v: number) => v.toFixed(digits);
   return s.runs === 1 ? f(s.median) : `${f(s.median)} (${f(s.min)}–${f(s.max)})`;
 }

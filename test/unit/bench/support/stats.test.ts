@@ -18,4 +18,8 @@ describe('formatSpread', () => {
     expect(formatSpread(spread([12, 11.9, 13]))).toBe('12.0 (11.9–13.0)');
     expect(formatSpread(spread([]))).toBe('–');
   });
+
+  it('should show a dash for a figure that could not be computed (a ratio to an untimed floor)', () => {
+    expect(formatSpread(spread([NaN]), 2)).toBe('–');
+  });
 });
