@@ -30,6 +30,8 @@ export interface SourceHints {
 
 /** DELETE must answer quickly even when the container is busy or down. */
 const ABORT_CALL_TIMEOUT_MS = 3_000;
+/** A render's progress is asked every few seconds; a late answer is worth nothing. */
+const PROGRESS_CALL_TIMEOUT_MS = 1_000;
 
 const hintHeaders = (hints: SourceHints): Record<string, string> => ({
   ...(hints.filename ? { 'x-source-filename': encodeURIComponent(hints.filename) } : {}),
@@ -170,6 +172,25 @@ export class MediaClient {
     const probe = await res.json<ProbeResult>();
     this.setMedia({ durationSec: probe.duration_sec });
     return probe;
+  }
+
+  /**
+   * How much of `jobId`'s render output the container has encoded (0..1), or null when it cannot
+   * say (no render of the job there, an older container, no answer within a second): progress is
+   * a courtesy, never a reason to fail or wait.
+   */
+  async renderProgress(jobId: string): Promise<number | null> {
+    try {
+      const res = await this.transport.fetch(`/render/progress/${encodeURIComponent(jobId)}`, {
+        method: 'GET',
+        signal: AbortSignal.timeout(PROGRESS_CALL_TIMEOUT_MS),
+      });
+      if (!res.ok) return null;
+      const { fraction } = (await res.json()) as { fraction?: unknown };
+      return typeof fraction === 'number' && fraction >= 0 && fraction <= 1 ? fraction : null;
+    } catch {
+      return null;
+    }
   }
 
   /** Stops every running piece of work of `jobId` in the container (DELETE of the job). */

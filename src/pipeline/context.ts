@@ -96,14 +96,17 @@ export function createContext<J extends JobRecord>(
   };
 }
 
-/** Calls `fn` while sending heartbeats, so the watchdog knows the consumer is alive. */
-export async function withHeartbeat<T>(
+/**
+ * Calls `fn` while calling `tick` every `intervalMs` (its failures ignored): the job's heartbeat,
+ * so the watchdog knows the consumer is alive; a render's progress.
+ */
+export async function withTicks<T>(
   intervalMs: number,
-  beat: () => Promise<void>,
+  tick: () => Promise<void>,
   fn: () => Promise<T>,
 ): Promise<T> {
   const timer = setInterval(() => {
-    beat().catch(() => {});
+    tick().catch(() => {});
   }, intervalMs);
   try {
     return await fn();

@@ -10,7 +10,7 @@ import { jobStub } from '../jobs/submit.js';
 import { TransientError, UnrecoverableError } from '../media/errors.js';
 import { deleteJobWork } from '../storage/purge.js';
 import { watchdogLimits } from '../jobs/limits.js';
-import { createContext, heartbeatIntervalMs, withHeartbeat, type Plan, type StepContext } from './context.js';
+import { createContext, heartbeatIntervalMs, withTicks, type Plan, type StepContext } from './context.js';
 import { withPlan } from './plans.js';
 import { logStepTime } from './step-log.js';
 
@@ -58,7 +58,7 @@ async function runPlan<J extends JobRecord>(env: Env, job: J, plan: Plan<J>): Pr
     await setProgress((done / total) * 100);
     const startedAt = Date.now();
     try {
-      await withHeartbeat(
+      await withTicks(
         beatEvery,
         async () => {
           if (await stub.heartbeat(lease)) return;

@@ -53,6 +53,13 @@ export function generateFixtures(): string {
       path,
     ]);
   });
+  // Long enough at 720p for a blur render to take seconds: the render's progress has time to move.
+  once('bars-720p-16s.mp4', (path) => {
+    ff([
+      ...['-f', 'lavfi', '-i', 'testsrc2=size=1280x720:rate=25:duration=16'],
+      ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30', '-pix_fmt', 'yuv420p', path],
+    ]);
+  });
   once('silent-2s.webm', (path) => {
     ff([
       '-f',

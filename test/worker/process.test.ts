@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { BOB, expectError, fixture, post, waitForJob } from './helpers.js';
+import { BOB, expectError, fixture, post, status, waitForJob } from './helpers.js';
 
 const video = async () => ({
   bytes: await fixture('generated/tone-3s.mp4'),
@@ -191,6 +191,24 @@ describe('processing jobs and downloads', () => {
     const later = new URL(done.download_url!);
     later.searchParams.set('expires', String(Number(later.searchParams.get('expires')) + 1));
     await expectError(await SELF.fetch(later), 403, 'invalid_signature');
+  });
+
+  it("should move the job's progress while the render encodes, not only between steps", async () => {
+    const res = await post('/api/process-video', {
+      file: { bytes: await fixture('generated/bars-720p-16s.mp4'), filename: 'bars.mp4', type: 'video/mp4' },
+    });
+    const { video_id } = await res.json<{ video_id: string }>();
+    // Followed with long-polls, which answer each change of progress (after a second).
+    const seen: number[] = [];
+    for (let s = await status(video_id); s.status === 'pending' || s.status === 'processing';) {
+      if (s.status === 'processing') seen.push(s.progress);
+      s = await status(`${video_id}?wait=30`);
+      if (s.status === 'completed') expect(s.download_url).toMatch(/\/files\/outputs\//);
+      else if (s.status !== 'processing' && s.status !== 'pending') throw new Error(`job ended ${s.status}`);
+    }
+    // The render is the whole plan of a blur-only job: figures between its start (0) and end (100).
+    expect(seen.filter((p) => p > 1 && p < 99).length).toBeGreaterThanOrEqual(1);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
   });
 
   it('should report a requested option it could not apply, and not claim it', async () => {

@@ -70,6 +70,19 @@ export interface SpawnOptions {
   idleMs?: number;
   /** Input pipes beyond stdin (fds 3, 4, …). Default 0. */
   extraInputs?: number;
+  /** Called with the output time (s) of each ffmpeg progress line (`-stats`): how far an encode is. */
+  onProgress?: (sec: number) => void;
+}
+
+/**
+ * Pure: the output time, in seconds, of the last progress line in `text` (ffmpeg's `-stats`:
+ * `frame=  250 fps= 98 … time=00:00:10.00 bitrate=…`), or null when it has none yet (`time=N/A`).
+ * @example statsTimeSec('frame=  25 fps=0.0 q=28.0 size=  0KiB time=00:00:01.00 bitrate=…\r') // 1
+ */
+export function statsTimeSec(text: string): number | null {
+  const all = [...text.matchAll(/time=(\d+):(\d{2}):(\d{2}(?:\.\d+)?)/g)];
+  const last = all.at(-1);
+  return last ? Number(last[1]) * 3600 + Number(last[2]) * 60 + Number(last[3]) : null;
 }
 
 /** Starts `bin args...`; the caller owns stdin/stdout. */
@@ -77,7 +90,7 @@ export function spawnMedia(
   bin: string,
   args: string[],
   signal?: AbortSignal,
-  { idleMs = IDLE_TIMEOUT_MS, extraInputs = 0 }: SpawnOptions = {},
+  { idleMs = IDLE_TIMEOUT_MS, extraInputs = 0, onProgress }: SpawnOptions = {},
 ): MediaProcess {
   // Its own process group: a kill reaches whatever the child started too.
   const stdio = Array<'pipe'>(3 + extraInputs).fill('pipe');
@@ -118,8 +131,13 @@ export function spawnMedia(
   };
   child.stderr.on('data', (chunk: Buffer) => {
     alive();
+    const text = chunk.toString('utf8');
+    if (onProgress) {
+      const sec = statsTimeSec(text);
+      if (sec !== null) onProgress(sec);
+    }
     // Progress lines end in "\r": signs of life, not diagnostics.
-    stderr = (stderr + chunk.toString('utf8')).replace(/[^\r\n]*\r(?!\n)/g, '').slice(-STDERR_TAIL_BYTES);
+    stderr = (stderr + text).replace(/[^\r\n]*\r(?!\n)/g, '').slice(-STDERR_TAIL_BYTES);
   });
   // A consumer that stops reading early must not crash us with EPIPE.
   for (const input of [child.stdin, ...inputs]) input.on('error', () => {});

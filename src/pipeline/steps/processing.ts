@@ -15,7 +15,7 @@ import { UnrecoverableError } from '../../media/errors.js';
 import { summarizeRenderReport } from '../../media/render-report.js';
 import { r2Keys } from '../../shared/r2-keys.js';
 import { iterate, storeResponseBody, streamToR2 } from '../../storage/r2-upload.js';
-import type { Plan, Step, StepContext } from '../context.js';
+import { withTicks, type Plan, type Step, type StepContext } from '../context.js';
 import { probeSource, probeStep, requireVideo } from './probe.js';
 
 type ProcessingJob = JobOf<'processing'>;
@@ -69,6 +69,9 @@ const probeFirstStep: Step<ProcessingJob> = {
   when: (job) => speechStep.when!(job),
 };
 
+/** How often a running render's progress is asked for (a status long-poll answers a change after 1 s). */
+export const RENDER_PROGRESS_EVERY_MS = 2_000;
+
 const renderStep: Step<ProcessingJob> = {
   name: 'render',
   weight: 85,
@@ -86,7 +89,16 @@ const renderStep: Step<ProcessingJob> = {
         stop: stop.signal,
       });
     })();
-    const [probed, res] = await Promise.allSettled([probe, rendered]);
+    // The render is most of the job: its encoder's progress moves the job's while we wait.
+    const following = withTicks(
+      RENDER_PROGRESS_EVERY_MS,
+      async () => {
+        const fraction = await ctx.media.renderProgress(ctx.job.video_id);
+        if (fraction !== null) await ctx.report(fraction);
+      },
+      () => Promise.allSettled([probe, rendered]),
+    );
+    const [probed, res] = await following;
     if (probed.status === 'rejected') throw probed.reason;
     if (res.status === 'rejected') throw res.reason;
     await storeResponseBody(ctx.bucket, r2Keys.output(ctx.job.video_id), res.value, 'video/mp4');

@@ -120,12 +120,13 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   const captions = await captionTrack;
   const outputPath = join(input.workDir, 'output.mp4');
   const { plan } = prepared;
-  const spec = {
+  const spec: RunSpec = {
     plan,
     audio,
     captionsPath: captions?.path,
     output: outputPath,
     maxBytes: outputBudgetBytes(plan.durationSec),
+    onEncoded: input.onProgress && ((sec) => input.onProgress!(Math.min(1, sec / plan.durationSec))),
   };
   // A remote lip-sync video already follows the speech's length: it is never looped.
   const loop = plan.fit === 'loop' && !remote;
@@ -134,11 +135,17 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   return { outputPath, report: buildReport(prepared, chain, captions, run, log) };
 }
 
+/** What the runners encode (the encoder's arguments but its inputs), and who hears how far it got. */
+type RunSpec = Omit<EncodeSpec, 'video' | 'mask'> & {
+  /** The encoder's output time so far, in seconds (its progress lines). */
+  onEncoded?: (sec: number) => void;
+};
+
 /** Stage 5: the pipeline shape the chain needs, run once: one decode, one encode. */
 async function runRender(
   chain: EditorChain,
   loop: boolean,
-  spec: Omit<EncodeSpec, 'video' | 'mask'>,
+  spec: RunSpec,
   signal?: AbortSignal,
 ): Promise<RunOutcome> {
   const { editors, segmenter, videoSource } = chain;
@@ -173,8 +180,11 @@ async function runRender(
   return { path: 'frames', frames, blur };
 }
 
-async function runEncoder(spec: EncodeSpec, signal?: AbortSignal): Promise<void> {
-  using enc = spawnFfmpeg(encoderArgs(spec), signal);
+async function runEncoder(
+  spec: RunSpec & Pick<EncodeSpec, 'video' | 'mask'>,
+  signal?: AbortSignal,
+): Promise<void> {
+  using enc = spawnFfmpeg(encoderArgs(spec), signal, { onProgress: spec.onEncoded });
   enc.child.stdin.end();
   enc.child.stdout.resume();
   await enc.done.catch(wrapEncodeError);
@@ -199,7 +209,7 @@ async function checkOutputSize(spec: Pick<EncodeSpec, 'output' | 'maxBytes'>): P
 async function runMaskPipe(
   source: string,
   loop: boolean,
-  spec: Omit<EncodeSpec, 'video' | 'mask'>,
+  spec: RunSpec,
   segmenter: Segmenter,
   keys: KeyMaskOptions,
   signal?: AbortSignal,
@@ -207,7 +217,7 @@ async function runMaskPipe(
   const { inputWidth: mw, inputHeight: mh } = segmenter;
   const mask: MaskInput = { kind: 'pipe', width: mw, height: mh };
   const video: VideoInput = { kind: 'file', path: source, loop };
-  using enc = spawnFfmpeg(encoderArgs({ ...spec, video, mask }), signal);
+  using enc = spawnFfmpeg(encoderArgs({ ...spec, video, mask }), signal, { onProgress: spec.onEncoded });
   using dec = spawnFfmpeg(maskDecoderArgs(source, spec.plan, loop, { width: mw, height: mh }), signal);
   dec.child.stdin.end();
   enc.child.stdout.resume();
@@ -241,7 +251,7 @@ async function runMaskPipe(
 async function runFramePipeline(
   source: string,
   loop: boolean,
-  spec: Omit<EncodeSpec, 'video' | 'mask'>,
+  spec: RunSpec,
   editors: FrameEditor[],
   tracker: MaskTracker | undefined,
   signal?: AbortSignal,
@@ -252,6 +262,7 @@ async function runFramePipeline(
     : { kind: 'none' };
   using enc = spawnFfmpeg(encoderArgs({ ...spec, video: { kind: 'raw' }, mask }), signal, {
     extraInputs: tracker ? 1 : 0,
+    onProgress: spec.onEncoded,
   });
   enc.child.stdout.resume();
   const [maskPipe] = enc.inputs;

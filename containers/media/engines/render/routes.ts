@@ -1,7 +1,8 @@
 /**
  * @module containers/media/engines/render/routes
  * `POST /render` (multipart: `source`, optional `speech`, `options` JSON) → the MP4, with the
- * render report in the `x-render-report` header. Parts stream to a temp directory that is
+ * render report in the `x-render-report` header; `GET /render/probe` and `GET /render/progress/{job}`
+ * answer about a job's render while it runs. Parts stream to a temp directory that is
  * removed once the response body has been sent (or the client went away).
  */
 import { createReadStream } from 'node:fs';
@@ -22,6 +23,7 @@ import { earlySegmenter } from './early-segmenter.js';
 import { receiveForm } from './multipart.js';
 import { parseRenderOptions } from './options.js';
 import { NoRenderProbe, renderProbe, startRenderProbe } from './render-probes.js';
+import { renderProgress, trackRenderProgress } from './render-progress.js';
 import { renderVideo, type RenderEngines } from './render.js';
 
 export interface RenderRoutesOptions {
@@ -42,6 +44,8 @@ export function createRenderRoutes({
     const jobId = currentScope()?.jobId ?? null;
     // The Worker may ask for this render's probe of the source (GET /render/probe) meanwhile.
     const probeAnswer = jobId ? startRenderProbe(jobId) : null;
+    // … and how far it has encoded (GET /render/progress/{job}).
+    const progress = jobId ? trackRenderProgress(jobId) : null;
     const workDir = await mkdtemp(join(tmpRoot, WORK_DIR_PREFIX.render));
     const early = earlySegmenter(engines);
     let handedOff = false;
@@ -75,6 +79,7 @@ export function createRenderRoutes({
           signal: abort.signal,
           limits,
           sourceProbe,
+          onProgress: progress?.set,
         },
         early.engines(),
       );
@@ -100,6 +105,7 @@ export function createRenderRoutes({
     } finally {
       early.dispose();
       probeAnswer?.ended();
+      progress?.ended();
       if (!handedOff) await rm(workDir, { recursive: true, force: true });
     }
   });
@@ -109,6 +115,14 @@ export function createRenderRoutes({
     if (!jobId) throw badInput('options_invalid', 'x-job-id: the job whose render to ask is required');
     const answer = await renderProbe(jobId);
     return c.json(answer.body, answer.status);
+  });
+  // How far the job's render has encoded. The job is in the path, not x-job-id: this question
+  // names no job to the admission, so it never waits behind the render it asks about.
+  app.get('/render/progress/:job', function progressOfRender(c) {
+    const fraction = renderProgress(c.req.param('job'));
+    if (fraction === null)
+      return c.json({ error: { code: 'no_render', message: 'no render of this job ran here lately' } }, 404);
+    return c.json({ fraction });
   });
   app.onError(function renderError(err, c) {
     if (err instanceof NoRenderProbe)

@@ -54,6 +54,8 @@ export interface RenderInput {
   limits?: MediaLimits;
   /** The source's probe already under way (the route's, which also answers GET /render/probe). */
   sourceProbe?: Promise<ProbeResult>;
+  /** How much of the output the encoder has written, 0..1, as it goes (GET /render/progress). */
+  onProgress?: (fraction: number) => void;
 }
 
 /** The report's shape is the contract's: the Worker reads it with the same schema. */
