@@ -95,22 +95,3 @@ export function createContext<J extends JobRecord>(
     },
   };
 }
-
-/**
- * Calls `fn` while calling `tick` every `intervalMs` (its failures ignored): the job's heartbeat,
- * so the watchdog knows the consumer is alive; a render's progress.
- */
-export async function withTicks<T>(
-  intervalMs: number,
-  tick: () => Promise<void>,
-  fn: () => Promise<T>,
-): Promise<T> {
-  const timer = setInterval(() => {
-    tick().catch(() => {});
-  }, intervalMs);
-  try {
-    return await fn();
-  } finally {
-    clearInterval(timer);
-  }
-}

@@ -10,7 +10,8 @@ import { jobStub } from '../jobs/submit.js';
 import { TransientError, UnrecoverableError } from '../media/errors.js';
 import { deleteJobWork } from '../storage/purge.js';
 import { watchdogLimits } from '../jobs/limits.js';
-import { createContext, heartbeatIntervalMs, withTicks, type Plan, type StepContext } from './context.js';
+import { createContext, heartbeatIntervalMs, type Plan, type StepContext } from './context.js';
+import { withTicks } from './ticks.js';
 import { withPlan } from './plans.js';
 import { logStepTime } from './step-log.js';
 

@@ -15,7 +15,8 @@ import { UnrecoverableError } from '../../media/errors.js';
 import { summarizeRenderReport } from '../../media/render-report.js';
 import { r2Keys } from '../../shared/r2-keys.js';
 import { iterate, storeResponseBody, streamToR2 } from '../../storage/r2-upload.js';
-import { withTicks, type Plan, type Step, type StepContext } from '../context.js';
+import type { Plan, Step, StepContext } from '../context.js';
+import { withTicks } from '../ticks.js';
 import { probeSource, probeStep, requireVideo } from './probe.js';
 
 type ProcessingJob = JobOf<'processing'>;
