@@ -79,7 +79,8 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     const wasTerminal = before !== null && state.isTerminal(before.status);
     this.record = next;
     await this.ctx.storage.put(RECORD_KEY, next);
-    if (!before || state.visiblyChanged(before, next)) this.wakeWatchers();
+    // A long-poll can only wait on a record that exists (changedSince answers a missing one at once).
+    if (before && state.visiblyChanged(before, next)) this.wakeWatchers();
     if (state.isTerminal(next.status) && !wasTerminal) await this.ended(next);
     return next;
   }

@@ -71,7 +71,7 @@ const probeFirstStep: Step<ProcessingJob> = {
 };
 
 /** How often a running render's progress is asked for (a status long-poll answers a change after 1 s). */
-export const RENDER_PROGRESS_EVERY_MS = 2_000;
+const RENDER_PROGRESS_EVERY_MS = 2_000;
 
 const renderStep: Step<ProcessingJob> = {
   name: 'render',
@@ -91,7 +91,7 @@ const renderStep: Step<ProcessingJob> = {
       });
     })();
     // The render is most of the job: its encoder's progress moves the job's while we wait.
-    const following = withTicks(
+    const [probed, res] = await withTicks(
       RENDER_PROGRESS_EVERY_MS,
       async () => {
         const fraction = await ctx.media.renderProgress(ctx.job.video_id);
@@ -99,7 +99,6 @@ const renderStep: Step<ProcessingJob> = {
       },
       () => Promise.allSettled([probe, rendered]),
     );
-    const [probed, res] = await following;
     if (probed.status === 'rejected') throw probed.reason;
     if (res.status === 'rejected') throw res.reason;
     await storeResponseBody(ctx.bucket, r2Keys.output(ctx.job.video_id), res.value, 'video/mp4');

@@ -8,26 +8,30 @@
 /** How long a render's last figure stays after it ended (a question may cross its end). */
 const KEPT_AFTER_END_MS = 30_000;
 
-const fractions = new Map<string, number>();
-const forgetTimers = new Map<string, ReturnType<typeof setTimeout>>();
+/** A job's encoded fraction, and once its render ended, the timer that forgets it. */
+interface Entry {
+  fraction: number;
+  forget?: ReturnType<typeof setTimeout>;
+}
+const renders = new Map<string, Entry>();
 
 /** A render of `jobId` starts: `set` its encoded fraction (0..1) as it goes; `ended` when it is over. */
 export function trackRenderProgress(jobId: string) {
-  clearTimeout(forgetTimers.get(jobId));
-  forgetTimers.delete(jobId);
-  fractions.set(jobId, 0);
+  clearTimeout(renders.get(jobId)?.forget);
+  const entry: Entry = { fraction: 0 };
+  renders.set(jobId, entry);
   return {
-    set: (fraction: number) => fractions.set(jobId, Math.max(fractions.get(jobId) ?? 0, fraction)),
+    set: (fraction: number) => {
+      entry.fraction = Math.max(entry.fraction, fraction);
+    },
     ended: () => {
-      const timer = setTimeout(() => {
-        fractions.delete(jobId);
-        forgetTimers.delete(jobId);
+      entry.forget = setTimeout(() => {
+        if (renders.get(jobId) === entry) renders.delete(jobId);
       }, KEPT_AFTER_END_MS);
-      timer.unref?.();
-      forgetTimers.set(jobId, timer);
+      entry.forget.unref?.();
     },
   };
 }
 
 /** The encoded fraction of `jobId`'s render here (0..1), or null when none ran here lately. */
-export const renderProgress = (jobId: string): number | null => fractions.get(jobId) ?? null;
+export const renderProgress = (jobId: string): number | null => renders.get(jobId)?.fraction ?? null;
