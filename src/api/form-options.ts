@@ -19,10 +19,15 @@ function valueType(schema: z.ZodType): z.ZodType {
 /** What the client sent, quoted and cut for an error message. */
 const quoted = (raw: string | undefined) => JSON.stringify((raw ?? '').slice(0, 40));
 
+/** Longer lists of allowed values (the 99 language codes) are summarised in a 400's message. */
+const MAX_LISTED_VALUES = 12;
+
 /** The spec's wording for each kind of complaint the option schemas can make. */
 function complaint(name: string, issue: z.core.$ZodIssue, raw: string | undefined): string {
   if (issue.code === 'invalid_type' && issue.expected === 'boolean')
     return `"${name}" must be the text true or false, got ${quoted(raw)}`;
+  if (issue.code === 'invalid_value' && issue.values.length > MAX_LISTED_VALUES)
+    return `"${name}" must be one of ${issue.values.length} codes such as ${issue.values.slice(0, 5).join(', ')} (see the API docs), got ${quoted(raw)}`;
   if (issue.code === 'invalid_value')
     return `"${name}" must be one of ${issue.values.join(', ')}, got ${quoted(raw)}`;
   if (issue.code === 'too_big' && issue.origin === 'string')

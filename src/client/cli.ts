@@ -20,7 +20,9 @@ export const EXIT = { ok: 0, unexpected: 1, usage: 2, api: 3, jobFailed: 4, time
 export const USAGE = `Usage: video-api <command> [options]
 
 Commands:
-  analyze FILE [--visual] [--wait] [--json]      start an analysis (speech; --visual adds gestures, gaze)
+  analyze FILE [--visual] [--language CODE] [--wait] [--json]
+                                                 start an analysis (speech; --visual adds gestures, gaze;
+                                                 --language de sets the spoken language, else detected)
   process FILE | --avatar ID [options] [--wait] [-o OUT]
       --description TEXT   caption/prompt (spoken with voice generator 0 or 1)
       --no-blur            keep the background sharp (blur is on by default)
@@ -43,6 +45,7 @@ const OPTIONS = {
   'api-key': { type: 'string' },
   url: { type: 'string' },
   visual: { type: 'boolean' },
+  language: { type: 'string' },
   wait: { type: 'boolean' },
   json: { type: 'boolean' },
   avatar: { type: 'string' },
@@ -154,7 +157,11 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     case 'analyze': {
       const file = one('FILE');
       const { bar, onUploadProgress } = uploadBar();
-      const created = await client.analyzeVideo(file, { visualAnalytics: !!o.visual, onUploadProgress });
+      const created = await client.analyzeVideo(file, {
+        visualAnalytics: !!o.visual,
+        language: o.language,
+        onUploadProgress,
+      });
       bar.done(`uploaded → ${created.video_id}`);
       if (!o.wait) {
         if (o.json) json(created);

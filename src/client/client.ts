@@ -72,6 +72,8 @@ type ProcessField = keyof typeof ProcessFormOptions.shape | keyof typeof AvatarC
 export interface AnalyzeOptions extends UploadOptions {
   /** Add the video section (gestures, posture, gaze); default false. */
   visualAnalytics?: boolean;
+  /** The spoken language as a Whisper code (ISO 639-1, e.g. `de`); detected when absent. */
+  language?: string;
 }
 
 export interface ProcessOptions extends UploadOptions {
@@ -126,10 +128,11 @@ export class VideoApiClient {
 
   /** Starts an analysis job. */
   async analyzeVideo(file: FileInput, options: AnalyzeOptions = {}): Promise<JobCreated> {
-    const { visualAnalytics = false, filename = 'video.mp4', ...upload } = options;
-    const fields: Partial<Record<keyof AnalysisOptions, string>> = visualAnalytics
-      ? { visual_analytics: 'true' }
-      : {};
+    const { visualAnalytics = false, language, filename = 'video.mp4', ...upload } = options;
+    const fields: Partial<Record<keyof AnalysisOptions, string>> = {
+      ...(visualAnalytics ? { visual_analytics: 'true' } : {}),
+      ...(language ? { language } : {}),
+    };
     return this.#upload('/api/analyze-video', fields, { file: await toNamedFile(file, filename) }, upload);
   }
 

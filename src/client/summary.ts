@@ -36,6 +36,14 @@ export function formatAnalysis(result: Partial<AnalysisResult> | null | undefine
   const duration = s?.duration_sec ?? 0;
   lines.push('Speech');
   row('duration', duration ? `${n(duration)} s (${mmss(duration)})` : '–');
+  if (result.language)
+    row(
+      'language',
+      result.language,
+      result.language_probability != null
+        ? `detected, ${n(result.language_probability * 100, 0)} %`
+        : 'as requested',
+    );
   if (s?.words_per_minute !== undefined) {
     const wpm = s.words_per_minute;
     const verdict =

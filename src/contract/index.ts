@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './jobs.js';
 export * from './keys.js';
+export * from './languages.js';
 export * from './media.js';
 export * from './options.js';
 export * from './render.js';

@@ -100,6 +100,10 @@ export interface AsrOutput {
   warnings?: string[];
   /** Silences the engine itself reported (pocketsphinx `<sil>`), when it has them. */
   silences?: TimeSegment[];
+  /** The spoken language the words are in (a Whisper code, ISO 639-1); null without speech. */
+  language?: string | null;
+  /** The recogniser's probability for `language` when it detected it; null when it was requested. */
+  language_probability?: number | null;
 }
 
 /** A 2-D/3-D point in pixels of the sampled frame (z relative, engine units). */

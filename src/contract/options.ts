@@ -6,6 +6,7 @@
  * schemas, so a default cannot differ between them.
  */
 import { z } from 'zod';
+import { SPOKEN_LANGUAGES } from './languages.js';
 
 export const MAX_DESCRIPTION_CHARS = 5_000;
 export const MAX_VOICE_ID_CHARS = 200;
@@ -37,6 +38,12 @@ export const AnalysisOptions = z.object({
     .boolean()
     .default(false)
     .describe('When true, the video section (gestures, posture, gaze, face) is added to the result.'),
+  language: z
+    .enum(SPOKEN_LANGUAGES)
+    .optional()
+    .describe(
+      'Extension. The spoken language, as a Whisper language code (ISO 639-1, e.g. `de`); when absent it is detected from the speech. Speech is always transcribed in its language, never translated. Anything else is 400 `invalid_field`.',
+    ),
 });
 export type AnalysisOptions = z.output<typeof AnalysisOptions>;
 

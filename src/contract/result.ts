@@ -145,7 +145,19 @@ export const SpeechEngine = z.object({
   speech_engine: z.object({ engine: z.string(), model: z.string().nullable() }).optional(),
 });
 
+/**
+ * Documented extension: the language the speech was transcribed in (a Whisper code, ISO 639-1
+ * such as `de`), never translated; `language_probability` is the recogniser's confidence when it
+ * detected the language, null when the client set it. Both null when no speech was heard; absent
+ * when the file has no audio.
+ */
+export const SpokenLanguageFields = z.object({
+  language: z.string().nullable().optional(),
+  language_probability: z.number().nullable().optional(),
+});
+
 export const AnalysisResult = SpeechSection.merge(VisualSection.partial())
   .merge(SpeechEngine)
+  .merge(SpokenLanguageFields)
   .merge(Warnings);
 export type AnalysisResult = z.infer<typeof AnalysisResult>;

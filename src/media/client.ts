@@ -212,7 +212,12 @@ export class MediaClient {
     return res.body!;
   }
 
-  async transcribe(pcm: ReadableStream | Uint8Array, speechSegments: TimeSegment[]): Promise<AsrOutput> {
+  /** Words of the speech in its language: `language` when the client set it, else detected. */
+  async transcribe(
+    pcm: ReadableStream | Uint8Array,
+    speechSegments: TimeSegment[],
+    language?: string,
+  ): Promise<AsrOutput> {
     const res = await this.call(
       '/asr',
       {
@@ -221,6 +226,7 @@ export class MediaClient {
         headers: {
           'content-type': 'audio/L16; rate=16000; channels=1',
           'x-speech-segments': JSON.stringify(speechSegments),
+          ...(language ? { 'x-speech-language': language } : {}),
         },
       },
       'speech recognition',

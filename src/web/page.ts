@@ -45,7 +45,8 @@ export function pageHtml(nonce: string): string {
 <label><input type="radio" name="mode" value="analyze" checked> Analyze (speech and delivery)</label>
 <label><input type="radio" name="mode" value="process"> Process (new video)</label></div></fieldset>
 <fieldset id="analyze-options"><legend>Analysis options</legend>
-<label><input type="checkbox" id="visual" name="visual_analytics"${checked(ANALYSIS.visual_analytics)}> Visual analytics (gestures, posture, gaze, face)</label></fieldset>
+<label><input type="checkbox" id="visual" name="visual_analytics"${checked(ANALYSIS.visual_analytics)}> Visual analytics (gestures, posture, gaze, face)</label>
+<div class="row"><label for="language">Spoken language</label><input id="language" name="language" type="text" maxlength="3" size="4" placeholder="auto" pattern="[a-z]{2,3}" spellcheck="false"><span class="hint">a language code such as de or es; empty: detected</span></div></fieldset>
 <fieldset id="process-options" class="hidden"><legend>Processing options</legend>
 <div class="row"><label for="avatar-id">Registered avatar id</label><input id="avatar-id" type="text" placeholder="avt_… (instead of a file)" spellcheck="false"></div>
 <p><label for="description">Description (spoken with voice generator 0 or 1)</label><textarea id="description" maxlength="${MAX_DESCRIPTION_CHARS}"></textarea></p>

@@ -232,6 +232,18 @@ export function createResultsRenderer() {
           'info',
         ),
       );
+    if (r.language)
+      out.push(
+        card(
+          'language',
+          'Language',
+          `<span class="word-value">${esc(r.language)}</span>`,
+          r.language_probability != null
+            ? `detected, ${fmt(r.language_probability * 100, 0)} %`
+            : 'as requested',
+          'info',
+        ),
+      );
     const samples: any[] = r.merged_visual_time_series ?? [];
     const faces = samples.filter((f) => f.gaze_direction !== null && f.gaze_direction !== undefined);
     if (faces.length) {

@@ -27,6 +27,7 @@ import { DEFAULT_PYTHON_VENV } from '../../containers/media/src/venv.js';
 import { grammarItems, jsgfOf, readAlignment } from '../../containers/media/engines/asr/align-fillers.js';
 import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.js';
 import type { TimedWord } from '../../src/contract/media.js';
+import { wer } from '../../bench/speech/wer.js';
 import { JFK_ANCHORS, MEDIA_DIR } from '../support/jfk.js';
 
 const JFK_WORDS =
@@ -138,8 +139,8 @@ describe('faster-whisper engine', () => {
         3,
         'and mr john dashwood had then leisure to consider how much there might be prudently in his power to do for them',
       ],
-      // 7 words 4 times: the text rule alone would cut it to one (`cutRepeatLoops`). Whisper base hears "ill-sposed".
-      ['speech/librivox_sns_0880.wav', 4, 'he was not an ill sposed young man'],
+      // 7 words 4 times: the text rule alone would cut it to one (`cutRepeatLoops`).
+      ['speech/librivox_sns_0880.wav', 4, 'he was not an ill disposed young man'],
     ] as const;
     for (const [rel, times, once] of cases) {
       const line = media(rel);
@@ -148,17 +149,26 @@ describe('faster-whisper engine', () => {
       const pcm = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
       parts.reduce((at, p) => (pcm.set(p, at), at + p.length), 0);
       const out = await engine.transcribe(pcm);
-      expect(engine.lastRun).toMatchObject({ utterances: 1, warmerDecodes: 0 });
-      expect(plain(out.words)).toBe(Array.from({ length: times }, () => once).join(' '));
+      expect(engine.lastRun).toMatchObject({ utterances: 1 });
+      // What a user sees: every repeat kept (one slip of a word per repeat at most, as int8
+      // kernels of different CPUs may hear "ill-sposed" for "ill-disposed").
+      const said = Array.from({ length: times }, () => once).join(' ');
+      expect(wer(said, plain(out.words)).edits, plain(out.words)).toBeLessThanOrEqual(2 * times);
+      expect(plain(out.words).split(' ').length).toBeGreaterThanOrEqual(said.split(' ').length - times);
     }
   });
 
-  it('should still decode a real loop again warmer: "uh, uh, …" to the end of the window', async () => {
+  it('should leave no decoding loop in the output: "uh, uh, …" to the end of the window', async () => {
+    // The speaker says "Montreal" and 6 "uh"s. A first decode may loop on "uh" to the end of the
+    // window (it does with some CPUs' int8 kernels and not with others): whether the engine
+    // decodes again warmer is its business; the user must see no loop either way.
     const out = await engine.transcribe(media('disfluent/mfa_uhuh.flac'));
-    expect(engine.lastRun?.warmerDecodes).toBe(1);
-    // The speaker says 6; the first decode wrote 29 and lost "forced aligner".
+    // A decode again warmer samples, so how many of the six it keeps varies from run to run.
     const uhs = out.words.filter((w) => isHesitation(normalizeWord(w.word)));
     expect(uhs.length, plain(out.words)).toBeLessThanOrEqual(8);
+    expect(plain(out.words)).toMatch(/montreal/);
+    // Each hesitation heard over its own audio, not squeezed into a moment as a loop's are.
+    for (const u of uhs) expect(u.end - u.start, JSON.stringify(u)).toBeGreaterThanOrEqual(0.1);
   });
 
   it('should stop on abort and keep serving the next request', async () => {

@@ -18,6 +18,17 @@ interleave, each carrying its request's id. Two single-thread decodes of the 60 
   stdout, at the end:     {"id": 1, "done": true, "peak_rss_bytes": 300000000}
   stdout, on a failure:   {"id": 1, "error": "plain message"}
 
+A decode request's "language" (ISO 639-1, e.g. "de") is the language Whisper transcribes in; the
+task is always "transcribe", never "translate". A language detection request reads the speech
+of its utterances, concatenated, in windows of 30 s (at most "windows" of them, spread over the
+speech), and averages Whisper's language probabilities over them, weighted by seconds of speech:
+
+  stdin:   {"id": 2, "detect": true, "pcm": "/tmp/x/audio.raw", "utterances": [...], "windows": 3}
+  stdout:  {"id": 2, "language": "de", "language_probability": 0.97, "speech_sec": 41.2,
+            "candidates": [["de", 0.97], ["nl", 0.01], ["en", 0.01]],
+            "windows": [{"language": "de", "probability": 0.98, "speech_sec": 30.0}, ...]}
+  stdout:  {"id": 2, "done": true, "peak_rss_bytes": 300000000}
+
 "temperature" is the ladder tried in turn while a decode compresses like a loop (gzip ratio
 > 2.4); default OpenAI's [0.0, 0.2, ..., 1.0]. The engine asks for [0.0] and decides itself
 whether to ask again warmer. "words" is empty unless word_timestamps is true, except for a
@@ -54,7 +65,7 @@ PREPEND_PUNCTUATIONS = "\"'“¿([{-"
 APPEND_PUNCTUATIONS = "\"'.。,，!！?？:：”)]}、"
 
 
-def cross_attention_words(model, audio, segment):
+def cross_attention_words(model, audio, segment, language):
     """Whisper's own word times (cross-attention DTW, as word_timestamps computes them) of a
     segment decoded without them: one encoder and one alignment pass, seconds from the start of
     the utterance. Only for windows of one segment (≤ 30 s, no timestamps), as the engine sends."""
@@ -65,7 +76,7 @@ def cross_attention_words(model, audio, segment):
     features = model.feature_extractor(audio)
     num_frames = min(features.shape[-1] - 1, model.feature_extractor.nb_max_frames)
     encoder_output = model.encode(pad_or_trim(features[:, :num_frames]))
-    tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language="en")
+    tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=language)
     tokens = [t for t in segment.tokens if t < tokenizer.eot]
     [words] = model.find_alignment(tokenizer, [tokens], encoder_output, num_frames)
     # Punctuation joins its word, as word_timestamps does (a lone "," would look like a squeezed word).
@@ -98,8 +109,71 @@ def read_utterance(f, start, end):
     return np.frombuffer(raw, dtype="<i2").astype(np.float32) / 32768.0
 
 
+WINDOW_SEC = 30
+# Candidates reported beside the detected language.
+CANDIDATES = 3
+
+
+def speech_windows(f, utterances, windows):
+    """The utterances' speech, concatenated and cut into windows of WINDOW_SEC; at most
+    `windows` of them, evenly spread over the speech (first and last included)."""
+    chunks, current, filled = [], [], 0
+    for u in utterances:
+        audio = read_utterance(f, u["start"], u["end"])
+        while len(audio) > 0:
+            take = min(len(audio), WINDOW_SEC * SAMPLE_RATE - filled)
+            current.append(audio[:take])
+            filled += take
+            audio = audio[take:]
+            if filled >= WINDOW_SEC * SAMPLE_RATE:
+                chunks.append(np.concatenate(current))
+                current, filled = [], 0
+    if filled > 0:
+        chunks.append(np.concatenate(current))
+    if len(chunks) <= windows:
+        return chunks
+    picks = sorted({round(i * (len(chunks) - 1) / (windows - 1)) for i in range(windows)}) if windows > 1 else [0]
+    return [chunks[i] for i in picks]
+
+
+def detect_language(model, req):
+    """Whisper's language probabilities, averaged over windows of the request's speech."""
+    from faster_whisper.audio import pad_or_trim
+
+    rid = req.get("id")
+    windows = max(1, int(req.get("windows", 3)))
+    with open(req["pcm"], "rb") as f:
+        chunks = speech_windows(f, req.get("utterances", []), windows)
+    totals, per_window, speech = {}, [], 0.0
+    for audio in chunks:
+        seconds = len(audio) / SAMPLE_RATE
+        features = model.feature_extractor(audio)
+        encoder_output = model.encode(pad_or_trim(features[:, : model.feature_extractor.nb_max_frames]))
+        results = model.model.detect_language(encoder_output)[0]
+        probs = [(token[2:-2], float(prob)) for token, prob in results]
+        for lang, prob in probs:
+            totals[lang] = totals.get(lang, 0.0) + prob * seconds
+        per_window.append({"language": probs[0][0], "probability": round(probs[0][1], 4), "speech_sec": round(seconds, 2)})
+        speech += seconds
+    ranked = sorted(((lang, p / speech) for lang, p in totals.items()), key=lambda x: -x[1]) if speech > 0 else []
+    emit(
+        {
+            "id": rid,
+            "language": ranked[0][0] if ranked else None,
+            "language_probability": round(ranked[0][1], 4) if ranked else None,
+            "speech_sec": round(speech, 2),
+            "candidates": [[lang, round(p, 4)] for lang, p in ranked[:CANDIDATES]],
+            "windows": per_window,
+        }
+    )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    emit({"id": rid, "done": True, "peak_rss_bytes": peak})
+
+
 def transcribe(model, req):
     rid = req.get("id")
+    # None: Whisper detects it per utterance (the engine always sends the file's language).
+    language = req.get("language") or None
     beam = int(req.get("beam_size", 1))
     prompt = req.get("initial_prompt") or None
     word_ts = bool(req.get("word_timestamps", True))
@@ -112,9 +186,10 @@ def transcribe(model, req):
             # A looping decode ("uh, uh, uh, ..." to the end of the window) costs seconds; real
             # speech stays far below this many tokens per second (Whisper writes ~3-5).
             max_new = min(MAX_NEW_TOKENS_CAP, int(TOKENS_PER_SEC_CAP * (u["end"] - u["start"])) + 16)
-            segments, _info = model.transcribe(
+            segments, info = model.transcribe(
                 audio,
-                language="en",
+                language=language,
+                # Never "translate": the words are the ones spoken, in their language.
                 task="transcribe",
                 beam_size=beam,
                 best_of=1,
@@ -134,7 +209,7 @@ def transcribe(model, req):
             for s in segments:
                 timed = s.words or []
                 if not timed and s.compression_ratio > COMPRESSION_RATIO_THRESHOLD:
-                    timed = cross_attention_words(model, audio, s)
+                    timed = cross_attention_words(model, audio, s, info.language)
                 words = [
                     {
                         "word": w.word,
@@ -187,7 +262,10 @@ def serve(model, line):
     try:
         req = json.loads(line)
         rid = req.get("id")
-        transcribe(model, req)
+        if req.get("detect"):
+            detect_language(model, req)
+        else:
+            transcribe(model, req)
     except Exception as err:  # noqa: BLE001 - one bad request must not kill the warm process
         emit({"id": rid, "error": f"{type(err).__name__}: {err}"})
 

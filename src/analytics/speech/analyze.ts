@@ -5,12 +5,14 @@
 import { AUDIO_SECTION_MARKER, type SpeechSection } from '../../contract/result';
 import { classifyEmotion } from './emotion';
 import { detectFillers, FILLER_BOUNDARY_SEC } from './fillers';
+import { detectSetOffFillers } from './fillers-set-off';
+import { speechLanguage } from './languages';
 import { DIVERSITY_WINDOW, lexicalDiversity } from './lexical';
 import { computePace } from './pace';
 import { detectPauses, LONG_PAUSE_SEC, MIN_PAUSE_SEC } from './pauses';
 import { buildPos, tagTokens } from './pos';
 import { summarizeProsody } from './prosody';
-import { fleschKincaidGrade } from './readability';
+import { fleschKincaidGrade, gradeOfEase, readingEase } from './readability';
 import { round, roundTime } from './round';
 import { MAX_SENTENCE_WORDS, splitSentences } from './sentences';
 import { overallValence, sentimentWords } from './sentiment';
@@ -37,9 +39,17 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
     diversityWindow = DIVERSITY_WINDOW,
   } = options;
 
-  const tokens = buildTokens(input.words ?? []);
-  const tags = tagTokens(tokens);
-  const fillers = detectFillers(tokens, tags, { boundarySec: fillerBoundarySec });
+  // English has a tagger, a sentiment lexicon and finer filler rules; other languages have
+  // their hesitations, markers and readability formula (languages.ts) and no English tag,
+  // sentiment or formula is ever applied to their words (`languageWarnings` says what is reduced).
+  const language = input.language ?? 'en';
+  const english = language === 'en';
+  const profile = speechLanguage(language);
+  const tokens = buildTokens(input.words ?? [], language);
+  const tags = english ? tagTokens(tokens) : tokens.map((t) => (t.hesitation ? 'INTJ' : 'X'));
+  const fillers = english
+    ? detectFillers(tokens, tags, { boundarySec: fillerBoundarySec })
+    : detectSetOffFillers(tokens, profile.markers, { boundarySec: fillerBoundarySec });
   const fillerTokens = new Set(fillers.flatMap((f) => f.tokens));
   // Single-word discourse fillers ("like" used as a filler) are interjections in UD terms.
   const interjections = new Set(fillers.filter((f) => f.tokens.length === 1).map((f) => f.tokens[0]));
@@ -47,7 +57,7 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
   const pauses = detectPauses(tokens, input.speech_segments ?? [], { minPauseSec, longPauseSec });
   const pace = computePace(tokens, pauses, minPauseSec);
   const sentences = splitSentences(tokens, pauses, { maxSentenceWords, longPauseSec });
-  const grade = fleschKincaidGrade(sentences);
+  const grade = english ? fleschKincaidGrade(sentences) : otherGrade(sentences, language);
   const diversity = lexicalDiversity(tokens, diversityWindow);
   const prosody = input.prosody ? summarizeProsody(input.prosody) : null;
   const enoughSpeech = pace.word_count >= MIN_STYLE_WORDS && pace.speaking_time_sec >= MIN_STYLE_SEC;
@@ -66,7 +76,7 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
     tokens.length === 0
       ? 'neutral'
       : classifyEmotion({
-          valence: overallValence(sentences, fillerTokens),
+          valence: english ? overallValence(sentences, fillerTokens) : 0,
           pitchStdSt: prosody?.pitch_std_st ?? null,
           energyStdDb: prosody?.energy_std_db ?? null,
           wordsPerMinute: enoughSpeech ? pace.words_per_minute : null,
@@ -107,11 +117,18 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
       long_pauses: timeSeries.filter((p) => p.is_long).length,
       time_series: timeSeries,
     },
-    sentiment_words: sentimentWords(tokens, tags, fillerTokens).map((s) => ({
+    sentiment_words: (english ? sentimentWords(tokens, tags, fillerTokens) : []).map((s) => ({
       time: roundTime(s.time),
       word: s.word,
       compound: round(s.compound, 4),
     })),
     pos: buildPos(tokens, tags, interjections),
   };
+}
+
+/** The grade of a non-English transcript by its language's own formula; 0 without one. */
+function otherGrade(sentences: Parameters<typeof readingEase>[0], language: string): number {
+  const formula = speechLanguage(language).readability;
+  const ease = formula ? readingEase(sentences, formula, language) : null;
+  return formula && ease !== null ? gradeOfEase(ease, formula.kind) : 0;
 }

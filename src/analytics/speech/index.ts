@@ -10,6 +10,7 @@
  * const section = analyzeSpeech({ words, speech_segments, duration_sec, prosody });
  */
 export { analyzeSpeech } from './analyze';
+export { languageWarnings } from './languages';
 export type { SpeechInput, SpeechOptions } from './types';
 export {
   computeProsody,

@@ -8,12 +8,7 @@
 import type { TimedWord } from '../../contract/media';
 import type { Token } from './types';
 
-/**
- * Hesitation sounds ("filled pauses", Clark & Fox Tree 2002) in the spellings engines use:
- * um/umm/uhm, uh/uhh, er/err/erm, ehm, ah/ahh/ahm, hm/hmm, mm/mmm.
- * Backchannels with meaning (mhm, mm-hmm, uh-huh = "yes") are deliberately not matched.
- */
-const HESITATION_RE = /^(?:u+h*m+|u+h+|e+r+m*|e+h+m+|a+h+m*|h+m+|m{2,})$/;
+import { isHesitationIn } from './languages';
 
 /** Engine markup around a token: `++UM++`, `[uh]`, `<sil>`, `(laughs)`, `*coughs*`. */
 const MARKUP_RE = /^(?:\+\+(.*)\+\+|\+(.*)\+|\[(.*)\]|<(.*)>|\((.*)\)|\*(.*)\*)$/;
@@ -23,9 +18,14 @@ const EDGE_PUNCT_RE = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 const CLAUSE_END_RE = /(?:[,;:.!?…—–]|\s-|--)["'”’)\]]*$/;
 const SENTENCE_END_RE = /[.!?…]["'”’)\]]*$/;
 
-/** True when `norm` (lowercase, no punctuation) is a hesitation sound such as "um" or "erm". */
-export function isHesitation(norm: string): boolean {
-  return HESITATION_RE.test(norm);
+/**
+ * True when `norm` (lowercase, no punctuation) is a hesitation sound of `language` (default
+ * English: um/umm/uhm, uh/uhh, er/err/erm, ehm, ah/ahh/ahm, hm/hmm, mm/mmm, Clark & Fox Tree
+ * 2002; other languages: languages.ts). Backchannels with meaning (mhm, mm-hmm, uh-huh = "yes")
+ * are deliberately not matched.
+ */
+export function isHesitation(norm: string, language?: string | null): boolean {
+  return isHesitationIn(norm, language);
 }
 
 /** Lowercase, typographic apostrophes unified, edge punctuation stripped. */
@@ -39,7 +39,7 @@ const finite = (x: number): boolean => typeof x === 'number' && Number.isFinite(
  * Cleans, time-sorts and indexes the recogniser's words. Words with non-finite times are
  * dropped; an `end` before `start` is clamped to `start`; confidence is clamped to 0..1.
  */
-export function buildTokens(words: readonly TimedWord[]): Token[] {
+export function buildTokens(words: readonly TimedWord[], language?: string | null): Token[] {
   const out: Omit<Token, 'index'>[] = [];
   for (const w of words) {
     if (!w || typeof w.word !== 'string' || !finite(w.start) || !finite(w.end)) continue;
@@ -48,7 +48,7 @@ export function buildTokens(words: readonly TimedWord[]): Token[] {
     if (markup) {
       const inner = normalizeWord(markup.slice(1).find((g) => g !== undefined) ?? '');
       // Bracketed hesitations are speech; every other bracketed token is noise or silence.
-      if (!isHesitation(inner)) continue;
+      if (!isHesitation(inner, language)) continue;
       raw = inner;
     }
     const norm = normalizeWord(raw);
@@ -60,7 +60,7 @@ export function buildTokens(words: readonly TimedWord[]): Token[] {
       start: w.start,
       end: Math.max(w.start, w.end),
       confidence,
-      hesitation: isHesitation(norm),
+      hesitation: isHesitation(norm, language),
       clauseEnd: CLAUSE_END_RE.test(raw),
       sentenceEnd: SENTENCE_END_RE.test(raw),
     });

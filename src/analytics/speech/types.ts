@@ -14,6 +14,8 @@ export interface SpeechInput {
   duration_sec: number;
   /** Pitch/energy track from {@link computeProsody}; without it style/emotion use words only. */
   prosody?: ProsodyTrack;
+  /** The words' language, ISO 639-1 (`de`); default English. See languages.ts. */
+  language?: string | null;
 }
 
 /**

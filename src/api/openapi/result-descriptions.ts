@@ -23,15 +23,16 @@ export const RESULT_DESCRIPTIONS: Record<string, string> = {
   'summary.speech_to_pause_ratio':
     '(speaking time − pause time) ÷ pause time (pause time floored at the minimum pause, 0.25 s). Higher = fewer pauses. 0 without words.',
   'summary.emotion':
-    'Overall emotion from word valence (VADER) × voice arousal (pitch, energy, pace): content, positive, enthusiastic, calm, neutral, energetic, sad, negative, agitated.',
+    'Overall emotion from word valence (VADER, English only; other languages: the voice alone) × voice arousal (pitch, energy, pace): content, positive, enthusiastic, calm, neutral, energetic, sad, negative, agitated.',
   'summary.speaking_style': 'Style label and language measures.',
   'summary.speaking_style.style':
     'First matching of: insufficient_speech (< 10 words or < 5 s), rushed, hesitant, monotone, fast (> 170 WPM), slow (< 110 WPM), expressive, complex (grade > 12), conversational.',
-  'summary.speaking_style.readability_grade': 'Flesch–Kincaid grade level of the transcript (≥ 0).',
+  'summary.speaking_style.readability_grade':
+    "School grade of the transcript's language: English by Flesch–Kincaid (≥ 0); German, Spanish, French, Portuguese, Dutch by their own Flesch-type reading ease (Amstad, Fernández Huerta, Kandel–Moles, Martins, Douma) and Italian by Gulpease, each read as a grade through its authors' bands; 0 for a language without a formula (then `warnings` says so).",
   'summary.speaking_style.lexical_diversity':
     'Unique ÷ total word forms (moving-average TTR with a 50-word window above 50 words), 0–1.',
   filler_words:
-    'Filler words: hesitation sounds (um, uh, er, hmm…) always; discourse words (like, so, well, you know, I mean, basically…) only when detached from the sentence by a pause or punctuation.',
+    "Filler words in the speech's language: its hesitation sounds always (English um, uh, er, hmm; German äh, ähm; Spanish eh, em; French euh, hum; Portuguese hã, hum; Italian ehm, eh; Dutch uh, ehm); discourse words (English like, so, well, you know…; Spanish este, o sea; French ben, du coup; Italian cioè, tipo…) only when detached from the sentence by a pause or punctuation. Other languages: hm and mm only.",
   'filler_words.count': 'Number of instances.',
   'filler_words.instances': 'One entry per filler; a multi-word filler ("you know") is one entry.',
   'filler_words.instances[].word': 'Lower-case form of the filler.',
@@ -47,11 +48,15 @@ export const RESULT_DESCRIPTIONS: Record<string, string> = {
   'pauses.time_series[].duration': '`end − start`, seconds.',
   'pauses.time_series[].is_long': 'True when the pause lasts 1.0 s or more.',
   sentiment_words:
-    'Every sentiment-bearing word (VADER compound ≠ 0), fillers and function words skipped; a negation within the 3 previous words flips it.',
+    'English only (empty for other languages, with a warning). Every sentiment-bearing word (VADER compound ≠ 0), fillers and function words skipped; a negation within the 3 previous words flips it.',
   'sentiment_words[].time': 'Word start, seconds.',
   'sentiment_words[].word': 'Lower-case word.',
   'sentiment_words[].compound': 'VADER compound score, −1 (negative) to +1 (positive).',
-  pos: "Universal parts of speech (strict UD: proper nouns and auxiliaries are not listed). One entry per distinct lower-case word per tag, with every occurrence's time span. All six keys are always present; arrays may be empty.",
+  pos: "English: Universal parts of speech (strict UD: proper nouns and auxiliaries are not listed). One entry per distinct lower-case word per tag, with every occurrence's time span. All six keys are always present; arrays may be empty. Other languages: hesitations under INTJ only, the other keys empty (with a warning).",
+  language:
+    'Extension: the language the speech is in and was transcribed in (never translated): a Whisper code, ISO 639-1 such as `de` (`haw` for Hawaiian). Detected from the speech unless `language` was sent. Null when no speech was recognised; absent without an audio stream.',
+  language_probability:
+    "Extension: the recogniser's probability (0–1) for `language`, averaged over up to three 30 s windows of the speech; null when the client set the language or no speech was recognised. Below 0.5 `warnings` says the language is uncertain.",
   speech_engine:
     'Extension: the speech recogniser whose words every speech number is derived from. Absent without an audio stream.',
   'speech_engine.engine':

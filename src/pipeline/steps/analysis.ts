@@ -3,7 +3,7 @@
  * The analysis plan: probe → (audio → VAD → ASR → prosody ∥ vision) → result JSON in R2.
  * Every number of the result comes from the pure functions of src/analytics.
  */
-import { analyzeSpeech } from '../../analytics/speech/index.js';
+import { analyzeSpeech, languageWarnings } from '../../analytics/speech/index.js';
 import { analyzeVisual } from '../../analytics/visual/index.js';
 import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
 import type { JobOf } from '../../jobs/state.js';
@@ -21,22 +21,31 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
   const warnings: string[] = [];
   let speech: SpeechSection;
   let speechEngine: AnalysisResult['speech_engine'];
+  let language: Pick<AnalysisResult, 'language' | 'language_probability'> = {};
   if (probe.audio) {
     const asr = await transcript(ctx);
+    language = {
+      language: asr.words.length > 0 ? (asr.language ?? 'en') : null,
+      language_probability: asr.words.length > 0 ? (asr.language_probability ?? null) : null,
+    };
     speech = analyzeSpeech({
       words: asr.words,
       speech_segments: await speechSegments(ctx),
       duration_sec: probe.duration_sec,
       prosody: await prosody(ctx),
+      language: language.language,
     });
     speechEngine = { engine: asr.engine, model: asr.model ?? null };
     warnings.push(...(asr.warnings ?? []));
     if (asr.words.length === 0) warnings.push('no speech was recognised in the audio');
+    else warnings.push(...languageWarnings(language.language));
   } else {
     speech = analyzeSpeech({ words: [], speech_segments: [], duration_sec: probe.duration_sec });
     warnings.push('the file has no audio stream: speech analytics are empty');
   }
-  let result: AnalysisResult = speechEngine ? { ...speech, speech_engine: speechEngine } : { ...speech };
+  let result: AnalysisResult = speechEngine
+    ? { ...speech, speech_engine: speechEngine, ...language }
+    : { ...speech };
   const frames = await frameObservations(ctx);
   if (frames) {
     result = { ...result, ...analyzeVisual(frames, speechEvents(speech)) };

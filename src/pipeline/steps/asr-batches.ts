@@ -72,5 +72,9 @@ export function joinAsrOutputs(parts: Array<{ fromSec: number; output: AsrOutput
     words: parts.flatMap((p) => shift(p.output.words, p.fromSec)),
     ...(warnings.length ? { warnings } : {}),
     ...(parts.some((p) => p.output.silences) ? { silences } : {}),
+    // The first batch's language: later batches are transcribed in it (speech.ts).
+    ...(first.language !== undefined
+      ? { language: first.language, language_probability: first.language_probability ?? null }
+      : {}),
   };
 }

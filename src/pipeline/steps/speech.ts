@@ -66,19 +66,25 @@ export const asrStep: Step = {
 
 export async function transcript(ctx: StepContext): Promise<AsrOutput> {
   const segments = await speechSegments(ctx);
+  // The client's language (analysis option), else the container detects it.
+  const requested: string | undefined = 'language' in ctx.job.options ? ctx.job.options.language : undefined;
   return ctx.memo('asr', async () => {
     const batches = asrBatches(segments);
     if (batches.length <= 1) {
       const pcm = await ctx.bucket.get(audioKey(ctx));
       if (!pcm) return { engine: 'none', words: [] };
-      return ctx.media.transcribe(pcm.body, segments);
+      return ctx.media.transcribe(pcm.body, segments, requested);
     }
-    // Long media: one request per batch, each with its own range of the PCM (see asr-batches).
+    // Long media: one request per batch, each with its own range of the PCM (see asr-batches);
+    // the first batch's language holds for the others, so one file is in one language.
     const parts: Array<{ fromSec: number; output: AsrOutput }> = [];
+    let language = requested;
     for (const batch of batches) {
       const pcm = await ctx.bucket.get(audioKey(ctx), { range: pcmRange(batch) });
       if (!pcm) return { engine: 'none', words: [] };
-      parts.push({ fromSec: batch.fromSec, output: await ctx.media.transcribe(pcm.body, batch.segments) });
+      const output = await ctx.media.transcribe(pcm.body, batch.segments, language);
+      language ??= output.language ?? undefined;
+      parts.push({ fromSec: batch.fromSec, output });
     }
     return joinAsrOutputs(parts);
   });

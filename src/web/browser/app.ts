@@ -141,6 +141,8 @@ function buildForm(): { path: string; body: FormData } {
     if (!state.file) throw new Error('Choose or drop a video first.');
     fd.append('file', state.file, state.file.name);
     fd.append('visual_analytics', flag('visual'));
+    const language = input('language').value.trim().toLowerCase();
+    if (language) fd.append('language', language);
     return { path: '/api/analyze-video', body: fd };
   }
   const avatar = input('avatar-id').value.trim();

@@ -135,7 +135,12 @@ export class FallbackAsrEngine implements AsrEngine {
     }
     this.#fallback ??= this.#makeFallback();
     const out = await this.#fallback.transcribe(pcm, options);
-    return { ...out, warnings: [...(out.warnings ?? []), fallbackWarning(this.#reason ?? 'unknown')] };
+    const warnings = [...(out.warnings ?? []), fallbackWarning(this.#reason ?? 'unknown')];
+    if (options?.language && options.language !== 'en')
+      warnings.push(
+        `the fallback engine only knows English: the ${options.language} speech was not transcribed in its language`,
+      );
+    return { ...out, language: 'en', language_probability: null, warnings };
   }
 
   dispose(): void {

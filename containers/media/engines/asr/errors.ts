@@ -9,6 +9,7 @@ export type AsrErrorCode =
   | 'invalid_audio'
   | 'invalid_segments'
   | 'invalid_text'
+  | 'invalid_language'
   | 'model_not_found'
   | 'model_invalid'
   | 'engine_failed'
@@ -29,7 +30,10 @@ export class AsrError extends Error {
 
 /** Bad input from the caller (empty or odd-length PCM, malformed segments, empty text). */
 export class AsrInputError extends AsrError {
-  constructor(code: 'invalid_audio' | 'invalid_segments' | 'invalid_text', message: string) {
+  constructor(
+    code: 'invalid_audio' | 'invalid_segments' | 'invalid_text' | 'invalid_language',
+    message: string,
+  ) {
     super(code, message, 400);
     this.name = 'AsrInputError';
   }

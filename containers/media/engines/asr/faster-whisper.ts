@@ -40,6 +40,8 @@ import {
   type WhisperSegment,
 } from './whisper-filter.js';
 import { WhisperProcess, type WorkerLine } from './whisper-process.js';
+import { DISFLUENT_PROMPT, promptFor } from './prompts.js';
+import { detectionWarnings, detectionWindows, type LanguageDetection } from './language.js';
 
 /** The model install_models.py verifies and installs: Whisper base. */
 export const WHISPER_MODEL_NAME = 'faster-whisper-base';
@@ -47,12 +49,7 @@ export const WHISPER_MODEL_NAME = 'faster-whisper-base';
 export const DEFAULT_WHISPER_MODEL_DIR = venvModelDir(WHISPER_MODEL_NAME);
 export const WORKER_SCRIPT = pythonScript('asr_worker.py');
 
-/**
- * Initial prompt written the way people speak. Whisper continues the style of its prompt, so
- * it transcribes "um"/"uh" instead of cleaning them up (filler recall on
- * ../shared/media/disfluent: see the README table).
- */
-export const DISFLUENT_PROMPT = "Umm, let me think like, hmm... Okay, here's what I'm, like, thinking.";
+export { DISFLUENT_PROMPT } from './prompts.js';
 /** One Whisper window is 30 s; utterances stay a little shorter so padding fits, seconds. */
 const MAX_UTTERANCE_SEC = 28;
 /** The first decode of every utterance: beam search, no sampling. */
@@ -75,9 +72,12 @@ export interface FasterWhisperOptions {
   workers?: number;
   /** Beam width; default `DEFAULT_WHISPER_BEAM_SIZE`. */
   beamSize?: number;
-  /** Initial prompt; default DISFLUENT_PROMPT ('' for none). */
+  /** Initial prompt of English speech; default DISFLUENT_PROMPT ('' for none). Other languages: prompts.ts. */
   prompt?: string;
-  /** Align words with soundswallower (default true); false keeps Whisper's own times. */
+  /**
+   * Align English words with soundswallower (default true); false keeps Whisper's own times.
+   * Other languages always keep Whisper's own times: the aligner's acoustic model is English.
+   */
   align?: boolean;
   /** Ask Whisper for its word times (default: only when not aligning). */
   wordTimestamps?: boolean;
@@ -134,7 +134,10 @@ export class FasterWhisperEngine implements AsrEngine {
   }
 
   /** @inheritdoc */
-  async transcribe(pcm: Int16Array, { speechSegments, signal }: TranscribeOptions = {}): Promise<AsrOutput> {
+  async transcribe(
+    pcm: Int16Array,
+    { speechSegments, signal, language: requested }: TranscribeOptions = {},
+  ): Promise<AsrOutput> {
     const t0 = performance.now();
     if (signal?.aborted) throw new AsrAbortedError();
     const utterances = planUtterances(pcm, speechSegments, {
@@ -142,7 +145,13 @@ export class FasterWhisperEngine implements AsrEngine {
       mergeGapSec: 1,
       maxUtteranceSec: MAX_UTTERANCE_SEC,
     });
-    const out: AsrOutput = { engine: this.name, model: this.model, words: [] };
+    const out: AsrOutput = {
+      engine: this.name,
+      model: this.model,
+      words: [],
+      language: requested ?? null,
+      language_probability: null,
+    };
     if (utterances.length === 0) {
       this.lastRun = { wallMs: performance.now() - t0, peakRssBytes: 0, utterances: 0, processes: 0 };
       return out;
@@ -154,6 +163,22 @@ export class FasterWhisperEngine implements AsrEngine {
     const poll = setInterval(() => (peak = Math.max(peak, readPeakRss(this.#proc.pid))), 100);
     try {
       await writeFile(join(dir, 'audio.raw'), pcmToBytes(pcm));
+      // The file's language first (one encoder pass per window of speech), unless requested:
+      // every utterance is then transcribed in it, so one language holds for the whole file.
+      let language = requested;
+      if (!language) {
+        const detected = await this.#detect(join(dir, 'audio.raw'), utterances, signal);
+        language = detected.language ?? 'en';
+        out.language_probability = detected.language_probability;
+        const notes = detectionWarnings(detected);
+        if (notes.length > 0) out.warnings = notes;
+      }
+      out.language = language;
+      // English words are timed (and their hesitations counted) by the English aligner; any
+      // other language keeps Whisper's own word times.
+      const align = this.#align && language === 'en';
+      const wordTimestamps = this.#wordTimestamps || !align;
+      const prompt = promptFor(language, this.#prompt);
       // One utterance per request: the worker's queue then takes turns between concurrent jobs.
       const decode = async (utterance: TimeSegment, temperature: number[]): Promise<WorkerLine> => {
         let decoded: WorkerLine | undefined;
@@ -162,8 +187,9 @@ export class FasterWhisperEngine implements AsrEngine {
             pcm: join(dir, 'audio.raw'),
             utterances: [utterance],
             beam_size: this.#beamSize,
-            initial_prompt: this.#prompt,
-            word_timestamps: this.#wordTimestamps,
+            initial_prompt: prompt,
+            word_timestamps: wordTimestamps,
+            language,
             temperature,
           },
           (line) => (decoded = line),
@@ -188,7 +214,7 @@ export class FasterWhisperEngine implements AsrEngine {
             }
             const words = keptWords(line.segments as WhisperSegment[]);
             // Alignment (WebAssembly, its own thread) overlaps the worker's next utterances.
-            const aligned = this.#align
+            const aligned = align
               ? alignUtterance(pcm, Number(line.start), Number(line.end), words, signal)
               : Promise.resolve(words);
             aligned.catch(() => {}); // awaited below, unless a lane fails first
@@ -213,6 +239,23 @@ export class FasterWhisperEngine implements AsrEngine {
       warmerDecodes,
     };
     return out;
+  }
+
+  /** Whisper's language probabilities over up to three windows of the speech. */
+  async #detect(
+    pcmPath: string,
+    utterances: TimeSegment[],
+    signal?: AbortSignal,
+  ): Promise<LanguageDetection> {
+    let answer: WorkerLine | undefined;
+    await this.#proc.request(
+      { detect: true, pcm: pcmPath, utterances, windows: detectionWindows(utterances) },
+      (line) => (answer = line),
+      signal,
+    );
+    if (!answer || !('language' in answer))
+      throw new AsrEngineError('the Whisper worker answered without the language');
+    return answer as unknown as LanguageDetection;
   }
 
   /** Stops the worker; idempotent. */

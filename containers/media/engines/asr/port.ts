@@ -11,6 +11,8 @@ export interface TranscribeOptions {
   speechSegments?: TimeSegment[];
   /** Aborts the decode; child processes are killed and native jobs stopped. */
   signal?: AbortSignal;
+  /** The spoken language (a Whisper code, ISO 639-1); detected from the speech when absent. */
+  language?: string;
 }
 
 /** Resource use of the last `transcribe` call, for benchmarks and logs. */

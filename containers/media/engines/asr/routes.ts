@@ -10,6 +10,7 @@
 import { withScopeSignal } from '../../src/work-scope.js';
 import { Hono, type Context } from 'hono';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
+import { isSpokenLanguage } from '../../../../src/contract/languages.js';
 import { alignTextInThread, preloadAlignThread } from './align-thread.js';
 import { createAsrEngine, type AsrEngine } from './engine.js';
 import { AsrError, AsrInputError } from './errors.js';
@@ -20,6 +21,8 @@ import { validateSegments } from './segments.js';
 export const MAX_PCM_BODY_BYTES = 30 * 60 * 16_000 * 2;
 /** Header carrying VAD speech segments as JSON. */
 export const SPEECH_SEGMENTS_HEADER = 'x-speech-segments';
+/** Header carrying the spoken language when the client set it (a Whisper code); else detected. */
+export const SPEECH_LANGUAGE_HEADER = 'x-speech-language';
 
 export interface AsrRoutesOptions {
   /** The recogniser; default: built once from `process.env` on first request. */
@@ -47,11 +50,13 @@ export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutes
 
   app.post('/asr', async function asrHandler(c) {
     const segments = parseSegmentsHeader(c.req.header(SPEECH_SEGMENTS_HEADER));
+    const language = parseLanguageHeader(c.req.header(SPEECH_LANGUAGE_HEADER));
     const pcm = pcmFromBytes(await readBody(c.req.raw));
     const asr = await getEngine();
     const out: AsrOutput = await asr.transcribe(pcm, {
       speechSegments: segments,
       signal: withScopeSignal(c.req.raw.signal),
+      language,
     });
     return c.json(out);
   });
@@ -116,6 +121,14 @@ export async function preloadAsr(): Promise<void> {
   } catch {
     // reported by the first /asr or /align request
   }
+}
+
+function parseLanguageHeader(value: string | undefined): string | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const code = value.trim();
+  if (!isSpokenLanguage(code))
+    throw new AsrInputError('invalid_language', `${SPEECH_LANGUAGE_HEADER} is not a Whisper language code`);
+  return code;
 }
 
 function parseSegmentsHeader(value: string | undefined) {

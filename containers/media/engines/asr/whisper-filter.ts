@@ -19,7 +19,8 @@
  */
 
 import { deflateSync } from 'node:zlib';
-import { isHesitation as isHesitationNorm, normalizeWord } from '../../../../src/analytics/speech/tokens.js';
+import { isHesitationAnywhere as isHesitationNorm } from '../../../../src/analytics/speech/languages.js';
+import { normalizeWord } from '../../../../src/analytics/speech/tokens.js';
 
 /** One decoded segment as the Python worker reports it. */
 export interface WhisperSegment {
@@ -116,7 +117,10 @@ const MIN_PHRASE_REPEATS = 3;
 /** A single word repeated this many times in a row is a loop (unless a hesitation). */
 const MIN_WORD_REPEATS = 4;
 
-/** Pure: whether a raw word ("Umm,") is a hesitation sound, by the analytics' own rule. */
+/**
+ * Pure: whether a raw word ("Umm,", "Äh,") is a hesitation sound of any language the analytics
+ * know: the guards must never cut "äh, äh, äh" as a loop.
+ */
 export const isHesitation = (w: string): boolean => isHesitationNorm(normalizeWord(w));
 
 const norm = normalizeWord;

@@ -94,6 +94,18 @@ describe('form options', () => {
     });
   });
 
+  it('should take a spoken language code and name the field for anything else', () => {
+    expect(parseFormOptions(AnalysisOptions, { language: ' de ' })).toEqual({
+      visual_analytics: false,
+      language: 'de',
+    });
+    for (const bad of ['xx', 'DE', 'de-DE', 'english', 'yue']) {
+      const f = failure(() => parseFormOptions(AnalysisOptions, { language: bad }));
+      expect(f.field).toBe('language');
+      expect(f.message).toMatch(/^"language" must be one of 99 codes such as af, am/);
+    }
+  });
+
   it('should trim text, treat empty text as absent and ignore the provider fields unless voice_generator is 1', () => {
     expect(parseFormOptions(AnalysisOptions, {})).toEqual({ visual_analytics: false });
     expect(parseFormOptions(AnalysisOptions, { visual_analytics: ' true\n' })).toEqual({

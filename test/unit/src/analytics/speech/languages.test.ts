@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeSpeech, languageWarnings } from '../../../../../src/analytics/speech';
+import { detectSetOffFillers } from '../../../../../src/analytics/speech/fillers-set-off';
+import { isHesitationAnywhere, isHesitationIn } from '../../../../../src/analytics/speech/languages';
+import { countSyllablesIn, gradeOfEase, readingEase } from '../../../../../src/analytics/speech/readability';
+import { buildTokens } from '../../../../../src/analytics/speech/tokens';
+import { SpeechSection } from '../../../../../src/contract/result';
+import { wordsOf } from './helpers';
+
+describe('hesitation sounds per language', () => {
+  it("should count each language's own and never another's", () => {
+    expect(['äh', 'ähm', 'öhm', 'hm'].every((w) => isHesitationIn(w, 'de'))).toBe(true);
+    // German "um" is a preposition ("um acht Uhr"), Portuguese "em" means "in".
+    expect(isHesitationIn('um', 'de')).toBe(false);
+    expect(isHesitationIn('um', 'en')).toBe(true);
+    expect(isHesitationIn('em', 'pt')).toBe(false);
+    expect(isHesitationIn('em', 'es')).toBe(true);
+    expect(['euh', 'heu', 'hum'].every((w) => isHesitationIn(w, 'fr'))).toBe(true);
+    expect(isHesitationIn('eu', 'fr')).toBe(false); // "j'ai eu"
+    expect(['hã', 'ãh', 'hum'].every((w) => isHesitationIn(w, 'pt'))).toBe(true);
+    expect(['ehm', 'eh'].every((w) => isHesitationIn(w, 'it'))).toBe(true);
+    expect(['uh', 'uhm', 'ehm'].every((w) => isHesitationIn(w, 'nl'))).toBe(true);
+    // A language without a profile: only the sounds that are no word anywhere.
+    expect(isHesitationIn('hmm', 'ja')).toBe(true);
+    expect(isHesitationIn('eh', 'ja')).toBe(false);
+    expect(isHesitationAnywhere('äh')).toBe(true);
+    expect(isHesitationAnywhere('haus')).toBe(false);
+  });
+});
+
+describe('set-off discourse markers (non-English fillers)', () => {
+  const fillers = (text: string, lang: string, markers: string[]) =>
+    detectSetOffFillers(buildTokens(wordsOf(text), lang), markers).map((f) => f.word);
+
+  it('should count a marker set off on both sides and not the same word inside a phrase', () => {
+    expect(fillers('Quiero, este, comprar este libro.', 'es', ['este', 'o sea'])).toEqual(['este']);
+    expect(fillers('Es caro, o sea, muy caro.', 'es', ['este', 'o sea'])).toEqual(['o sea']);
+    expect(fillers('Eh, me voy /0.5/ o sea mañana.', 'es', ['o sea'])).toEqual(['eh']);
+    expect(fillers('Also, äh, ich gehe also nach Hause.', 'de', ['also'])).toEqual(['also', 'äh']);
+  });
+});
+
+describe('readability in the language', () => {
+  it('should count syllables by vowel runs, French mute e dropped', () => {
+    expect(countSyllablesIn('Aussichten', 'de')).toBe(3);
+    expect(countSyllablesIn('recomienda', 'es')).toBe(4);
+    expect(countSyllablesIn('table', 'fr')).toBe(1);
+    expect(countSyllablesIn('été', 'fr')).toBe(2);
+    expect(countSyllablesIn('123', 'de')).toBe(1);
+  });
+
+  it("should apply the language's formula and read it as a grade", () => {
+    const tokens = buildTokens(wordsOf('Der Hund läuft. Die Katze schläft.'), 'de');
+    const sentences = [tokens.slice(0, 3), tokens.slice(3)];
+    // Amstad: 180 − 3 words/sentence − 58.5 × 7/6 syllables/word (der hund läuft die kat-ze schläft).
+    const formula = { kind: 'flesch' as const, name: 'Amstad', a: 180, b: 1, c: 58.5 };
+    expect(readingEase(sentences, formula, 'de')).toBeCloseTo(180 - 3 - 58.5 * (7 / 6), 6);
+    expect(gradeOfEase(100, 'flesch')).toBe(4.5);
+    expect(gradeOfEase(65, 'flesch')).toBe(8.5);
+    expect(gradeOfEase(47.5, 'flesch')).toBeCloseTo(12.75, 6);
+    expect(gradeOfEase(-20, 'flesch')).toBe(18);
+    expect(gradeOfEase(60, 'gulpease')).toBe(8);
+  });
+});
+
+describe('analyzeSpeech in another language', () => {
+  const words = wordsOf(
+    'Für die besten Aussichten, äh, sollten Sie die Insel verlassen. /1.2/ Ähm, das ist gut und schön.',
+  );
+
+  it('should count German hesitations and apply no English tagger, lexicon or formula', () => {
+    const de = SpeechSection.parse(
+      analyzeSpeech({ words, speech_segments: [], duration_sec: 10, language: 'de' }),
+    );
+    expect(de.filler_words.instances.map((f) => f.word)).toEqual(['äh', 'ähm']);
+    // "gut" and "schön" are English-lexicon-free: no sentiment; only hesitations are tagged.
+    expect(de.sentiment_words).toEqual([]);
+    expect(de.pos.INTJ.map((e) => e.word).sort()).toEqual(['äh', 'ähm']);
+    for (const tag of ['NOUN', 'VERB', 'ADP', 'ADJ', 'ADV'] as const) expect(de.pos[tag]).toEqual([]);
+    expect(de.summary.speaking_style.readability_grade).toBeGreaterThan(0);
+    expect(de.summary.words_per_minute).toBeGreaterThan(0);
+    // The same words read as English would give a different grade (English formula).
+    const en = analyzeSpeech({ words, speech_segments: [], duration_sec: 10 });
+    expect(en.summary.speaking_style.readability_grade).not.toBe(de.summary.speaking_style.readability_grade);
+  });
+
+  it('should name each reduced section in warnings, none for English', () => {
+    expect(languageWarnings('en')).toEqual([]);
+    expect(languageWarnings(null)).toEqual([]);
+    const de = languageWarnings('de');
+    expect(de.map((w) => w.split(':')[0])).toEqual([
+      'pos',
+      'sentiment_words',
+      'summary.speaking_style.readability_grade',
+    ]);
+    expect(de.join(' ')).toMatch(/German \(de\).*Flesch–Amstad/s);
+    expect(languageWarnings('ja').map((w) => w.split(':')[0])).toEqual([
+      'pos',
+      'sentiment_words',
+      'filler_words',
+      'summary.speaking_style.readability_grade',
+    ]);
+  });
+});
