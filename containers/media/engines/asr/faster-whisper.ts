@@ -288,16 +288,7 @@ export function keptWords(segments: readonly WhisperSegment[]): TimedWord[] {
  * segment's span shared by letter count: only the fallback when alignment fails uses those times.
  */
 export function segmentWords(s: WhisperSegment): TimedWord[] {
-  if (s.words.length > 0) {
-    return s.words
-      .map((w) => ({
-        word: w.word.trim(),
-        start: w.start,
-        end: Math.max(w.start, w.end),
-        confidence: w.probability,
-      }))
-      .filter((w) => w.word !== '');
-  }
+  if (s.words.length > 0) return joinWordPieces(s.words);
   const texts = s.text.split(/\s+/).filter(Boolean);
   const letters = texts.reduce((n, t) => n + t.length, 0) || 1;
   const confidence = r3(Math.exp(Math.min(0, s.avg_logprob)));
@@ -308,6 +299,28 @@ export function segmentWords(s: WhisperSegment): TimedWord[] {
     t += d;
     return w;
   });
+}
+
+/**
+ * Pure: Whisper's timed words as whole words. Whisper starts a new "word" at a punctuation
+ * token, so French "c'est" and "grand-mère" come as " c" + "'est" and " grand" + "-mère" (the
+ * second piece without a leading space): a piece without a leading space continues the word
+ * before it, times joined, the lower probability kept.
+ * @example joinWordPieces([{ word: ' c', … }, { word: "'est", … }]) // [{ word: "c'est", … }]
+ */
+export function joinWordPieces(words: WhisperSegment['words']): TimedWord[] {
+  const out: TimedWord[] = [];
+  for (const w of words) {
+    const text = w.word.trim();
+    if (text === '') continue;
+    const last = out.at(-1);
+    if (last && !/^\s/.test(w.word)) {
+      last.word += text;
+      last.end = Math.max(last.end, w.end);
+      last.confidence = Math.min(last.confidence, w.probability);
+    } else out.push({ word: text, start: w.start, end: Math.max(w.start, w.end), confidence: w.probability });
+  }
+  return out;
 }
 
 /** Longest run of hesitation words kept when the aligner cannot count them (a loop otherwise). */

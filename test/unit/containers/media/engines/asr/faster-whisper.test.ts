@@ -4,7 +4,7 @@
  * (librivox_sns_0880 said four times, as the worker reported it).
  */
 import { describe, expect, it } from 'vitest';
-import { keptWords } from '../../../../../../containers/media/engines/asr/faster-whisper.js';
+import { joinWordPieces, keptWords } from '../../../../../../containers/media/engines/asr/faster-whisper.js';
 import type { WhisperSegment } from '../../../../../../containers/media/engines/asr/whisper-filter.js';
 
 const LINE = ['He', 'was', 'not', 'an', 'ill-disposed', 'young', 'man.'];
@@ -39,5 +39,33 @@ describe('keptWords', () => {
     const words = keptWords([{ ...segment(false), compression_ratio: 2 }]).map((w) => w.word);
     expect(words).toEqual(LINE);
     expect(keptWords([segment(false)])).toEqual([]);
+  });
+});
+
+describe("Whisper's word pieces", () => {
+  it('should join a piece without a leading space to the word before it', () => {
+    const w = (word: string, start: number, end: number, probability = 0.9) => ({
+      word,
+      start,
+      end,
+      probability,
+    });
+    expect(
+      joinWordPieces([
+        w(' Donc', 0, 0.3),
+        w(' c', 0.3, 0.4),
+        w("'est", 0.4, 0.6, 0.5),
+        w(' la', 0.6, 0.7),
+        w(' grand', 0.7, 1),
+        w('-mère.', 1, 1.4),
+      ]),
+    ).toEqual([
+      { word: 'Donc', start: 0, end: 0.3, confidence: 0.9 },
+      { word: "c'est", start: 0.3, end: 0.6, confidence: 0.5 },
+      { word: 'la', start: 0.6, end: 0.7, confidence: 0.9 },
+      { word: 'grand-mère.', start: 0.7, end: 1.4, confidence: 0.9 },
+    ]);
+    // The first word of a segment may come without a space: it starts a word all the same.
+    expect(joinWordPieces([w('Hallo', 0, 0.4)]).map((x) => x.word)).toEqual(['Hallo']);
   });
 });
