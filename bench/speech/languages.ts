@@ -83,6 +83,9 @@ function score(clip: SetClip, out: AsrOutput, wallSec: number): ClipResult {
   };
 }
 
+/** A set's name with its part (`spliced-en/heldout`), so tuned and held-back clips are never pooled. */
+const groupName = (c: SetClip): string => (c.part ? `${c.set}/${c.part}` : c.set);
+
 function languageTable(results: ClipResult[]): string[] {
   const lines = [
     '| set | language | clips | speakers | language right | WER (pooled) | fluent clips | invented hesitations | RTF |',
@@ -90,16 +93,17 @@ function languageTable(results: ClipResult[]): string[] {
   ];
   const groups = new Map<string, ClipResult[]>();
   for (const r of results) {
-    const k = `${r.clip.set}\t${r.clip.language}`;
+    const k = `${groupName(r.clip)}\t${r.clip.language}`;
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   const row = (set: string, lang: string, rs: ClipResult[]) => {
     const sum = (f: (r: ClipResult) => number) => rs.reduce((s, r) => s + f(r), 0);
     const right = rs.filter((r) => r.detected === r.clip.language).length;
+    const reported = rs.some((r) => r.detected !== undefined);
     const fluent = rs.filter((r) => r.clip.fluent);
     const rtf = sum((r) => r.wallSec) / sum((r) => r.clip.pcm.length / SAMPLE_RATE_HZ);
     return (
-      `| ${set} | ${lang} | ${rs.length} | ${new Set(rs.map((r) => r.clip.speaker)).size} | ${right}/${rs.length} | ` +
+      `| ${set} | ${lang} | ${rs.length} | ${new Set(rs.map((r) => r.clip.speaker)).size} | ${reported ? `${right}/${rs.length}` : 'not reported'} | ` +
       `${pct(
         sum((r) => r.edits),
         sum((r) => r.refWords),
@@ -119,7 +123,7 @@ function fillerTable(results: ClipResult[]): string[] {
   ];
   const groups = new Map<string, ClipResult[]>();
   for (const r of results.filter((x) => x.fillers)) {
-    const k = `${r.clip.set}\t${r.clip.language}`;
+    const k = `${groupName(r.clip)}\t${r.clip.language}`;
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   for (const [k, rs] of [...groups].sort()) {

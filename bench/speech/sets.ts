@@ -13,6 +13,8 @@ export const SETS_DIR = resolve(process.env.SPEECH_SETS_DIR ?? join(MEDIA_DIR, '
 
 export interface SetClip {
   set: string;
+  /** `tune` or `heldout` where the set is split (never tune on `heldout`), else empty. */
+  part: string;
   file: string;
   /** ISO 639-1. */
   language: string;
@@ -53,6 +55,7 @@ export async function loadSets(dir = SETS_DIR, names?: string[]): Promise<SetCli
     for (const row of parseManifest(readFileSync(join(dir, set, 'MANIFEST.tsv'), 'utf8'))) {
       clips.push({
         set,
+        part: row.part ?? '',
         file: row.file,
         language: row.language,
         speaker: row.speaker,
