@@ -18,38 +18,11 @@ import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.j
 import type { TimedWord } from '../../src/contract/media.js';
 import { decodeToPcm, MEDIA_DIR, type Clip } from './corpus.js';
 
-/** Start-time tolerance of a found filler (the issue's gate), seconds. */
-export const FILLER_TOLERANCE_SEC = 0.15;
+export { FILLER_TOLERANCE_SEC, matchFillers } from './score.js';
 
 /** The hesitation words of a word list. */
 export const hesitations = (words: readonly TimedWord[]): TimedWord[] =>
   words.filter((w) => isHesitation(normalizeWord(w.word)));
-
-/**
- * Pure: true positives (pairs within tolerance, matched one-to-one by closeness), false
- * positives and misses, plus the start errors of the pairs.
- * @example matchFillers([{start:1}], [{start:1.1}]) // { tp: 1, fp: 0, fn: 0, startErrors: [0.1] }
- */
-export function matchFillers(
-  ref: ReadonlyArray<{ start: number }>,
-  hyp: ReadonlyArray<{ start: number }>,
-  toleranceSec = FILLER_TOLERANCE_SEC,
-) {
-  const pairs = ref
-    .flatMap((r, i) => hyp.map((h, j) => ({ i, j, d: Math.abs(r.start - h.start) })))
-    .filter((p) => p.d <= toleranceSec)
-    .sort((a, b) => a.d - b.d);
-  const usedR = new Set<number>();
-  const usedH = new Set<number>();
-  const startErrors: number[] = [];
-  for (const p of pairs) {
-    if (usedR.has(p.i) || usedH.has(p.j)) continue;
-    usedR.add(p.i);
-    usedH.add(p.j);
-    startErrors.push(p.d);
-  }
-  return { tp: usedR.size, fp: hyp.length - usedH.size, fn: ref.length - usedR.size, startErrors };
-}
 
 /** The disfluent clips (`<media>/disfluent/*.flac` with verbatim `.txt` references). */
 export async function loadDisfluent(dir = join(MEDIA_DIR, 'disfluent')): Promise<Clip[]> {

@@ -1,0 +1,70 @@
+/**
+ * @module bench/speech/sets
+ * The evaluation sets of real recordings (`<SPEECH_SETS_DIR>/<set>/MANIFEST.tsv` plus 16 kHz mono
+ * FLAC), as described in docs/speech-sets.md. They are public recordings brought in from other
+ * repositories, so they live beside the project (default `../shared/media/sets`), not in it.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { decodeToPcm, MEDIA_DIR } from './corpus.js';
+
+/** Where the sets live (override with SPEECH_SETS_DIR). */
+export const SETS_DIR = resolve(process.env.SPEECH_SETS_DIR ?? join(MEDIA_DIR, 'sets'));
+
+export interface SetClip {
+  set: string;
+  /** `tune` or `heldout` where the set is split (never tune on `heldout`), else empty. */
+  part: string;
+  file: string;
+  /** ISO 639-1. */
+  language: string;
+  speaker: string;
+  reference: string;
+  fluent: boolean;
+  /** Reference filler start times, seconds, when the set has them. */
+  hesitationTimes?: number[];
+  pcm: Int16Array;
+}
+
+/** Pure: the rows of a MANIFEST.tsv as records keyed by its header. */
+export function parseManifest(tsv: string): Array<Record<string, string>> {
+  const [header, ...rows] = tsv
+    .replace(/\r/g, '')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => l.split('\t'));
+  return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+}
+
+/** Pure: "1.20;3.45" → [1.2, 3.45]; empty → undefined. */
+export function parseTimes(field: string): number[] | undefined {
+  const xs = field
+    .split(/[;,\s]+/)
+    .filter(Boolean)
+    .map(Number);
+  return xs.length && xs.every(Number.isFinite) ? xs : undefined;
+}
+
+/** Loads every set under `dir` (or only `names`), decoding each clip with native ffmpeg. */
+export async function loadSets(dir = SETS_DIR, names?: string[]): Promise<SetClip[]> {
+  if (!existsSync(dir))
+    throw new Error(`${dir} not found: set SPEECH_SETS_DIR to the evaluation sets (docs/speech-sets.md)`);
+  const sets = (names ?? readdirSync(dir)).filter((s) => existsSync(join(dir, s, 'MANIFEST.tsv'))).sort();
+  const clips: SetClip[] = [];
+  for (const set of sets) {
+    for (const row of parseManifest(readFileSync(join(dir, set, 'MANIFEST.tsv'), 'utf8'))) {
+      clips.push({
+        set,
+        part: row.part ?? '',
+        file: row.file,
+        language: row.language,
+        speaker: row.speaker,
+        reference: row.reference_transcript,
+        fluent: row.fluent === 'yes',
+        hesitationTimes: parseTimes(row.hesitation_times ?? ''),
+        pcm: await decodeToPcm(join(dir, set, row.file)),
+      });
+    }
+  }
+  return clips;
+}
