@@ -3,6 +3,7 @@
 // since no container runtime works on these machines), or `npm start`'s own Node service.
 // Both print the service's log lines, so readiness and the engines loaded are read the same way.
 import { spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { IMAGE, IMAGE_PORT, ROOT } from './config.mjs';
 import { buildEngine, capture, storageArgs } from './tools.mjs';
 
@@ -73,13 +74,13 @@ export async function startImageService(port) {
   const engine = buildEngine();
   const c0 = performance.now();
   let child;
-  let procRoot;
   let createSec;
   let t0;
+  let config;
   if (engine === 'docker') {
     spawnSync('docker', ['rm', '-f', CONTAINER_NAME], { stdio: 'ignore' });
     capture('docker', ['create', '--name', CONTAINER_NAME, '-p', `127.0.0.1:${port}:${IMAGE_PORT}`, IMAGE]);
-    procRoot = capture('docker', ['inspect', '-f', '{{.GraphDriver.Data.MergedDir}}', CONTAINER_NAME]);
+    config = JSON.parse(capture('docker', ['image', 'inspect', '-f', '{{json .Config}}', IMAGE]));
     createSec = (performance.now() - c0) / 1000;
     t0 = performance.now();
     child = spawn('docker', ['start', '-a', CONTAINER_NAME], {
@@ -90,8 +91,7 @@ export async function startImageService(port) {
     const bah = (...args) => capture('buildah', [...storageArgs(), ...args]);
     spawnSync('buildah', [...storageArgs(), 'rm', CONTAINER_NAME], { stdio: 'ignore' });
     bah('from', '--pull=never', '--name', CONTAINER_NAME, IMAGE);
-    procRoot = bah('mount', CONTAINER_NAME);
-    const { config } = JSON.parse(bah('inspect', '--type', 'image', IMAGE)).Docker;
+    config = JSON.parse(bah('inspect', '--type', 'image', IMAGE)).Docker.config;
     createSec = (performance.now() - c0) / 1000;
     t0 = performance.now();
     // The image's own CMD, user and working directory; its port and address set as `docker run -e` would.
@@ -129,7 +129,7 @@ export async function startImageService(port) {
     healthSec,
     seen: log.seen,
     lines: log.lines,
-    procRoot: `${procRoot.replace(/\/$/, '')}/app`,
+    procRoot: serviceCwd(config.Cmd.at(-1)),
     async stop() {
       exited.catch(() => {});
       await stopGroup(child);
@@ -137,6 +137,24 @@ export async function startImageService(port) {
       else spawnSync('buildah', [...storageArgs(), 'rm', CONTAINER_NAME], { stdio: 'ignore' });
     },
   };
+}
+
+/**
+ * The host path of the working directory of the image's service process (the one running
+ * `script` in a root other than ours), so /proc sampling (bench/support/service-procs.ts) finds
+ * the service and its children by their working directory, as it does for `npm start`.
+ */
+function serviceCwd(script) {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/root`) === '/') continue;
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(script)) continue;
+      return readlinkSync(`/proc/${pid}/cwd`);
+    } catch {
+      // ended, or not ours to read
+    }
+  }
+  throw new Error(`no process runs ${script} in the image's root`);
 }
 
 /** Waits until every engine's READY_LINES line was seen (the models preload after the listen). */
