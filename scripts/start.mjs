@@ -11,7 +11,10 @@ const port = Number(process.env.PORT ?? 8787);
 const containerPort = Number(process.env.CONTAINER_PORT ?? 8788);
 const persistTo = process.env.PERSIST_DIR ?? join(ROOT, '.wrangler', 'state');
 const config = devConfig();
-const containerUrl = `http://127.0.0.1:${containerPort}`;
+// CONTAINER_URL: a media service that already runs elsewhere (e.g. the built image, `npm run
+// image:smoke`); none is started here then.
+const externalContainer = process.env.CONTAINER_URL;
+const containerUrl = externalContainer || `http://127.0.0.1:${containerPort}`;
 
 const children = [];
 function run(name, cmd, args, env) {
@@ -48,10 +51,12 @@ const mediaNodeFlags = (process.env.MEDIA_NODE_FLAGS ?? '').split(/\s+/).filter(
 // 5–7 times a second, 100+ mark-compacts per render): ≈ 2 CPU-s less per 40 s of every-option
 // output (README "Measured (2 cores)"). The same flags are in containers/media/Dockerfile's CMD.
 const MEDIA_V8_FLAGS = ['--max-semi-space-size=64', '--heap-growing-percent=100'];
-run('media container', 'tsx', [...MEDIA_V8_FLAGS, ...mediaNodeFlags, 'containers/media/src/main.ts'], {
-  PORT: String(containerPort),
-  HOST: '127.0.0.1',
-});
+if (!externalContainer) {
+  run('media container', 'tsx', [...MEDIA_V8_FLAGS, ...mediaNodeFlags, 'containers/media/src/main.ts'], {
+    PORT: String(containerPort),
+    HOST: '127.0.0.1',
+  });
+}
 
 // Settings from wrangler.toml [vars] that the environment may override for this run.
 const OVERRIDABLE =
