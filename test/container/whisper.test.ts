@@ -27,6 +27,7 @@ import { DEFAULT_PYTHON_VENV } from '../../containers/media/src/venv.js';
 import { grammarItems, jsgfOf, readAlignment } from '../../containers/media/engines/asr/align-fillers.js';
 import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.js';
 import type { TimedWord } from '../../src/contract/media.js';
+import { languageWer } from '../../bench/speech/score.js';
 import { wer } from '../../bench/speech/wer.js';
 import { JFK_ANCHORS, MEDIA_DIR } from '../support/jfk.js';
 
@@ -169,6 +170,33 @@ describe('faster-whisper engine', () => {
     expect(plain(out.words)).toMatch(/montreal/);
     // Each hesitation heard over its own audio, not squeezed into a moment as a loop's are.
     for (const u of uhs) expect(u.end - u.start, JSON.stringify(u)).toBeGreaterThanOrEqual(0.1);
+  });
+
+  it('should transcribe German and Spanish in their language, never translated into English', async () => {
+    // espeak-ng (a setup dependency) speaks the sentences: real audio the engine has never seen.
+    const cases = [
+      [
+        'de',
+        'Für die besten Aussichten auf Hongkong sollten Sie die Insel verlassen und auf den Berg fahren.',
+      ],
+      ['es', 'Se recomienda a los viajeros que se informen sobre los riesgos antes de salir de casa.'],
+    ] as const;
+    for (const [language, text] of cases) {
+      const wav = join(tmp, `${language}.wav`);
+      execFileSync('espeak-ng', ['-v', language, '-w', wav, text]);
+      const detected = await engine.transcribe(pcmOf(['-i', wav]));
+      expect(detected.language).toBe(language);
+      expect(detected.language_probability).toBeGreaterThan(0.5);
+      const heard = plain(detected.words);
+      // Robotic speech: a word in three may slip, but the words are the language's own.
+      expect(languageWer(text, heard, language).wer, heard).toBeLessThanOrEqual(0.35);
+      expect(heard.split(' ')).not.toContain('the');
+      for (const [i, w] of detected.words.entries())
+        if (i > 0) expect(w.start).toBeGreaterThanOrEqual(detected.words[i - 1].start);
+      // Set by the client: transcribed in it, no probability.
+      const forced = await engine.transcribe(pcmOf(['-i', wav]), { language });
+      expect(forced).toMatchObject({ language, language_probability: null });
+    }
   });
 
   it('should stop on abort and keep serving the next request', async () => {

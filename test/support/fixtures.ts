@@ -82,6 +82,15 @@ export function generateFixtures(): string {
       'Hello there. This is a short test of the analysis service.',
     ]);
   });
+  once('speech-de.wav', (path) => {
+    execFileSync('espeak-ng', [
+      '-v',
+      'de',
+      '-w',
+      path,
+      'Ähm, für die besten Aussichten auf Hongkong sollten Sie die Insel verlassen. Das Wetter ist heute sehr schön, und wir fahren auf den Berg.',
+    ]);
+  });
   once('speech.ogg', (path) => {
     ff(['-i', out('speech.wav'), '-c:a', 'libvorbis', '-q:a', '4', path]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnalysisResult, POS_TAGS } from '../../src/contract/result.js';
-import { fixture, post, waitForJob } from './helpers.js';
+import { expectError, fixture, post, waitForJob } from './helpers.js';
 
 async function analyze(path: string, filename: string, fields: Record<string, string> = {}) {
   const res = await post('/api/analyze-video', { file: { bytes: await fixture(path), filename }, ...fields });
@@ -50,6 +50,40 @@ describe('speech analytics through the pipeline', () => {
     // Three times the 11 words of the clip, give or take a recognition difference: nothing invented.
     expect(result.transcript.split(' ').length).toBeGreaterThanOrEqual(30);
     expect(result.transcript.split(' ').length).toBeLessThanOrEqual(36);
+  });
+
+  it('should analyse German in German: language named, no English tags, sentiment or formula', async () => {
+    const result = await analyze('generated/speech-de.wav', 'speech-de.wav');
+    expect(result.language).toBe('de');
+    expect(result.language_probability).toBeGreaterThan(0.5);
+    expect(result.transcript.toLowerCase()).toMatch(/aussichten|insel|wetter/);
+    expect(result.transcript.toLowerCase().split(' ')).not.toContain('the');
+    expect(result.sentiment_words).toEqual([]);
+    for (const tag of ['NOUN', 'VERB', 'ADP', 'ADJ', 'ADV'] as const) expect(result.pos[tag]).toEqual([]);
+    const warnings = result.warnings?.join('\n') ?? '';
+    expect(warnings).toMatch(/^pos: no part-of-speech tagger for German/m);
+    expect(warnings).toMatch(/Flesch–Amstad/);
+    // Set by the client: the same language, no probability; an unknown code is a 400 naming the field.
+    const forced = await analyze('generated/speech-de.wav', 'speech-de.wav', { language: 'de' });
+    expect(forced).toMatchObject({ language: 'de', language_probability: null });
+    await expectError(
+      await post('/api/analyze-video', {
+        file: { bytes: await fixture('generated/speech-de.wav') },
+        language: 'xx',
+      }),
+      400,
+      'invalid_field',
+      'language',
+    );
+  });
+
+  it('should name English as the language of English speech, with no reduced section', async () => {
+    // 3.6 s of robotic espeak-ng: Whisper's language head is unsure of it (Finnish 41 %, English
+    // 26 % on one machine); decoded in both, the English decode is the likelier one.
+    const result = await analyze('generated/speech.wav', 'speech.wav');
+    expect(result.language).toBe('en');
+    for (const w of result.warnings ?? []) expect(w).toMatch(/uncertain.*kept en|transcribed as en/);
+    expect(result.transcript.toLowerCase()).toMatch(/hello there\. this is a short test/);
   });
 
   it('should accept audio-only Ogg Vorbis for analysis', async () => {

@@ -41,7 +41,14 @@ import {
 } from './whisper-filter.js';
 import { WhisperProcess, type WorkerLine } from './whisper-process.js';
 import { DISFLUENT_PROMPT, promptFor } from './prompts.js';
-import { detectionWarnings, detectionWindows, type LanguageDetection } from './language.js';
+import {
+  decodeScore,
+  detectionWarnings,
+  detectionWindows,
+  speechSeconds,
+  trialLanguages,
+  type LanguageDetection,
+} from './language.js';
 
 /** The model install_models.py verifies and installs: Whisper base. */
 export const WHISPER_MODEL_NAME = 'faster-whisper-base';
@@ -165,29 +172,27 @@ export class FasterWhisperEngine implements AsrEngine {
       await writeFile(join(dir, 'audio.raw'), pcmToBytes(pcm));
       // The file's language first (one encoder pass per window of speech), unless requested:
       // every utterance is then transcribed in it, so one language holds for the whole file.
-      let language = requested;
-      if (!language) {
-        const detected = await this.#detect(join(dir, 'audio.raw'), utterances, signal);
-        language = detected.language ?? 'en';
+      let candidates = requested ? [requested] : [];
+      let detected: LanguageDetection | undefined;
+      if (!requested) {
+        detected = await this.#detect(join(dir, 'audio.raw'), utterances, signal);
         out.language_probability = detected.language_probability;
-        const notes = detectionWarnings(detected);
-        if (notes.length > 0) out.warnings = notes;
+        candidates = trialLanguages(detected, speechSeconds(utterances));
       }
-      out.language = language;
-      // English words are timed (and their hesitations counted) by the English aligner; any
-      // other language keeps Whisper's own word times.
-      const align = this.#align && language === 'en';
-      const wordTimestamps = this.#wordTimestamps || !align;
-      const prompt = promptFor(language, this.#prompt);
       // One utterance per request: the worker's queue then takes turns between concurrent jobs.
-      const decode = async (utterance: TimeSegment, temperature: number[]): Promise<WorkerLine> => {
+      const decode = async (
+        utterance: TimeSegment,
+        temperature: number[],
+        language: string,
+        wordTimestamps: boolean,
+      ): Promise<WorkerLine> => {
         let decoded: WorkerLine | undefined;
         const done = await this.#proc.request(
           {
             pcm: join(dir, 'audio.raw'),
             utterances: [utterance],
             beam_size: this.#beamSize,
-            initial_prompt: prompt,
+            initial_prompt: promptFor(language, this.#prompt),
             word_timestamps: wordTimestamps,
             language,
             temperature,
@@ -199,33 +204,54 @@ export class FasterWhisperEngine implements AsrEngine {
         if (!decoded) throw new AsrEngineError('the Whisper worker answered without the utterance');
         return decoded;
       };
-      // One lane per worker slot, each taking the next utterance: this job keeps the worker's
-      // cores busy yet never queues more than `workers` utterances ahead of another job's.
-      let next = 0;
-      let failed = false;
-      const lane = async (): Promise<void> => {
-        try {
-          while (!failed && next < utterances.length) {
-            const i = next++;
-            let line = await decode(utterances[i], FIRST_DECODE_TEMPERATURE);
-            if ((line.segments as WhisperSegment[]).some(isDecodingLoop)) {
-              warmerDecodes++;
-              line = await decode(utterances[i], WARMER_TEMPERATURES);
+      /** Every utterance in one language; the mean log-probability of what was kept. */
+      const decodeIn = async (language: string) => {
+        // English words are timed (and their hesitations counted) by the English aligner; any
+        // other language keeps Whisper's own word times.
+        const align = this.#align && language === 'en';
+        const wordTimestamps = this.#wordTimestamps || !align;
+        const segments: WhisperSegment[][] = [];
+        // One lane per worker slot, each taking the next utterance: this job keeps the worker's
+        // cores busy yet never queues more than `workers` utterances ahead of another job's.
+        let next = 0;
+        let failed = false;
+        const lane = async (): Promise<void> => {
+          try {
+            while (!failed && next < utterances.length) {
+              const i = next++;
+              let line = await decode(utterances[i], FIRST_DECODE_TEMPERATURE, language, wordTimestamps);
+              if ((line.segments as WhisperSegment[]).some(isDecodingLoop)) {
+                warmerDecodes++;
+                line = await decode(utterances[i], WARMER_TEMPERATURES, language, wordTimestamps);
+              }
+              segments[i] = line.segments as WhisperSegment[];
+              const words = keptWords(segments[i]);
+              // Alignment (WebAssembly, its own thread) overlaps the worker's next utterances.
+              const aligned = align
+                ? alignUtterance(pcm, Number(line.start), Number(line.end), words, signal)
+                : Promise.resolve(words);
+              aligned.catch(() => {}); // awaited below, unless a lane fails first
+              perUtterance[i] = aligned;
             }
-            const words = keptWords(line.segments as WhisperSegment[]);
-            // Alignment (WebAssembly, its own thread) overlaps the worker's next utterances.
-            const aligned = align
-              ? alignUtterance(pcm, Number(line.start), Number(line.end), words, signal)
-              : Promise.resolve(words);
-            aligned.catch(() => {}); // awaited below, unless a lane fails first
-            perUtterance[i] = aligned;
+          } catch (err) {
+            failed = true; // the other lanes take no new utterance
+            throw err;
           }
-        } catch (err) {
-          failed = true; // the other lanes take no new utterance
-          throw err;
-        }
+        };
+        await Promise.all(Array.from({ length: Math.min(this.#workers, utterances.length) }, lane));
+        return decodeScore(segments.flat());
       };
-      await Promise.all(Array.from({ length: Math.min(this.#workers, utterances.length) }, lane));
+      // An unsure detection of a short file is settled by decoding in each likely language and
+      // keeping the decode Whisper itself finds likelier (trialLanguages).
+      let best: { language: string; score: number; words: Array<Promise<TimedWord[]>> } | undefined;
+      for (const language of candidates) {
+        const score = await decodeIn(language);
+        if (!best || score > best.score) best = { language, score, words: [...perUtterance] };
+      }
+      out.language = best!.language;
+      perUtterance.splice(0, perUtterance.length, ...best!.words);
+      const notes = detected ? detectionWarnings(detected, best!.language, candidates) : [];
+      if (notes.length > 0) out.warnings = notes;
       out.words = (await Promise.all(perUtterance)).flat();
     } finally {
       clearInterval(poll);

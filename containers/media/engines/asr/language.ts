@@ -24,35 +24,81 @@ export const LANGUAGE_MIN_PROBABILITY = 0.5;
 /** A window this sure of another language than the file's suggests the language changes. */
 const WINDOW_CHANGE_PROBABILITY = 0.8;
 
+/** Pure: seconds of speech in the utterances. */
+export function speechSeconds(utterances: readonly TimeSegment[]): number {
+  return utterances.reduce((s, u) => s + Math.max(0, u.end - u.start), 0);
+}
+
 /** Pure: the windows to read for these utterances: one per minute of speech, 1 to 3. */
 export function detectionWindows(utterances: readonly TimeSegment[]): number {
-  const speech = utterances.reduce((s, u) => s + Math.max(0, u.end - u.start), 0);
-  return Math.min(MAX_DETECTION_WINDOWS, Math.max(1, Math.ceil(speech / (2 * WINDOW_SEC))));
+  return Math.min(
+    MAX_DETECTION_WINDOWS,
+    Math.max(1, Math.ceil(speechSeconds(utterances) / (2 * WINDOW_SEC))),
+  );
+}
+
+/** Longest speech decoded in more than one language to settle an unsure detection, seconds. */
+export const MAX_TRIAL_SPEECH_SEC = 60;
+/** A runner-up at least this probable is decoded too when the detection is unsure. */
+const MIN_TRIAL_PROBABILITY = 0.1;
+
+/**
+ * Pure: the languages to decode. One, the likeliest, when the detection is sure (≥ 0.5) or the
+ * speech is long; when it is unsure on at most a minute of speech (a few words of robotic or
+ * accented speech read as Finnish, say), also the runner-up if it has ≥ 0.1: the decode whose
+ * words Whisper finds likelier (`decodeScore`) is kept. Whisper's language head sees 30 s of
+ * audio once; the decoder's log-probabilities weigh every word.
+ */
+export function trialLanguages(d: LanguageDetection, speechSec: number): string[] {
+  const [first, second] = d.candidates;
+  if (!first) return [d.language ?? 'en'];
+  const unsure = first[1] < LANGUAGE_MIN_PROBABILITY && speechSec <= MAX_TRIAL_SPEECH_SEC;
+  return unsure && second && second[1] >= MIN_TRIAL_PROBABILITY ? [first[0], second[0]] : [first[0]];
+}
+
+/**
+ * Pure: how likely Whisper finds its own decode: the mean of the segments' average token
+ * log-probabilities, weighted by their text length (−∞ without text).
+ */
+export function decodeScore(segments: ReadonlyArray<{ text: string; avg_logprob: number }>): number {
+  let weight = 0;
+  let sum = 0;
+  for (const s of segments) {
+    const n = s.text.trim().length;
+    weight += n;
+    sum += n * s.avg_logprob;
+  }
+  return weight > 0 ? sum / weight : Number.NEGATIVE_INFINITY;
 }
 
 const pct = (p: number) => `${Math.round(p * 100)} %`;
 
 /**
- * Pure: the warnings of a detection: an unsure language (the transcript is in the likeliest
- * one, which may be wrong on little or noisy speech) and windows that hear another language.
+ * Pure: the warnings of a detection: an unsure language (with the languages decoded to settle
+ * it and the one kept), and windows that hear another language than the one kept.
  */
-export function detectionWarnings(d: LanguageDetection): string[] {
+export function detectionWarnings(
+  d: LanguageDetection,
+  chosen: string,
+  tried: readonly string[] = [chosen],
+): string[] {
   const out: string[] = [];
-  if (d.language && d.language_probability !== null && d.language_probability < LANGUAGE_MIN_PROBABILITY) {
-    const others = d.candidates
-      .slice(1)
-      .map(([l, p]) => `${l} ${pct(p)}`)
-      .join(', ');
+  if (d.language_probability !== null && d.language_probability < LANGUAGE_MIN_PROBABILITY) {
+    const heard = d.candidates.map(([l, p]) => `${l} ${pct(p)}`).join(', ');
+    const how =
+      tried.length > 1
+        ? `decoded as ${tried.join(' and ')}, kept ${chosen}, the decode Whisper found likelier`
+        : `transcribed as ${chosen}`;
     out.push(
-      `the spoken language is uncertain: transcribed as ${d.language} (${pct(d.language_probability)} over ${d.speech_sec} s of speech${others ? `; then ${others}` : ''}); pass language= to set it`,
+      `the spoken language is uncertain (${heard} over ${d.speech_sec} s of speech): ${how}; pass language= to set it`,
     );
   }
   const changed = d.windows.filter(
-    (w) => w.language !== d.language && w.probability >= WINDOW_CHANGE_PROBABILITY,
+    (w) => w.language !== chosen && w.probability >= WINDOW_CHANGE_PROBABILITY,
   );
-  if (d.language && changed.length > 0) {
+  if (changed.length > 0) {
     out.push(
-      `part of the speech sounds like another language (${changed.map((w) => `${w.language} ${pct(w.probability)}`).join(', ')}); all of it was transcribed as ${d.language}`,
+      `part of the speech sounds like another language (${changed.map((w) => `${w.language} ${pct(w.probability)}`).join(', ')}); all of it was transcribed as ${chosen}`,
     );
   }
   return out;

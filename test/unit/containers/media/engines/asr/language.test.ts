@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  decodeScore,
   detectionWarnings,
   detectionWindows,
+  trialLanguages,
   type LanguageDetection,
 } from '../../../../../../containers/media/engines/asr/language';
 import { promptFor } from '../../../../../../containers/media/engines/asr/prompts';
@@ -32,19 +34,22 @@ describe('language detection rules', () => {
   });
 
   it('should warn when unsure or when a window hears another language, and not otherwise', () => {
-    expect(detectionWarnings(detection({}))).toEqual([]);
-    const unsure = detectionWarnings(
-      detection({
-        language_probability: 0.41,
-        candidates: [
-          ['de', 0.41],
-          ['nl', 0.3],
-        ],
-        speech_sec: 1.8,
-      }),
+    expect(detectionWarnings(detection({}), 'de')).toEqual([]);
+    const unsure = detection({
+      language: 'fi',
+      language_probability: 0.41,
+      candidates: [
+        ['fi', 0.41],
+        ['en', 0.26],
+      ],
+      speech_sec: 3.1,
+    });
+    expect(detectionWarnings(unsure, 'fi')[0]).toMatch(
+      /uncertain \(fi 41 %, en 26 % over 3\.1 s of speech\): transcribed as fi; pass language=/,
     );
-    expect(unsure).toHaveLength(1);
-    expect(unsure[0]).toMatch(/uncertain: transcribed as de \(41 %.*1\.8 s.*nl 30 %.*language=/);
+    expect(detectionWarnings(unsure, 'en', ['fi', 'en'])[0]).toMatch(
+      /decoded as fi and en, kept en, the decode Whisper found likelier/,
+    );
     const mixed = detectionWarnings(
       detection({
         windows: [
@@ -52,8 +57,46 @@ describe('language detection rules', () => {
           { language: 'en', probability: 0.95, speech_sec: 30 },
         ],
       }),
+      'de',
     );
     expect(mixed[0]).toMatch(/another language \(en 95 %\)/);
+  });
+
+  it('should decode in the runner-up too only when unsure on a short file', () => {
+    const sure = detection({});
+    expect(trialLanguages(sure, 10)).toEqual(['de']);
+    const unsure = detection({
+      language_probability: 0.41,
+      candidates: [
+        ['fi', 0.41],
+        ['en', 0.26],
+        ['nn', 0.18],
+      ],
+    });
+    expect(trialLanguages(unsure, 10)).toEqual(['fi', 'en']);
+    expect(trialLanguages(unsure, 600)).toEqual(['fi']);
+    expect(
+      trialLanguages(
+        detection({
+          language_probability: 0.3,
+          candidates: [
+            ['fi', 0.3],
+            ['en', 0.05],
+          ],
+        }),
+        10,
+      ),
+    ).toEqual(['fi']);
+  });
+
+  it('should score a decode by its text-weighted mean log-probability', () => {
+    expect(decodeScore([])).toBe(Number.NEGATIVE_INFINITY);
+    expect(
+      decodeScore([
+        { text: ' Hello there.', avg_logprob: -0.2 },
+        { text: ' Ab', avg_logprob: -1.4 },
+      ]),
+    ).toBeCloseTo((12 * -0.2 + 2 * -1.4) / 14, 6);
   });
 
   it("should prompt in the language spoken, English's own setting for English", () => {
