@@ -82,5 +82,12 @@ describe('speech analytics through the pipeline', () => {
     expect(series.every((s) => s.pose_detected === false && s.gaze_direction === null)).toBe(true);
     expect(result.warnings?.join(' ')).toMatch(/no person/);
     expect(result.gesture_summary_word_sync).toBeTruthy();
+    // Eye contact and hands join the delivery numbers, honest about the empty frames.
+    expect(result.delivery?.eye_contact).toEqual({
+      share: null,
+      samples_with_face: 0,
+      longest_look_away: null,
+    });
+    expect(result.delivery?.gestures).toEqual({ hand_visible_share: 0, gesture_share: 0 });
   });
 });
