@@ -1,7 +1,8 @@
 /**
  * @module client/summary
  * A readable text summary of an analysis result (for the CLI): duration, pace, fillers,
- * pauses, style, top gestures and gaze. Pure; renders whatever sections are present.
+ * pauses, style, the delivery numbers (pitch, loudness, repetitions, eye contact), top gestures
+ * and gaze. Pure; renders whatever sections are present.
  */
 import type { AnalysisResult } from '../contract/result.js';
 
@@ -98,6 +99,59 @@ export function formatAnalysis(result: Partial<AnalysisResult> | null | undefine
         ? `"${result.transcript.length > 120 ? `${result.transcript.slice(0, 117)}…` : result.transcript}"`
         : '(no speech recognised)',
     );
+
+  const d = result.delivery;
+  if (d) {
+    lines.push('Delivery');
+    const p = d.pitch;
+    row(
+      'pitch',
+      p.median_hz === null ? '–' : `median ${n(p.median_hz, 0)} Hz, variation ${n(p.variation_st)} st`,
+      p.median_hz === null
+        ? 'too little voiced speech'
+        : `range ${n(p.range_st)} st; ${p.monotone ? `monotone (< ${p.monotone_below_st} st)` : 'varied'}`,
+    );
+    const l = d.loudness;
+    row(
+      'loudness',
+      l.variation_db === null ? '–' : `variation ${n(l.variation_db)} dB`,
+      l.quiet_stretches.length
+        ? `quiet ${l.quiet_stretches.map((q) => `${mmss(q.start)}–${mmss(q.end)} (${n(q.level_db)} dB)`).join(', ')}`
+        : l.variation_db === null
+          ? ''
+          : 'no quiet stretch',
+    );
+    row(
+      'repetitions',
+      String(d.repetitions.count),
+      d.repetitions.instances
+        .slice(0, 3)
+        .map((x) => `"${x.text}" ×${x.count} at ${mmss(x.start)}`)
+        .join(', '),
+    );
+    if (d.pace.windows.length)
+      row(
+        'pace over time',
+        `${n(Math.min(...d.pace.windows.map((w) => w.wpm)), 0)}–${n(Math.max(...d.pace.windows.map((w) => w.wpm)), 0)} WPM`,
+        d.pace.outside_band.length
+          ? d.pace.outside_band.map((o) => `${o.kind} ${mmss(o.start)}–${mmss(o.end)}`).join(', ')
+          : `within ${d.pace.band_wpm[0]}–${d.pace.band_wpm[1]} throughout`,
+      );
+    if (d.eye_contact)
+      row(
+        'eye contact',
+        d.eye_contact.share === null ? 'no face' : `${Math.round(d.eye_contact.share * 100)}%`,
+        d.eye_contact.longest_look_away
+          ? `longest look-away ${n(d.eye_contact.longest_look_away.duration)} s at ${mmss(d.eye_contact.longest_look_away.start)}`
+          : '',
+      );
+    if (d.gestures && d.gestures.hand_visible_share !== null)
+      row(
+        'hands',
+        `seen ${Math.round(d.gestures.hand_visible_share * 100)}%`,
+        `gesturing ${Math.round((d.gestures.gesture_share ?? 0) * 100)}%`,
+      );
+  }
 
   if (result.gesture_summary || result.merged_visual_time_series) {
     lines.push('Visual');

@@ -1,3 +1,4 @@
+export * from './delivery.js';
 export * from './errors.js';
 export * from './jobs.js';
 export * from './keys.js';

@@ -4,6 +4,7 @@
  * Speech analytics are always present; the video section only when `visual_analytics=true`.
  */
 import { z } from 'zod';
+import { Delivery } from './delivery.js';
 
 export const AUDIO_SECTION_MARKER = '--- Audio Section ---';
 export const VIDEO_SECTION_MARKER = '--- Video Section ---';
@@ -156,8 +157,12 @@ export const SpokenLanguageFields = z.object({
   language_probability: z.number().nullable().optional(),
 });
 
+/** Documented extension: the coaching numbers of the talk (docs/delivery.md). */
+export const DeliveryExtension = z.object({ delivery: Delivery.optional() });
+
 export const AnalysisResult = SpeechSection.merge(VisualSection.partial())
   .merge(SpeechEngine)
   .merge(SpokenLanguageFields)
+  .merge(DeliveryExtension)
   .merge(Warnings);
 export type AnalysisResult = z.infer<typeof AnalysisResult>;

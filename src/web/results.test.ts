@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AnalysisResult } from '../contract/result.js';
-import { sampleResult } from '../../test/e2e/support/sample-result.js';
+import { sampleDelivery, sampleResult } from '../../test/e2e/support/sample-result.js';
 import { contentSecurityPolicy, createResultsRenderer, renderResults, webRoutes } from './index.js';
 
 describe('renderResults', () => {
@@ -20,6 +20,25 @@ describe('renderResults', () => {
     expect(html).toMatch(/class="card (good|warn)" id="card-fillers"/);
     expect(html).toMatch(/id="card-gaze"[^]*?85<small>%/); // 34 of 40 frames at the camera
     expect(html).toContain('Sample result for rendering tests.');
+  });
+
+  it('should show the delivery numbers: pitch, loudness and repetition cards, a line under the timeline, quiet stretches and repeats in it', () => {
+    const plain = renderResults(full);
+    expect(plain).not.toContain('id="card-pitch"');
+    expect(plain).not.toContain('delivery-line');
+    const html = renderResults({ ...full, delivery: sampleDelivery(full) });
+    expect(AnalysisResult.safeParse({ ...full, delivery: sampleDelivery(full) }).success).toBe(true);
+    expect(html).toMatch(
+      /class="card warn" id="card-pitch"[^]*?182 <small>Hz[^]*?variation 1\.6 st · range 5\.1 st · monotone/,
+    );
+    expect(html).toMatch(/class="card warn" id="card-loudness"[^]*?quiet at 0:12–0:14/);
+    expect(html).toMatch(/id="card-repetitions"[^]*?“we need to” ×2 at 0:05/);
+    expect(html).toMatch(/id="card-gaze"[^]*?85<small>%[^]*?longest look-away 3\.0 s at 0:07/);
+    expect(html).toMatch(
+      /<p class="delivery-line" id="delivery-line">Pitch: median 182 Hz, variation 1\.6 st, range 5\.1 st \(monotone\) · Loudness: variation 4\.3 dB, 1 quiet stretch · Pace outside 110–170 WPM: fast 0:04–0:19 \(176\)<\/p>/,
+    );
+    expect(html).toMatch(/<rect class="seek quiet" data-t="12\.4"/);
+    expect(html).toMatch(/<rect class="seek repeat" data-t="5\.2"/);
   });
 
   it('should render the transcript with fillers marked, pauses inserted and every word timed', () => {

@@ -152,6 +152,75 @@ export function createResultsRenderer() {
     `<li class="card ${verdict}" id="card-${id}"><span class="card-label">${esc(label)}</span><span class="card-value">${value}</span>` +
     `<span class="card-target">${verdict === 'good' ? '<span aria-hidden="true">✓ </span>' : verdict === 'warn' ? '<span aria-hidden="true">! </span>' : ''}${esc(target)}</span>${hint ? `<span class="card-hint">${esc(hint)}</span>` : ''}</li>`;
 
+  /** Cards of the `delivery` extension: pitch, loudness, repetitions (none without it). */
+  function deliveryCards(d: any): string[] {
+    if (!d || typeof d !== 'object') return [];
+    const out: string[] = [];
+    const p = d.pitch ?? {};
+    if (num(p.median_hz) !== null)
+      out.push(
+        card(
+          'pitch',
+          'Pitch',
+          `${fmt(p.median_hz, 0)} <small>Hz</small>`,
+          `variation ≥ ${fmt(p.monotone_below_st, 0)} st`,
+          p.monotone === true ? 'warn' : p.monotone === false ? 'good' : 'info',
+          `variation ${fmt(p.variation_st)} st · range ${fmt(p.range_st)} st${p.monotone ? ' · monotone' : ''}`,
+        ),
+      );
+    const l = d.loudness ?? {};
+    const quiet: any[] = l.quiet_stretches ?? [];
+    if (num(l.variation_db) !== null)
+      out.push(
+        card(
+          'loudness',
+          'Loudness',
+          `${fmt(l.variation_db)} <small>dB varied</small>`,
+          'no stretch ≥ 10 dB quieter',
+          quiet.length ? 'warn' : 'good',
+          quiet.length
+            ? `quiet at ${quiet.map((q) => `${clock(q.start)}–${clock(q.end)}`).join(', ')}`
+            : `level ${fmt(l.level_dbfs)} dBFS`,
+        ),
+      );
+    const reps: any[] = d.repetitions?.instances ?? [];
+    if (d.repetitions)
+      out.push(
+        card(
+          'repetitions',
+          'Repetitions',
+          `${reps.length}`,
+          'repeated words and phrases',
+          'info',
+          reps
+            .slice(0, 3)
+            .map((x) => `“${x.text}” ×${x.count} at ${clock(x.start)}`)
+            .join(' · '),
+        ),
+      );
+    return out;
+  }
+
+  /** One line of pitch and loudness under the timeline; '' without `delivery`. */
+  function deliveryLine(d: any): string {
+    if (!d?.pitch || !d?.loudness) return '';
+    const p = d.pitch;
+    const l = d.loudness;
+    const outside: any[] = d.pace?.outside_band ?? [];
+    const parts = [
+      num(p.median_hz) === null
+        ? 'Pitch: too little voiced speech'
+        : `Pitch: median ${fmt(p.median_hz, 0)} Hz, variation ${fmt(p.variation_st)} st, range ${fmt(p.range_st)} st${p.monotone ? ' (monotone)' : ''}`,
+      num(l.variation_db) === null
+        ? ''
+        : `Loudness: variation ${fmt(l.variation_db)} dB, ${(l.quiet_stretches ?? []).length} quiet stretch${(l.quiet_stretches ?? []).length === 1 ? '' : 'es'}`,
+      outside.length
+        ? `Pace outside ${d.pace.band_wpm.join('–')} WPM: ${outside.map((o: any) => `${o.kind} ${clock(o.start)}–${clock(o.end)} (${fmt(o.wpm, 0)})`).join(', ')}`
+        : '',
+    ].filter(Boolean);
+    return `<p class="delivery-line" id="delivery-line">${esc(parts.join(' · '))}</p>`;
+  }
+
   function cards(r: any, duration: number, tokens: Token[]): string {
     const out: string[] = [];
     const s = r.summary ?? {};
@@ -244,10 +313,13 @@ export function createResultsRenderer() {
           'info',
         ),
       );
+    out.push(...deliveryCards(r.delivery));
     const samples: any[] = r.merged_visual_time_series ?? [];
     const faces = samples.filter((f) => f.gaze_direction !== null && f.gaze_direction !== undefined);
     if (faces.length) {
-      const at = faces.filter((f) => f.gaze_direction === 'center').length / faces.length;
+      const eye = r.delivery?.eye_contact;
+      const at = num(eye?.share) ?? faces.filter((f) => f.gaze_direction === 'center').length / faces.length;
+      const away = eye?.longest_look_away;
       out.push(
         card(
           'gaze',
@@ -255,6 +327,7 @@ export function createResultsRenderer() {
           `${Math.round(at * 100)}<small>%</small>`,
           `target ≥ ${Math.round(MIN_GAZE_AT_CAMERA * 100)}% at camera`,
           at >= MIN_GAZE_AT_CAMERA ? 'good' : 'warn',
+          away ? `longest look-away ${fmt(away.duration)} s at ${clock(away.start)}` : '',
         ),
       );
     } else if (samples.length) {
@@ -331,6 +404,26 @@ export function createResultsRenderer() {
             .join(''),
       });
     }
+    const quiet: any[] = r.delivery?.loudness?.quiet_stretches ?? [];
+    const reps: any[] = r.delivery?.repetitions?.instances ?? [];
+    if (quiet.length || reps.length) {
+      lanes.push({
+        label: 'Quiet · repeats',
+        body: (y0) =>
+          quiet
+            .map(
+              (q) =>
+                `<rect class="seek quiet" data-t="${q.start}" x="${x(q.start)}" y="${y0 + 6}" width="${wid(q.start, q.end)}" height="${LANE_H - 12}"><title>quiet ${fmt(q.level_db)} dB, ${clock(q.start)}–${clock(q.end)}</title></rect>`,
+            )
+            .join('') +
+          reps
+            .map(
+              (x0) =>
+                `<rect class="seek repeat" data-t="${x0.start}" x="${x(x0.start)}" y="${y0 + 2}" width="${wid(x0.start, x0.end)}" height="${LANE_H - 4}"><title>repeated “${esc(x0.text)}” ×${x0.count} at ${clock(x0.start)}</title></rect>`,
+            )
+            .join(''),
+      });
+    }
     if (r.sentiment_words?.length) {
       lanes.push({
         label: 'Sentiment',
@@ -387,6 +480,8 @@ export function createResultsRenderer() {
     if ((r.pauses?.time_series ?? []).length)
       legend.push(key('k-pause', 'pause'), key('k-long', 'long pause'));
     if ((r.filler_words?.instances ?? []).length) legend.push(key('k-filler', 'filler'));
+    if (quiet.length) legend.push(key('k-quiet', 'quiet stretch'));
+    if (reps.length) legend.push(key('k-repeat', 'repetition'));
     if (r.sentiment_words?.length) legend.push(key('k-pos', 'positive'), key('k-neg', 'negative'));
     if (samples.length)
       legend.push(
@@ -409,7 +504,7 @@ export function createResultsRenderer() {
     return `<figure class="timeline-figure"><figcaption>Timeline — click to seek the video</figcaption>
 <svg id="timeline" class="timeline" viewBox="0 0 ${W} ${height}" role="img" aria-label="Timeline of pace, pauses, fillers, sentiment, gaze and gestures over ${clock(duration)}" data-duration="${duration}" data-x0="${LABEL_W}" data-x1="${W - RIGHT_PAD}" preserveAspectRatio="none">
 ${ticks}${body}<line id="playhead" class="playhead" x1="${LABEL_W}" x2="${LABEL_W}" y1="0" y2="${height - 18}"/></svg>
-<p class="legend">${legend.join(' ')}</p></figure>`;
+<p class="legend">${legend.join(' ')}</p>${deliveryLine(r.delivery)}</figure>`;
   }
 
   function transcript(r: any, tokens: Token[]): string {

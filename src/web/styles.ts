@@ -50,12 +50,15 @@ video{width:100%;border-radius:8px;background:#000;max-height:420px}
 .timeline .lane-label{font-size:12px;fill:var(--mute)}.timeline .tick{stroke:var(--line);stroke-width:1}.timeline .tick-label{font-size:11px;fill:var(--mute);text-anchor:middle}
 .timeline .band{fill:var(--band)}.timeline .pace{fill:none;stroke:var(--acc);stroke-width:2;vector-effect:non-scaling-stroke}
 .timeline .pause{fill:var(--pause)}.timeline .pause.long{fill:var(--long)}.timeline .filler{fill:var(--filler);stroke:var(--warn);stroke-width:.5}
+.timeline .quiet{fill:var(--long);opacity:.6}.timeline .repeat{fill:var(--filler);stroke:var(--acc);stroke-width:.5}
 .timeline .axis{stroke:var(--line)}.timeline circle.positive{fill:var(--pos)}.timeline circle.negative{fill:var(--neg)}
 .timeline .gaze-center{fill:var(--center)}.timeline .gaze-away{fill:var(--away)}.timeline .gesture-open{fill:var(--open)}.timeline .gesture-point{fill:var(--point)}
 .timeline .playhead{stroke:var(--neg);stroke-width:2;vector-effect:non-scaling-stroke}
 .legend{font-size:.82rem;color:var(--mute);display:flex;flex-wrap:wrap;gap:.2rem .7rem;align-items:center;margin:.4rem 0}
 .key{display:inline-block;width:.9rem;height:.6rem;border-radius:2px;margin-right:.2rem;vertical-align:middle}
 .k-pace{background:var(--acc)}.k-band{background:var(--band)}.k-pause{background:var(--pause)}.k-long{background:var(--long)}.k-filler{background:var(--filler)}.k-pos{background:var(--pos)}.k-neg{background:var(--neg)}
+.k-quiet{background:var(--long);opacity:.6}.k-repeat{background:var(--filler);outline:1px solid var(--acc)}
+.delivery-line{font-size:.85rem;color:var(--mute);margin:.2rem 0 .4rem}
 .k-center{background:var(--center)}.k-away{background:var(--away)}.k-open{background:var(--open)}.k-point{background:var(--point)}
 .transcript{font-size:1.05rem;line-height:2;max-height:22rem;overflow:auto;padding:.4rem .2rem}
 .transcript .w{cursor:pointer;border-radius:3px;padding:0 .05rem}.transcript .w:hover{background:var(--band)}

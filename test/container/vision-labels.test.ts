@@ -6,13 +6,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { analyzeVisual, compactFrame, frameHands } from '../../src/analytics/visual/index.js';
+import { analyzeVisual, bodyFrame, compactFrame, frameHands } from '../../src/analytics/visual/index.js';
+import { hasVisibleWrist } from '../../src/analytics/visual/closeup.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { frameAt, mediaPath, readLabels, runVision } from '../fixtures/visual/run-vision.js';
 
 const labels = readLabels();
 const NO_SPEECH = { fillers: [], pauses: [], positive: [], negative: [] };
 const S13 = 'gesture/liveportrait_s13_arms.mp4';
+const frameHasWrist = (f: { pose: Parameters<typeof bodyFrame>[0] }) => hasVisibleWrist(bodyFrame(f.pose));
 const NO_HAND_CLIPS = labels.items.filter((i) => i.clip?.no_hand_gesture === true).map((i) => i.media);
 
 async function samples(media: string, fps = 2) {
@@ -115,6 +117,58 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
         expect(s.gaze_direction, `gaze at ${s.time}s`).toBeNull();
         expect([s.eye_openness, s.emotion, s.smile_ratio]).toEqual([0, 'unknown', 0]);
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Close-ups with hands and no body or face, made here from the labelled media (licences as
+  // theirs, ../shared/media/MANIFEST.tsv): the HaGRID raised open palm (CC-BY-SA-4.0 variant)
+  // cropped to the hand and upscaled, and LivePortrait s20 (MIT) cropped to the fidgeting hands.
+  it('should see close-up hands with no body or face: the open palm counted, the fidgeting hands seen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'closeup-'));
+    try {
+      const palm = join(dir, 'palm.mp4');
+      const fidget = join(dir, 'fidget.mp4');
+      const ff = (args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+      ff([
+        '-loop',
+        '1',
+        '-i',
+        mediaPath(labels, 'gesture/hagrid_crop_raised_palm.jpg')!,
+        '-t',
+        '2',
+        '-r',
+        '5',
+        '-vf',
+        'crop=104:120:166:98,scale=416:480:flags=lanczos,format=yuv420p',
+        palm,
+      ]);
+      ff([
+        '-i',
+        mediaPath(labels, 'gesture/liveportrait_s20_hands.mp4')!,
+        '-t',
+        '4',
+        '-vf',
+        'crop=360:300:60:470',
+        '-an',
+        fidget,
+      ]);
+
+      const { frames } = await runVision(palm, { fps: 2 });
+      const visual = analyzeVisual(frames, NO_SPEECH);
+      expect(
+        frames.every((f) => !f.face && !frameHasWrist(f)),
+        'no face or wrist in the palm close-up',
+      ).toBe(true);
+      expect(visual.merged_visual_time_series.map((s) => s.gesture_right)).toEqual(
+        frames.map(() => 'open_hand'),
+      );
+      expect(visual.gesture_summary.open_hand).toBe(frames.length);
+
+      const hands = (await runVision(fidget, { fps: 2 })).frames.map((f) => frameHands(f));
+      const seen = hands.filter((h) => h.left || h.right).length;
+      expect(seen, 'frames of the fidgeting hands with a hand').toBeGreaterThanOrEqual(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

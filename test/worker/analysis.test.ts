@@ -24,6 +24,10 @@ describe('speech analytics through the pipeline', () => {
     expect(result.pauses.total).toBe(result.pauses.time_series.length);
     expect(Object.keys(result.pos).sort()).toEqual([...POS_TAGS].sort());
     expect(result['Video Section']).toBeUndefined();
+    // The coaching extension: pitch and pace of the speech, no eye contact without video.
+    expect(result.delivery?.pitch.median_hz).toBeGreaterThan(60);
+    expect(result.delivery?.pace.windows.length).toBeGreaterThan(0);
+    expect(result.delivery?.eye_contact).toBeUndefined();
     // The recogniser is named; the pocketsphinx fallback would also say why in warnings.
     expect(result.speech_engine?.engine).toMatch(/^(faster-whisper|pocketsphinx)$/);
     if (result.speech_engine?.engine === 'pocketsphinx')
@@ -99,6 +103,7 @@ describe('speech analytics through the pipeline', () => {
     expect(result.summary.filler_word_count).toBe(0);
     expect(result.summary.words_per_minute).toBe(0);
     expect(result.pauses.total).toBe(0);
+    expect(result.delivery?.pitch.median_hz).toBeNull();
     expect(result.summary.duration_sec).toBeGreaterThan(1.9);
     expect(result.warnings?.join(' ')).toMatch(/no audio stream/);
   });
@@ -111,5 +116,12 @@ describe('speech analytics through the pipeline', () => {
     expect(series.every((s) => s.pose_detected === false && s.gaze_direction === null)).toBe(true);
     expect(result.warnings?.join(' ')).toMatch(/no person/);
     expect(result.gesture_summary_word_sync).toBeTruthy();
+    // Eye contact and hands join the delivery numbers, honest about the empty frames.
+    expect(result.delivery?.eye_contact).toEqual({
+      share: null,
+      samples_with_face: 0,
+      longest_look_away: null,
+    });
+    expect(result.delivery?.gestures).toEqual({ hand_visible_share: 0, gesture_share: 0 });
   });
 });

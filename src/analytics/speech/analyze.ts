@@ -3,6 +3,7 @@
  * Assembles the contract's speech section from words, VAD segments and (optionally) prosody.
  */
 import { AUDIO_SECTION_MARKER, type SpeechSection } from '../../contract/result';
+import { detectRepetitions } from '../delivery/repetitions';
 import { classifyEmotion } from './emotion';
 import { detectFillers, FILLER_BOUNDARY_SEC } from './fillers';
 import { detectSetOffFillers } from './fillers-set-off';
@@ -53,6 +54,9 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
   const fillerTokens = new Set(fillers.flatMap((f) => f.tokens));
   // Single-word discourse fillers ("like" used as a filler) are interjections in UD terms.
   const interjections = new Set(fillers.filter((f) => f.tokens.length === 1).map((f) => f.tokens[0]));
+
+  // Restarts of a repeated word or phrase ("we need to we need to") are not content words.
+  const restarts = new Set(detectRepetitions(tokens).flatMap((r) => r.restartTokens));
 
   const pauses = detectPauses(tokens, input.speech_segments ?? [], { minPauseSec, longPauseSec });
   const pace = computePace(tokens, pauses, minPauseSec);
@@ -122,7 +126,11 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
       word: s.word,
       compound: round(s.compound, 4),
     })),
-    pos: buildPos(tokens, tags, interjections),
+    pos: buildPos(
+      tokens.filter((t) => !restarts.has(t.index)),
+      tags,
+      interjections,
+    ),
   };
 }
 

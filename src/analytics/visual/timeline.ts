@@ -4,8 +4,9 @@
  * everything a frame tells on its own; {@link toVisualSample} adds what needs the whole clip (the
  * person's open-eye EAR and neutral mouth) and makes the numbers JSON- and zod-safe.
  */
-import type { VisionFrame } from '../../contract/media.js';
+import type { CompactFrame, VisionFrame } from '../../contract/media.js';
 import type { VisualSample } from '../../contract/result.js';
+import { closeupHands, hasVisibleWrist } from './closeup.js';
 import { compactFrame } from './compact.js';
 import {
   DEFAULT_GAZE_CENTER_DEG,
@@ -18,6 +19,7 @@ import { DEFAULT_MIN_HAND_SCORE, type SideHands, assignHands, handDepth, isHandF
 import { finite } from './math.js';
 import { type MouthBaseline, type MouthMetrics, smileRatio } from './mouth.js';
 import {
+  type BodyFrame,
   DEFAULT_MIN_KEYPOINT_SCORE,
   bodyFrame,
   handHeight,
@@ -59,6 +61,17 @@ export interface FrameFeatures {
 }
 
 /**
+ * With a wrist in view, the hands consistent with the body (`judgeHand`); without one, the
+ * close-up hands (`judgeCloseupHand`).
+ */
+function acceptedHands(frame: CompactFrame, body: BodyFrame | null, minHandScore: number): SideHands {
+  const faceBox = frame.face?.box ?? null;
+  return hasVisibleWrist(body)
+    ? assignHands(frame.hands, body, faceBox, minHandScore)
+    : closeupHands(frame.hands, frame, faceBox, minHandScore);
+}
+
+/**
  * The hands of a frame that pass the body-consistency rule (`judgeHand`), per side: what the
  * gesture and depth fields are computed from. Tests and the bench use it to count real hands.
  *
@@ -67,12 +80,7 @@ export interface FrameFeatures {
 export function frameHands(input: VisionFrame, options: VisualOptions = {}): SideHands {
   const { minKeypointScore = DEFAULT_MIN_KEYPOINT_SCORE, minHandScore = DEFAULT_MIN_HAND_SCORE } = options;
   const frame = compactFrame(input);
-  return assignHands(
-    frame.hands,
-    bodyFrame(frame.pose, minKeypointScore),
-    frame.face?.box ?? null,
-    minHandScore,
-  );
+  return acceptedHands(frame, bodyFrame(frame.pose, minKeypointScore), minHandScore);
 }
 
 /**
@@ -90,7 +98,7 @@ export function frameFeatures(input: VisionFrame, options: VisualOptions = {}): 
   const frame = compactFrame(input);
   const body = bodyFrame(frame.pose, minKeypointScore);
   const face = frame.face ?? null;
-  const hands = assignHands(frame.hands, body, face?.box ?? null, minHandScore);
+  const hands = acceptedHands(frame, body, minHandScore);
   const leftDepth = handDepth(body, 'left', hands.left?.palm ?? null);
   const rightDepth = handDepth(body, 'right', hands.right?.palm ?? null);
   const gaze = gazeAngles(face, useHeadRotation);

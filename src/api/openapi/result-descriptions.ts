@@ -5,6 +5,8 @@
  * field's path in the result (`a.b` for properties, `a[]` for array items).
  */
 
+import { DELIVERY_DESCRIPTIONS } from './delivery-descriptions.js';
+
 const SPEECH_DEFS = 'src/analytics/speech/DEFINITIONS.md';
 const VISUAL_DEFS = 'src/analytics/visual/DEFINITIONS.md';
 
@@ -119,6 +121,7 @@ export const RESULT_DESCRIPTIONS: Record<string, string> = {
     "Facial positivity 0–1 relative to the person's own neutral mouth.",
   gesture_summary_word_sync:
     'Body language during speech events: the frames inside filler words, pauses, positive and negative sentiment words. `{}` when no frame falls in such an event.',
+  ...DELIVERY_DESCRIPTIONS,
 };
 
 /** Descriptions shared by the four word-sync summaries (`EventFrameSummary`). */

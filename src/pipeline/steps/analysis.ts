@@ -3,6 +3,7 @@
  * The analysis plan: probe → (audio → VAD → ASR → prosody ∥ vision) → result JSON in R2.
  * Every number of the result comes from the pure functions of src/analytics.
  */
+import { analyzeDelivery } from '../../analytics/delivery/index.js';
 import { analyzeSpeech, languageWarnings } from '../../analytics/speech/index.js';
 import { analyzeVisual } from '../../analytics/visual/index.js';
 import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
@@ -22,19 +23,28 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
   let speech: SpeechSection;
   let speechEngine: AnalysisResult['speech_engine'];
   let language: Pick<AnalysisResult, 'language' | 'language_probability'> = {};
+  let deliveryInput: Parameters<typeof analyzeDelivery>[0] = { words: [] };
   if (probe.audio) {
     const asr = await transcript(ctx);
+    const segments = await speechSegments(ctx);
+    const track = await prosody(ctx);
     language = {
       language: asr.words.length > 0 ? (asr.language ?? 'en') : null,
       language_probability: asr.words.length > 0 ? (asr.language_probability ?? null) : null,
     };
     speech = analyzeSpeech({
       words: asr.words,
-      speech_segments: await speechSegments(ctx),
+      speech_segments: segments,
       duration_sec: probe.duration_sec,
-      prosody: await prosody(ctx),
+      prosody: track,
       language: language.language,
     });
+    deliveryInput = {
+      words: asr.words,
+      speech_segments: segments,
+      prosody: track,
+      language: language.language,
+    };
     speechEngine = { engine: asr.engine, model: asr.model ?? null };
     warnings.push(...(asr.warnings ?? []));
     if (asr.words.length === 0) warnings.push('no speech was recognised in the audio');
@@ -48,12 +58,15 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
     : { ...speech };
   const frames = await frameObservations(ctx);
   if (frames) {
-    result = { ...result, ...analyzeVisual(frames, speechEvents(speech)) };
+    const visual = analyzeVisual(frames, speechEvents(speech));
+    result = { ...result, ...visual };
+    deliveryInput = { ...deliveryInput, visual: visual.merged_visual_time_series };
     if (frames.length > 0 && frames.every((f) => !f.pose && !f.face))
       warnings.push('no person was detected in the video');
   } else if (ctx.job.options.visual_analytics) {
     warnings.push('the file has no video stream: visual analytics were skipped');
   }
+  result = { ...result, delivery: analyzeDelivery(deliveryInput) };
   return warnings.length ? { ...result, warnings } : result;
 }
 

@@ -4,6 +4,7 @@
  * still partial.
  */
 import type { AnalysisResult } from '../../../src/contract/result.js';
+import { eyeContact, gestureShares } from '../../../src/analytics/delivery/presence.js';
 
 const SCRIPT: Array<[word: string, tag: string | null]> = [
   ['Um,', 'FILLER'],
@@ -166,5 +167,46 @@ export function sampleResult(): AnalysisResult {
       sentiment_negative_summary: {},
     },
     warnings: ['Sample result for rendering tests.'],
+  };
+}
+
+/**
+ * A `delivery` extension to go with {@link sampleResult}: eye contact and hands computed from its
+ * visual samples by the real analytics, pitch/loudness/pace/repetitions written out.
+ */
+export function sampleDelivery(
+  result: AnalysisResult = sampleResult(),
+): NonNullable<AnalysisResult['delivery']> {
+  const visual = result.merged_visual_time_series ?? [];
+  return {
+    pitch: {
+      voiced_sec: 9.4,
+      median_hz: 182.3,
+      range_st: 5.1,
+      variation_st: 1.6,
+      monotone: true,
+      monotone_below_st: 2,
+    },
+    loudness: {
+      measure: 'rms_dbfs',
+      level_dbfs: -18.2,
+      variation_db: 4.3,
+      range_db: 13.5,
+      quiet_below_db: 10,
+      quiet_stretches: [{ start: 12.4, end: 14.1, level_db: -11.8 }],
+    },
+    repetitions: { count: 1, instances: [{ text: 'we need to', count: 2, start: 5.2, end: 7.9 }] },
+    pace: {
+      window_sec: 15,
+      step_sec: 5,
+      band_wpm: [110, 170],
+      windows: [
+        { start: 0.4, end: 15.4, wpm: 150 },
+        { start: 4.6, end: 19.6, wpm: 176 },
+      ],
+      outside_band: [{ start: 4.6, end: 19.6, wpm: 176, kind: 'fast' }],
+    },
+    eye_contact: eyeContact(visual),
+    gestures: gestureShares(visual),
   };
 }

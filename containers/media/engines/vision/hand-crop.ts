@@ -99,6 +99,23 @@ export function handSearchWorthwhile(pose: FrameObservation['pose']): boolean {
 }
 
 /**
+ * Whether the hand model runs on a frame: where a wrist is in view ({@link handSearchWorthwhile}),
+ * and, with `closeups`, where neither a wrist nor a face is: the frame may be a close-up of a
+ * hand (`judgeCloseupHand` in the analytics). Head-and-shoulder shots (a face, no wrist) skip it:
+ * their raw detections are faces and collars, and the vision cost there stays as it was.
+ *
+ * @example
+ * if (handPassWanted(pose, face, true)) hands = await runHandModel(frame);
+ */
+export function handPassWanted(
+  pose: FrameObservation['pose'],
+  face: FrameObservation['face'],
+  closeups: boolean,
+): boolean {
+  return handSearchWorthwhile(pose) || (closeups && !face);
+}
+
+/**
  * The crops to run for one frame: one per pose wrist seen with score ≥ `HAND_MIN_WRIST_SCORE`
  * that no accepted hand belongs to (`assignHands`, the same test the analytics apply). None
  * without a body or without a visible wrist, so head-and-shoulder shots cost nothing extra.

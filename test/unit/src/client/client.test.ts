@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { formatAnalysis } from '../../../../src/client/summary.js';
 import { runCli } from '../../../../src/client/cli.js';
-import { sampleResult } from '../../../e2e/support/sample-result.js';
+import { sampleDelivery, sampleResult } from '../../../e2e/support/sample-result.js';
 import { testTempDir } from '../../../support/temp-dir.js';
 import {
   nextPollDelayMs,
@@ -384,6 +384,20 @@ describe('CLI pieces', () => {
     expect(text).toMatch(/gestures\s+open_hand 6, pinch_or_point 3/);
     expect(text).toMatch(/gaze\s+85% at camera/);
     expect(formatAnalysis({ summary: { duration_sec: 3 } } as any)).toContain('3.0 s');
+    expect(text).not.toContain('Delivery');
+  });
+
+  it('should print the delivery numbers when the result has them', () => {
+    const result = sampleResult();
+    const text = formatAnalysis({ ...result, delivery: sampleDelivery(result) });
+    expect(text).toMatch(/pitch\s+median 182 Hz, variation 1\.6 st\s+\(range 5\.1 st; monotone \(< 2 st\)\)/);
+    expect(text).toMatch(/loudness\s+variation 4\.3 dB\s+\(quiet 0:12–0:14 \(-11\.8 dB\)\)/);
+    expect(text).toMatch(/repetitions\s+1\s+\("we need to" ×2 at 0:05\)/);
+    expect(text).toMatch(/pace over time\s+150–176 WPM\s+\(fast 0:04–0:19\)/);
+    // 34 of the sample's 40 frames look at the camera; the 6 others run 7.0–10.0 s.
+    expect(text).toMatch(/eye contact\s+85%\s+\(longest look-away 3\.0 s at 0:07\)/);
+    // 9 of 40 frames show an open hand or a point (22.5 %).
+    expect(text).toMatch(/hands\s+seen 100%\s+\(gesturing 23%\)/);
   });
 
   it('should exit 2 on usage errors and 3 on API errors, printing the request id', async () => {

@@ -60,6 +60,10 @@ export const defaultFaceDetector = (env: Record<string, string | undefined> = pr
 export const defaultFaceCrops = (env: Record<string, string | undefined> = process.env): boolean =>
   env.VISION_FACE_CROPS !== '0';
 
+/** `VISION_CLOSEUP_HANDS=0` stops looking for close-up hands on frames with no wrist and no face. */
+export const defaultCloseupHands = (env: Record<string, string | undefined> = process.env): boolean =>
+  env.VISION_CLOSEUP_HANDS !== '0';
+
 export interface HumanConfigOptions {
   /** Folder with the model files. Default: `HUMAN_MODELS_DIR`. */
   modelsDir?: string;
@@ -83,6 +87,11 @@ export interface HumanConfigOptions {
    * wrist in view). Default: the `VISION_HANDS` env when it is `always`.
    */
   handsWhen?: HandsWhen;
+  /**
+   * Also run the hand model on frames with neither a wrist nor a face in view, for close-ups of
+   * hands (`handPassWanted`). Default: true unless the `VISION_CLOSEUP_HANDS` env is `0`.
+   */
+  closeupHands?: boolean;
   /**
    * Track the face between the frames a worker sees (face mesh on the previous mesh's box)
    * instead of running the face detector on every frame; the detector still runs every

@@ -7,14 +7,9 @@
 import type { FrameObservation } from '../../../../../src/contract/media.js';
 import type { FaceEngine, HandEngine, ModelTimings, PoseEngine, RgbFrame, VisionEngine } from '../engines.js';
 import { headCrop } from '../face-crop.js';
+import { handPassWanted, pickCropHand, wristCrops, type CropBox, type WristCrop } from '../hand-crop.js';
 import {
-  handSearchWorthwhile,
-  pickCropHand,
-  wristCrops,
-  type CropBox,
-  type WristCrop,
-} from '../hand-crop.js';
-import {
+  defaultCloseupHands,
   defaultFaceCrops,
   defaultFaceTracking,
   defaultHandsWhen,
@@ -60,6 +55,7 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
     handsWhen = defaultHandsWhen(),
     faceTracking = defaultFaceTracking(),
     faceCrops = defaultFaceCrops(),
+    closeupHands = defaultCloseupHands(),
   } = options;
   const human = await loadHuman(options);
   let disposed = false;
@@ -182,9 +178,10 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
           hands: [],
           face,
         };
-        // Hands are kept only next to a visible wrist (`judgeHand`): without one, the hand model
-        // (the costliest of all) is not run at all.
-        const searchHands = handsWhen === 'always' || handSearchWorthwhile(pose);
+        // Hands are kept next to a visible wrist (`judgeHand`) or, with neither wrist nor face in
+        // view, as close-ups (`judgeCloseupHand`): elsewhere the hand model (the costliest of
+        // all) is not run at all.
+        const searchHands = handsWhen === 'always' || handPassWanted(pose, face, closeupHands);
         if (searchHands) {
           const handResult = await detect(input, HAND_ONLY);
           timings.hands = handResult.performance.hand ?? 0;

@@ -11,6 +11,7 @@ import { compactHand } from '../../../../../../src/analytics/visual/compact.js';
 import { judgeHand } from '../../../../../../src/analytics/visual/hands.js';
 import { bodyFrame } from '../../../../../../src/analytics/visual/posture.js';
 import {
+  handPassWanted,
   handSearchWorthwhile,
   MAX_WRIST_CROPS_PER_FRAME,
   MIN_WRIST_CROP_PX,
@@ -127,6 +128,18 @@ describe('wristCrops', () => {
 
   it(`should never ask for more than ${MAX_WRIST_CROPS_PER_FRAME} crops`, () => {
     expect(wristCrops(observation()).length).toBeLessThanOrEqual(MAX_WRIST_CROPS_PER_FRAME);
+  });
+});
+
+describe('handPassWanted', () => {
+  it('should run the hand model with a wrist, or with neither wrist nor face (a close-up), not on a bare talking head', () => {
+    const bust = pose({ left_wrist: undefined, right_wrist: undefined });
+    expect(handPassWanted(pose(), face(), true)).toBe(true);
+    expect(handPassWanted(bust, face(), true)).toBe(false);
+    expect(handPassWanted(null, face(), true)).toBe(false);
+    expect(handPassWanted(null, null, true)).toBe(true);
+    expect(handPassWanted(bust, null, true)).toBe(true);
+    expect(handPassWanted(null, null, false)).toBe(false);
   });
 });
 
