@@ -12,6 +12,7 @@ import { outputUrlAllowed } from '../../../../containers/media/engines/lipsync/s
 // @ts-expect-error: a plain .mjs script (no types); restartDelayMs is pure.
 import { restartDelayMs } from '../../../../scripts/dev-config.mjs';
 import { InflightJobs, isCrash } from '../../../../src/media/inflight-jobs.js';
+import { HeldPolls, maxHeldPolls } from '../../../../src/api/held-polls.js';
 import { MediaUnreachableError } from '../../../../src/media/errors.js';
 import { decideRetry, UNREACHABLE_MAX_DELAY_SEC } from '../../../../src/pipeline/retry.js';
 
@@ -162,5 +163,23 @@ describe('retry after the media service did not answer', () => {
     expect(UNREACHABLE_MAX_DELAY_SEC).toBe(10);
     // Any other transient failure keeps the full backoff.
     expect((decideRetry(new Error('x'), 4, () => 1) as { delaySeconds: number }).delaySeconds).toBe(40);
+  });
+});
+
+describe('held long-polls per key', () => {
+  it('should hold at most the limit per key, and free a place when a poll answers', () => {
+    const polls = new HeldPolls();
+    const a1 = polls.enter('a', 2)!;
+    const a2 = polls.enter('a', 2)!;
+    expect(polls.enter('a', 2)).toBeNull();
+    expect(polls.enter('b', 2)).not.toBeNull(); // another key is not affected
+    a1();
+    a1(); // released once
+    expect(polls.enter('a', 2)).not.toBeNull();
+    expect(polls.enter('a', 2)).toBeNull();
+    a2();
+    expect(maxHeldPolls({})).toBe(20);
+    expect(maxHeldPolls({ STATUS_MAX_HELD_POLLS: '3' })).toBe(3);
+    expect(maxHeldPolls({ STATUS_MAX_HELD_POLLS: '0' })).toBe(20);
   });
 });
