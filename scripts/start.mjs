@@ -2,8 +2,9 @@
 // API Worker with its edge-audio Worker (wrangler dev, with R2, Durable Objects and Queues
 // emulated locally).
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { devConfig } from './dev-config.mjs';
+import { devConfig, restartDelayMs, writeSecretsFile } from './dev-config.mjs';
 import { projectEnv, ROOT, setup } from './setup.mjs';
 
 setup();
@@ -16,29 +17,38 @@ const config = devConfig();
 const externalContainer = process.env.CONTAINER_URL;
 const containerUrl = externalContainer || `http://127.0.0.1:${containerPort}`;
 
-const children = [];
-function run(name, cmd, args, env) {
+/** The private file wrangler reads the secrets from (see below); removed when the stack stops. */
+let secretsFile = null;
+const removeSecrets = () => secretsFile && rmSync(secretsFile, { force: true });
+const children = new Set();
+/** Runs a child; when it exits, `onExit` decides (default: the whole stack stops with it). */
+function run(name, cmd, args, env, onExit = (code) => shutdown(code ?? 1)) {
   const child = spawn(cmd, args, {
     cwd: ROOT,
-    env: projectEnv(env),
+    env: projectEnv({ DEV_API_KEY: undefined, ...env }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  children.add(child);
   child.on('exit', (code, signal) => {
-    console.log(`[start] ${name} exited (${signal ?? code}); stopping`);
-    shutdown(code ?? 1);
+    children.delete(child);
+    if (stopping) return;
+    console.log(`[start] ${name} exited (${signal ?? code})`);
+    onExit(code, signal);
   });
-  children.push(child);
   return child;
 }
 let stopping = false;
 function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
+  console.log('[start] stopping');
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  removeSecrets();
   setTimeout(() => process.exit(code), 1500).unref();
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
+process.on('exit', () => removeSecrets());
 
 console.log(`[start] media container → ${containerUrl}`);
 // MEDIA_NODE_FLAGS: Node flags for the media container only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
@@ -51,29 +61,47 @@ const mediaNodeFlags = (process.env.MEDIA_NODE_FLAGS ?? '').split(/\s+/).filter(
 // 5–7 times a second, 100+ mark-compacts per render): ≈ 2 CPU-s less per 40 s of every-option
 // output (README "Measured (2 cores)"). The same flags are in containers/media/Dockerfile's CMD.
 const MEDIA_V8_FLAGS = ['--max-semi-space-size=64', '--heap-growing-percent=100'];
-if (!externalContainer) {
-  run('media container', 'tsx', [...MEDIA_V8_FLAGS, ...mediaNodeFlags, 'containers/media/src/main.ts'], {
-    PORT: String(containerPort),
-    HOST: '127.0.0.1',
+// One Node process (tsx as a loader, not its CLI, which would run the service as a child of its own):
+// a `kill -9` of the service leaves no orphan holding the port, and the restart below can bind it.
+const mediaArgs = [...MEDIA_V8_FLAGS, ...mediaNodeFlags, '--import', 'tsx', 'containers/media/src/main.ts'];
+const mediaEnv = { PORT: String(containerPort), HOST: '127.0.0.1' };
+/**
+ * The media container is supervised (issue #34): when it dies (a crash, `kill -9`, out of memory)
+ * it is started again after `restartDelayMs` while the Worker keeps serving; the jobs whose
+ * container work was cut off are retried by the Worker (README Limits, "retries"). A service that
+ * keeps dying within a minute of its start waits longer each time (1, 2, 4 … 10 s).
+ */
+let mediaFailures = 0;
+function startMedia() {
+  const started = Date.now();
+  run('media container', 'node', mediaArgs, mediaEnv, () => {
+    mediaFailures = Date.now() - started > 60_000 ? 1 : mediaFailures + 1;
+    const delayMs = restartDelayMs(mediaFailures);
+    console.log(`[start] restarting the media container in ${delayMs / 1000} s`);
+    setTimeout(() => stopping || startMedia(), delayMs);
   });
 }
+if (!externalContainer) startMedia();
 
 // Settings from wrangler.toml [vars] that the environment may override for this run.
 const OVERRIDABLE =
-  /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+|RATE_LIMIT_PER_MIN|STATUS_RATE_LIMIT_PER_MIN|UNAUTH_RATE_LIMIT_PER_MIN|MAX_CONCURRENT_JOBS|MAX_MEDIA_DURATION_SEC|CLIENT_ADDRESS_HEADER|QUEUE_DETACHED_RUNS|VAD_MAX_BATCH|RETENTION_DAYS|IDEMPOTENCY_TTL_SEC|UPLOAD_[A-Z_]+)$/;
+  /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+|RATE_LIMIT_PER_MIN|STATUS_RATE_LIMIT_PER_MIN|STATUS_MAX_HELD_POLLS|UNAUTH_RATE_LIMIT_PER_MIN|MAX_CONCURRENT_JOBS|MAX_MEDIA_DURATION_SEC|CLIENT_ADDRESS_HEADER|QUEUE_DETACHED_RUNS|VAD_MAX_BATCH|RETENTION_DAYS|IDEMPOTENCY_TTL_SEC|UPLOAD_[A-Z_]+)$/;
 const overrides = Object.fromEntries(
   Object.entries(process.env).filter(([k, v]) => OVERRIDABLE.test(k) && v !== ''),
 );
 // The local queue delivers one batch at a time: jobs run detached, so a slow one holds no other (wrangler.toml).
-// No Cloudflare edge locally: the client address comes from X-Forwarded-For (README Limits).
+// No header tells a local client's address (the dev server keeps a client's own CF-Connecting-IP):
+// all share one; X-Forwarded-For only when CLIENT_ADDRESS_HEADER says so (docs/security.md).
 const vars = {
   QUEUE_DETACHED_RUNS: '1',
-  CLIENT_ADDRESS_HEADER: 'X-Forwarded-For',
+  CLIENT_ADDRESS_HEADER: 'none',
   ...overrides,
   CONTAINER_URL: containerUrl,
-  DEV_API_KEY: config.DEV_API_KEY,
 };
 const varArgs = Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]);
+// Secrets never in argv (`ps` shows it to every local user): the development keys and .dev.vars'
+// secrets go to wrangler in a file only this user can read, removed when the stack stops.
+secretsFile = writeSecretsFile(config);
 // Two configs, one process: the API Worker (primary) and the edge-audio Worker (ffmpeg.wasm) that it
 // reaches through its EDGE_AUDIO service binding.
 run(
@@ -94,19 +122,29 @@ run(
     '--inspector-port',
     String(port + 1442),
     '--show-interactive-dev-session=false',
+    '--env-file',
+    secretsFile,
     ...varArgs,
   ],
   {
     WRANGLER_SEND_METRICS: 'false',
+    // No local trace store: wrangler's dev observability records every request's full URL (an
+    // `?api_key=` or a download `token=` included) in .wrangler/state/v3/observability (issue #34).
+    X_LOCAL_OBSERVABILITY: 'false',
+    // No local data explorer: /cdn-cgi/local/explorer would show R2 and Durable Objects without a key.
+    X_LOCAL_EXPLORER: 'false',
   },
 );
 
 const keys = config.DEV_API_KEY.split(',')
   .map((k) => k.trim())
   .filter(Boolean);
+// The keys are shown on a terminal only: a log file or a test's captured output gets their first
+// characters (the keys are in .dev.vars, or the DEV_API_KEY the caller set).
+const shown = process.stdout.isTTY ? keys : keys.map((k) => `${k.slice(0, 6)}…`);
 console.log(`
 [start] API      http://127.0.0.1:${port}
-[start] API key  ${keys.join('  ')}   (send as X-API-Key, or ?api_key=)
+[start] API key  ${shown.join('  ')}   (send as X-API-Key, or ?api_key=; DEV_API_KEY in .dev.vars)
 [start] admin    ADMIN_TOKEN is in .dev.vars (npm run keys -- list)
-[start] try:     curl -H "X-API-Key: ${keys[0]}" -F file=@video.mp4 http://127.0.0.1:${port}/api/analyze-video
+[start] try:     curl -H "X-API-Key: ${shown[0]}" -F file=@video.mp4 http://127.0.0.1:${port}/api/analyze-video
 `);

@@ -8,18 +8,18 @@ import { createKey, digestsEqual, listKeys, revokeKey, sanitizeLimits } from '..
 import { sha256Hex } from '../shared/digest.js';
 import { ApiError } from '../contract/errors.js';
 import { KeyRequest } from '../contract/keys.js';
-import { failedAuthGate, type AppEnv } from './middleware.js';
+import { refuseUnauthenticated, type AppEnv } from './middleware.js';
 
 export const adminRoutes = new Hono<AppEnv>()
   .use('/admin/*', async function adminAuth(c, next) {
     const expected = c.env.ADMIN_TOKEN;
     if (!expected)
       throw new ApiError('not_configured', 'the admin API is disabled: set the ADMIN_TOKEN secret');
-    // Token guesses count against the address like bad API keys (429 beyond UNAUTH_RATE_LIMIT_PER_MIN).
-    const refuse = failedAuthGate(c);
+    // Token guesses count against the address like bad API keys (429 beyond UNAUTH_RATE_LIMIT_PER_MIN);
+    // the valid token is never refused for them.
     const presented = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
     if (!digestsEqual(await sha256Hex(presented), await sha256Hex(expected))) {
-      throw refuse('a valid admin token is required (Authorization: Bearer ...)');
+      throw refuseUnauthenticated(c, 'a valid admin token is required (Authorization: Bearer ...)');
     }
     await next();
   })

@@ -38,47 +38,46 @@ const rateLimitHeaders = (v: { limit: number; remaining: number; reset_sec: numb
 });
 
 /**
- * The per-address count of failed authentications (API keys and the admin token alike): throws
- * 429 when the address is over `UNAUTH_RATE_LIMIT_PER_MIN`, else returns `refuse(message)`, which
- * counts one failure and gives the 401 to throw.
+ * The answer to a request whose credential (API key or admin token) failed, or was missing: 401
+ * `unauthorized`, counted against the client address; once the address is over
+ * `UNAUTH_RATE_LIMIT_PER_MIN` in the current minute, 429 `rate_limited` (reason
+ * `unauthenticated_per_minute`) with `Retry-After` until its window ends. Only failures are ever
+ * counted or refused: a valid credential is checked first and never pays for other clients' bad
+ * ones from the same address (issue #34: one NAT, or every local client of `npm start`).
+ * @example if (!tenant) throw refuseUnauthenticated(c, 'the API key is not valid');
  */
-export function failedAuthGate(c: Context<AppEnv>): (message: string) => ApiError {
+export function refuseUnauthenticated(c: Context<AppEnv>, message: string): ApiError {
   const address = clientAddress(c.req.raw.headers, c.env);
   const limit = unauthLimit(c.env);
   const standing = authFailures.check(address, limit);
   if (!standing.allowed) {
     for (const [k, v] of Object.entries(rateLimitHeaders(standing))) c.header(k, v);
     c.header('Retry-After', String(standing.reset_sec));
-    throw new ApiError(
+    return new ApiError(
       'rate_limited',
       `more than ${limit} requests per minute without valid credentials from this address; retry in ${standing.reset_sec} s`,
-      {
-        reason: 'unauthenticated_per_minute',
-        limit,
-      },
+      { reason: 'unauthenticated_per_minute', limit },
     );
   }
-  return (message: string) => {
-    for (const [k, v] of Object.entries(rateLimitHeaders(authFailures.fail(address, limit)))) c.header(k, v);
-    return new ApiError('unauthorized', message);
-  };
+  for (const [k, v] of Object.entries(rateLimitHeaders(authFailures.fail(address, limit)))) c.header(k, v);
+  return new ApiError('unauthorized', message);
 }
 
 /**
- * `X-API-Key` header or `api_key` query parameter; 401 otherwise. Failures are counted per client
- * address (`UNAUTH_RATE_LIMIT_PER_MIN`, default 60 a minute): beyond the limit the address gets
- * 429 `rate_limited` (reason `unauthenticated_per_minute`) with `Retry-After` until its window
- * ends, before any key lookup, so a flood of bad keys costs neither R2 nor a Durable Object.
- * A valid key from an address over the limit is refused too: the lookup is what the limit saves.
+ * `X-API-Key` header or `api_key` query parameter; 401 otherwise, and 429 once the client address
+ * has failed too often this minute (see `refuseUnauthenticated`). The key is looked up first, so a
+ * valid key is served whatever its address did.
  */
 export const requireApiKey = (): MiddlewareHandler<AppEnv> =>
   async function apiKeyMiddleware(c, next) {
-    const refuse = failedAuthGate(c);
     const presented = c.req.header('x-api-key') ?? c.req.query('api_key');
     if (!presented)
-      throw refuse('an API key is required: send it in the X-API-Key header or the api_key query parameter');
+      throw refuseUnauthenticated(
+        c,
+        'an API key is required: send it in the X-API-Key header or the api_key query parameter',
+      );
     const tenant = await authenticate(c.env, presented);
-    if (!tenant) throw refuse('the API key is not valid or has been revoked');
+    if (!tenant) throw refuseUnauthenticated(c, 'the API key is not valid or has been revoked');
     c.set('tenant', tenant);
     await next();
   };

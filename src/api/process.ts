@@ -12,6 +12,8 @@ import { findAvatar } from '../storage/avatars.js';
 import { r2Keys } from '../shared/r2-keys.js';
 import { formFields, parseFormOptions } from './form-options.js';
 import { intake } from './intake.js';
+import { seal } from '../shared/sealed.js';
+import { credentialSecret } from './storage-config.js';
 import type { AppEnv } from './middleware.js';
 
 /** The form's text fields (beside the `file` and `audio` uploads); the route table documents the same. */
@@ -72,6 +74,13 @@ export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async
         field: 'file',
       });
     await admit();
+    // Issue #34: the job record holds the provider credential sealed, never in plain text.
+    if (options.credential_voice_generator)
+      options.credential_voice_generator = await seal(
+        credentialSecret(c.env),
+        options.credential_voice_generator,
+        videoId,
+      );
     await submitJob(c.env, {
       video_id: videoId,
       kind: 'processing',

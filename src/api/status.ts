@@ -10,6 +10,7 @@ import { numberVar } from '../shared/env.js';
 import { isWellFormedId } from '../shared/ids.js';
 import { awaitJobChange, findJob } from '../jobs/submit.js';
 import { signDownloadUrl } from '../storage/signed-url.js';
+import { HeldPolls, maxHeldPolls } from './held-polls.js';
 import type { AppEnv } from './middleware.js';
 import { signingSecret, storageOrigin } from './storage-config.js';
 
@@ -33,13 +34,32 @@ const NOT_FOUND: StatusResponse = {
   error_message: null,
 };
 
+const heldPolls = new HeldPolls();
+
+/** Runs one long-poll within the key's bound of held polls (`api/held-polls.ts`). */
+async function heldPoll<T>(c: Context<AppEnv>, wait: () => Promise<T>): Promise<T> {
+  const limit = maxHeldPolls(c.env);
+  const release = heldPolls.enter(c.get('tenant').id, limit);
+  if (!release)
+    throw new ApiError(
+      'rate_limited',
+      `this API key already holds ${limit} status long-polls (wait=…); poll without wait, or wait for one to answer`,
+      { reason: 'held_polls', limit },
+    );
+  try {
+    return await wait();
+  } finally {
+    release();
+  }
+}
+
 async function statusHandler(c: Context<AppEnv>): Promise<Response> {
   c.header('Cache-Control', 'private, no-store');
   const videoId = c.req.param('video_id') ?? '';
   const waitMs = statusWaitMs(c.req.query('wait'));
   const found = isWellFormedId(videoId) ? await findJob(c.env, videoId, c.get('tenant').id) : null;
   // Long-poll: a running job's answer waits for its status or progress to move (terminal and unknown at once).
-  const job = found && waitMs > 0 ? await awaitJobChange(c.env, found, waitMs) : found;
+  const job = found && waitMs > 0 ? await heldPoll(c, () => awaitJobChange(c.env, found, waitMs)) : found;
   if (!job) return c.json(NOT_FOUND);
 
   const body: StatusResponse = {

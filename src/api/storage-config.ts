@@ -15,3 +15,13 @@ export function signingSecret(env: Env): string {
     throw new ApiError('not_configured', 'download links are not configured: set the SIGNING_SECRET secret');
   return env.SIGNING_SECRET;
 }
+
+/** The secret provider credentials are sealed under in job records (`shared/sealed.ts`). */
+export function credentialSecret(env: Env): string {
+  if (!env.SIGNING_SECRET)
+    throw new ApiError(
+      'not_configured',
+      'provider credentials cannot be accepted: set the SIGNING_SECRET secret (they are stored encrypted under it)',
+    );
+  return env.SIGNING_SECRET;
+}

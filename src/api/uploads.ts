@@ -8,10 +8,13 @@
  *   PUT    /api/uploads/{id}/parts/{n}    body = the bytes of part n (1-based; every part but the
  *                                         last exactly part_size) → 200 { part, size }
  *   GET    /api/uploads/{id}              → { upload_id, parts: [{part, size}], completed, size }
- *   POST   /api/uploads/{id}/complete     → 200 { file_id, size }
+ *   POST   /api/uploads/{id}/complete     → 200 { file_id, size }; optional body {"parts": N}: the
+ *                                         file is parts 1–N, any part above N is left out
  *   DELETE /api/uploads/{id}              → 204 (aborts; deletes a completed, unused file)
  *
- * An upload belongs to the key that created it (other keys get 404). One idle for
+ * An upload belongs to the key that created it (other keys get 404). A key holds at most
+ * UPLOAD_MAX_SESSIONS uploads (default 10) and UPLOAD_MAX_HELD_BYTES in their parts (default twice
+ * MAX_UPLOAD_BYTES): beyond, 429 `rate_limited` with reason `open_uploads` or `upload_bytes`. One idle for
  * `UPLOAD_ABANDON_AFTER_SEC` (default 24 h) is aborted by the tenant's alarm. A `file_id` is
  * used once: the job takes the file over (and deletes it with its own files at retention).
  */
@@ -29,6 +32,7 @@ import {
   checkPart,
   completeUpload,
   DEFAULT_RESUMABLE_PART_BYTES,
+  MAX_PARTS,
   storePart,
   UploadRefused,
 } from '../storage/resumable.js';
@@ -41,6 +45,46 @@ async function sessionOf(c: Context<AppEnv>, uploadId: string): Promise<UploadSe
   const session = isUploadId(uploadId) ? await sessions(c).uploadGet(uploadId) : null;
   if (!session) throw new ApiError('not_found', `no upload "${uploadId.slice(0, 40)}" for this API key`);
   return session as UploadSession;
+}
+
+/**
+ * Per-key bounds of the resumable uploads (issue #34): sessions held at once (open, or completed and
+ * not yet used by a job) and the bytes their parts hold. Parts stored in parallel are checked
+ * against the total before each is stored, so the total can pass the bound by the parts in flight.
+ */
+export function uploadQuota(env: AppEnv['Bindings']): { maxSessions: number; maxBytes: number } {
+  const positive = (v: number, fallback: number) => (v > 0 ? Math.floor(v) : fallback);
+  return {
+    maxSessions: positive(
+      numberVar(env.UPLOAD_MAX_SESSIONS, DEFAULT_UPLOAD_MAX_SESSIONS),
+      DEFAULT_UPLOAD_MAX_SESSIONS,
+    ),
+    maxBytes: positive(
+      numberVar(env.UPLOAD_MAX_HELD_BYTES, 2 * maxUploadBytes(env)),
+      2 * maxUploadBytes(env),
+    ),
+  };
+}
+export const DEFAULT_UPLOAD_MAX_SESSIONS = 10;
+
+/**
+ * The optional `{"parts": N}` body of `complete`: the file is parts 1–N, and any part above N (a
+ * stray upload) is left out, so it can never make the upload uncompletable (issue #34).
+ */
+async function completeParts(c: Context<AppEnv>): Promise<number | undefined> {
+  const text = (await c.req.text()).trim();
+  if (!text) return undefined;
+  let parts: unknown;
+  try {
+    parts = (JSON.parse(text) as { parts?: unknown }).parts;
+  } catch {
+    parts = undefined;
+  }
+  if (!(Number.isInteger(parts) && (parts as number) >= 1 && (parts as number) <= MAX_PARTS))
+    throw new ApiError('invalid_field', `the body is optional; when sent it is {"parts": 1–${MAX_PARTS}}`, {
+      field: 'parts',
+    });
+  return parts as number;
 }
 
 const describe = (s: UploadSession): UploadState => ({
@@ -63,7 +107,15 @@ export const uploadRoutes = new Hono<AppEnv>()
       maxUploadBytes(c.env),
       Date.now(),
     );
-    await sessions(c).uploadPut(session);
+    const { maxSessions } = uploadQuota(c.env);
+    if (!(await sessions(c).uploadOpen(session, maxSessions))) {
+      await discardUpload(c.env.MEDIA, session);
+      throw new ApiError(
+        'rate_limited',
+        `this API key already holds ${maxSessions} resumable uploads (open, or completed and not yet used): complete and use, or delete, one first`,
+        { reason: 'open_uploads', limit: maxSessions },
+      );
+    }
     const created: UploadCreated = {
       upload_id: session.upload_id,
       part_size: session.part_bytes,
@@ -77,6 +129,15 @@ export const uploadRoutes = new Hono<AppEnv>()
     const session = await sessionOf(c, c.req.param('upload_id'));
     const { n, length } = checkPart(session, c.req.param('n'), c.req.header('content-length'));
     if (!c.req.raw.body) throw new ApiError('invalid_request', 'the part has no body');
+    const { maxBytes } = uploadQuota(c.env);
+    const usage = await sessions(c).uploadUsage();
+    const replaced = session.parts[String(n)]?.size ?? 0;
+    if (usage.bytes - replaced + length > maxBytes)
+      throw new ApiError(
+        'rate_limited',
+        `this API key's resumable uploads would hold more than ${maxBytes} bytes (${usage.bytes} now): complete and use, or delete, an upload first`,
+        { reason: 'upload_bytes', limit: maxBytes },
+      );
     const part = await storePart(c.env.MEDIA, session, n, c.req.raw.body, length);
     const updated = await sessions(c).uploadRecordPart(session.upload_id, n, part);
     if (!updated) throw new ApiError('upload_conflict', 'the upload was completed or aborted meanwhile');
@@ -86,9 +147,10 @@ export const uploadRoutes = new Hono<AppEnv>()
     const session = await sessionOf(c, c.req.param('upload_id'));
     if (session.completed)
       return c.json({ file_id: session.upload_id, size: session.completed.size } satisfies UploadCompleted);
+    const parts = await completeParts(c);
     let size: number;
     try {
-      size = await completeUpload(c.env.MEDIA, session);
+      size = await completeUpload(c.env.MEDIA, session, parts);
     } catch (err) {
       if (err instanceof UploadRefused) await sessions(c).uploadDelete(session.upload_id);
       throw err;

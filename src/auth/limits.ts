@@ -70,22 +70,26 @@ export interface ClientAddressEnv {
   /**
    * `CF-Connecting-IP` (default, production): set by Cloudflare's edge, which replaces any value a
    * client sent, and the only header trusted there (X-Forwarded-For is the client's to write).
-   * `X-Forwarded-For` (set by `npm start`): development, where no edge stands in front: the last
-   * hop (the one a local reverse proxy appends; earlier hops are the client's), else the socket
-   * address the dev server reports. A local client can forge either; the dev server listens on
-   * 127.0.0.1, so only the machine's own users can.
+   * `X-Forwarded-For`: only behind a reverse proxy of the operator's that appends the address it
+   * saw (the last hop is trusted; earlier hops are the client's), else any client could rotate it
+   * and lift the limit (issue #34).
+   * `none` (set by `npm start`): no header is trusted and every client shares one address. The dev
+   * server keeps a CF-Connecting-IP its client sent (it sets its own only when there is none), and
+   * listens on 127.0.0.1, so every socket address is the same anyway (docs/security.md).
    */
   CLIENT_ADDRESS_HEADER?: string;
 }
 
 /**
  * The client's address for counting (see `ClientAddressEnv`). An IPv6 address counts as its /64,
- * the block one subscriber usually holds. No address: one shared `local` bucket.
+ * the block one subscriber usually holds. No address (or `none`): one shared `local` bucket.
  * @example clientAddress(headers, env) // → '198.51.100.7' or '2001:db8:7:1::/64'
  */
 export function clientAddress(headers: Headers, env: ClientAddressEnv = {}): string {
+  const setting = env.CLIENT_ADDRESS_HEADER?.trim() ?? '';
+  if (/^none$/i.test(setting)) return 'local';
   const edge = headers.get('cf-connecting-ip')?.trim();
-  const forwarded = /^x-forwarded-for$/i.test(env.CLIENT_ADDRESS_HEADER?.trim() ?? '')
+  const forwarded = /^x-forwarded-for$/i.test(setting)
     ? headers
         .get('x-forwarded-for')
         ?.split(',')

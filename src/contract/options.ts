@@ -11,6 +11,17 @@ import { SPOKEN_LANGUAGES } from './languages.js';
 export const MAX_DESCRIPTION_CHARS = 5_000;
 export const MAX_VOICE_ID_CHARS = 200;
 export const MAX_CREDENTIAL_CHARS = 1_000;
+/**
+ * A provider credential goes out in an HTTP header: printable ASCII only (no CR/LF, no other
+ * control or non-Latin-1 character), else the provider call could never succeed (issue #34: it was
+ * retried for ten minutes, then the value was echoed in the error). The rule never quotes the value.
+ */
+export const CREDENTIAL_PATTERN = /^[\x20-\x7e]+$/;
+export const CREDENTIAL_RULE =
+  'may hold only printable ASCII characters (no line breaks or other control characters); the value is not shown';
+/** A voice id is one URL path segment at the provider: unreserved characters, and not `.` or `..`. */
+export const VOICE_ID_PATTERN = /^(?!\.+$)[A-Za-z0-9._~-]+$/;
+export const VOICE_ID_RULE = 'may hold only letters, digits, ".", "_", "~" and "-" (and not only dots)';
 
 export const VOICE_GENERATORS = ['0', '1', '2'] as const;
 export type VoiceGenerator = (typeof VOICE_GENERATORS)[number];
@@ -56,7 +67,7 @@ export const ProcessFormOptions = z.object({
     .enum(VOICE_GENERATORS)
     .default('0')
     .describe(
-      '0: built-in speech synthesis (espeak-ng); 1: a remote TTS provider when configured; 2: use the supplied `audio`. 2 without `audio` is a 400 `invalid_field` (field audio). Without a description (0 or 1) the original speech is kept.',
+      '0: built-in speech synthesis (a neural Piper voice, espeak-ng as its fallback); 1: a remote TTS provider when configured; 2: use the supplied `audio`. 2 without `audio` is a 400 `invalid_field` (field audio). Without a description (0 or 1) the original speech is kept.',
     ),
   ...RenderToggles.shape,
   description: z
@@ -71,12 +82,14 @@ export const ProcessFormOptions = z.object({
   voice_id: z
     .string()
     .max(MAX_VOICE_ID_CHARS)
+    .regex(VOICE_ID_PATTERN, VOICE_ID_RULE)
     .nullable()
     .default(null)
     .describe('Voice of the provider. Used only with voice_generator 1; ignored otherwise.'),
   credential_voice_generator: z
     .string()
     .max(MAX_CREDENTIAL_CHARS)
+    .regex(CREDENTIAL_PATTERN, CREDENTIAL_RULE)
     .nullable()
     .default(null)
     .describe('Provider credential. Used only with voice_generator 1; ignored otherwise; never echoed back.'),

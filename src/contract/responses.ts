@@ -60,3 +60,11 @@ export const UploadCompleted = z.object({
   size: int,
 });
 export type UploadCompleted = z.infer<typeof UploadCompleted>;
+
+/** The optional body of `POST /api/uploads/{id}/complete`. */
+export const CompleteUploadRequest = z.object({
+  parts: int
+    .min(1)
+    .max(10_000)
+    .describe('The last part of the file: parts above it (stray uploads) are left out.'),
+});

@@ -120,6 +120,17 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     return this.uploads.recordPart(uploadId, n, part, this.now());
   }
 
+  /** Stores a new session unless the key already holds `maxSessions` (one step: a burst cannot pass it). */
+  async uploadOpen(session: UploadSession, maxSessions: number): Promise<boolean> {
+    if ((await this.uploads.usage()).sessions >= maxSessions) return false;
+    await this.uploadPut(session);
+    return true;
+  }
+
+  async uploadUsage(): Promise<{ sessions: number; bytes: number }> {
+    return this.uploads.usage();
+  }
+
   async uploadDelete(uploadId: string): Promise<void> {
     await this.uploads.delete(uploadId);
   }

@@ -13,7 +13,7 @@ import {
 import { MediaErrorBody, type RenderRequest } from '../contract/render.js';
 import type { TtsRequest } from '../contract/tts.js';
 import { ADMISSION_WAIT_MS, fetchTimeoutMs, workBudgetMs } from './budget.js';
-import { JobAbortedError, TransientError, UnrecoverableError } from './errors.js';
+import { JobAbortedError, MediaUnreachableError, TransientError, UnrecoverableError } from './errors.js';
 import type { MediaTransport } from './transport.js';
 import {
   closingDelimiter,
@@ -137,7 +137,7 @@ export class MediaClient {
           `${what} took longer than its budget of ${Math.round(budgetMs / 1000)} s`,
           { cause: err },
         );
-      throw new TransientError(
+      throw new MediaUnreachableError(
         `the media service could not be reached for ${what}: ${(err as Error).message}`,
         { cause: err },
       );

@@ -20,6 +20,18 @@ export class TransientError extends Error {
   }
 }
 
+/**
+ * The media service did not answer at all (connection refused or cut: a container restarting after
+ * a crash). Retried like any transient failure, but never waits longer than
+ * `UNREACHABLE_MAX_DELAY_SEC` (`pipeline/retry.ts`): the container is back within seconds.
+ */
+export class MediaUnreachableError extends TransientError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MediaUnreachableError';
+  }
+}
+
 /** The job was deleted (or taken over) while this request ran: its work was stopped on purpose. */
 export class JobAbortedError extends Error {
   constructor(what: string, options?: { cause?: unknown }) {

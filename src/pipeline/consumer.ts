@@ -77,17 +77,25 @@ export class JobRunner extends WorkerEntrypoint<Env> {
 async function handleDetached(message: JobMessage, env: Env): Promise<void> {
   const attempts = message.attempt ?? 1;
   const videoId = message.video_id;
-  const again = (delaySeconds: number) =>
-    env.JOBS.send({ video_id: videoId, attempt: attempts + 1 }, { delaySeconds });
+  // The retry (or the final failure) is awaited by this run: its `waitUntil` ends when this
+  // function returns, and with it any timer or send still pending. Unawaited, the retry's message
+  // was lost and the job waited for the watchdog, 1–3 min (issue #34). The delay is this run's own
+  // wait, then an immediate message.
+  let settled: Promise<void> = Promise.resolve();
+  const again = async (delaySeconds: number) => {
+    await new Promise((r) => setTimeout(r, delaySeconds * 1000));
+    await env.JOBS.send({ video_id: videoId, attempt: attempts + 1 });
+  };
   const settle: Settle = {
     body: message,
     attempts,
     ack: () => {},
     retry: (options) => {
       const delay = options?.delaySeconds ?? HANDLER_FAILURE_DELAY_SEC;
-      if (attempts < DETACHED_MAX_ATTEMPTS)
-        return void again(delay).catch((err) => log(videoId, 'requeue', err));
-      void failAfterRetries(env, videoId).catch((err) => log(videoId, 'fail', err));
+      settled =
+        attempts < DETACHED_MAX_ATTEMPTS
+          ? again(delay).catch((err) => log(videoId, 'requeue', err))
+          : failAfterRetries(env, videoId).catch((err) => log(videoId, 'fail', err));
     },
   };
   try {
@@ -96,6 +104,7 @@ async function handleDetached(message: JobMessage, env: Env): Promise<void> {
     log(videoId, 'redeliver', err);
     settle.retry({ delaySeconds: HANDLER_FAILURE_DELAY_SEC });
   }
+  await settled;
 }
 
 async function handleMessage(msg: Settle, env: Env): Promise<void> {

@@ -5,10 +5,16 @@
  * which the message goes to the dead-letter queue (which fails the job with the last error).
  */
 import { numberVar } from '../shared/env.js';
-import { UnrecoverableError } from '../media/errors.js';
+import { MediaUnreachableError, UnrecoverableError } from '../media/errors.js';
 
 export const RETRY_BASE_DELAY_SEC = 5;
 export const RETRY_MAX_DELAY_SEC = 120;
+/**
+ * Longest wait after the media service did not answer at all (issue #34): the supervisor
+ * (`npm start`) or the Container class restarts it within seconds, and a job must resume within
+ * about this long of it answering again, not after a doubling delay of 40–120 s.
+ */
+export const UNREACHABLE_MAX_DELAY_SEC = 10;
 
 export interface RetryPolicy {
   /** Delay before the second attempt; doubles per attempt. Default 5 s. */
@@ -49,7 +55,11 @@ export function decideRetry(
 ): RetryDecision {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof UnrecoverableError) return { action: 'fail', message };
-  const exp = Math.min(policy.maxDelaySec, policy.baseDelaySec * 2 ** Math.max(0, attempts - 1));
+  const max =
+    error instanceof MediaUnreachableError
+      ? Math.min(policy.maxDelaySec, UNREACHABLE_MAX_DELAY_SEC)
+      : policy.maxDelaySec;
+  const exp = Math.min(max, policy.baseDelaySec * 2 ** Math.max(0, attempts - 1));
   // Full jitter on half of the delay: spread retries of jobs that failed together.
   const delaySeconds = Math.max(1, Math.round(exp / 2 + random() * (exp / 2)));
   return { action: 'retry', delaySeconds };

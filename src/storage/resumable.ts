@@ -95,13 +95,20 @@ export async function storePart(
 }
 
 /** Pure: the part numbers in order and the file's size, or 409 when a part is missing or short. */
-export function assembledParts(session: UploadSession): { numbers: number[]; size: number } {
+export function assembledParts(session: UploadSession, upTo?: number): { numbers: number[]; size: number } {
   const numbers = Object.keys(session.parts)
     .map(Number)
+    .filter((n) => upTo === undefined || n <= upTo)
     .sort((a, b) => a - b);
   if (numbers.length === 0) throw new ApiError('upload_conflict', 'no part was uploaded');
   const missing = numbers.findIndex((n, i) => n !== i + 1);
-  if (missing !== -1) throw new ApiError('upload_conflict', `part ${missing + 1} is missing`);
+  if (missing !== -1)
+    throw new ApiError(
+      'upload_conflict',
+      `part ${missing + 1} is missing${upTo === undefined ? ` (parts uploaded: ${numbers.slice(0, 5).join(', ')}${numbers.length > 5 ? ' …' : ''}); a stray part above the file's last is left out by {"parts": N} in the body of complete` : ''}`,
+    );
+  if (upTo !== undefined && numbers.length !== upTo)
+    throw new ApiError('upload_conflict', `part ${numbers.length + 1} is missing`);
   const short = numbers.slice(0, -1).find((n) => session.parts[n].size !== session.part_bytes);
   if (short !== undefined)
     throw new ApiError(
@@ -118,8 +125,12 @@ export class UploadRefused extends ApiError {}
  * Completes the R2 multipart upload; refuses (after discarding it) a file over the limit or one
  * that holds text. Returns the file's size.
  */
-export async function completeUpload(bucket: R2Bucket, session: UploadSession): Promise<number> {
-  const { numbers, size } = assembledParts(session);
+export async function completeUpload(
+  bucket: R2Bucket,
+  session: UploadSession,
+  upTo?: number,
+): Promise<number> {
+  const { numbers, size } = assembledParts(session, upTo);
   const upload = bucket.resumeMultipartUpload(session.key, session.r2_upload_id);
   if (size > session.max_bytes) {
     await upload.abort().catch(() => {});

@@ -1,7 +1,7 @@
 /**
  * An unauthenticated flood: requests without a valid API key are counted per client address
- * (CF-Connecting-IP) and refused with 429 once over UNAUTH_RATE_LIMIT_PER_MIN (default 60),
- * before any key lookup. Each test uses its own addresses: the counter lives in the isolate.
+ * (CF-Connecting-IP) and refused with 429 once over UNAUTH_RATE_LIMIT_PER_MIN (default 60); a
+ * valid key is never refused for them (issue #34). Each test uses its own addresses: the counter lives in the isolate.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -55,11 +55,15 @@ describe('unauthenticated flood limit', () => {
     );
   });
 
-  it('should refuse even a valid key from a flooding address, and leave other addresses alone', async () => {
+  it('should serve a valid key from a flooding address, refuse its bad ones, and leave other addresses alone', async () => {
     const flooder = freshIp();
     await exhaust(flooder);
-    // No key lookup once over the limit: the cheap refusal is the point.
-    await expectError(await from(flooder, ALICE), 429, 'rate_limited');
+    await expectError(await from(flooder, 'wrong-again'), 429, 'rate_limited');
+    // 61 bad keys, then a valid one from the same address (one NAT): served, on its own budget.
+    const valid = await from(flooder, ALICE);
+    expect(valid.status).toBe(200);
+    expect(valid.headers.get('RateLimit-Policy')).toBe('600;w=60');
+    await expectError(await from(flooder, null), 429, 'rate_limited');
     const neighbour = await from(freshIp(), ALICE);
     expect(neighbour.status).toBe(200);
     expect(neighbour.headers.get('RateLimit-Policy')).toBe('600;w=60'); // the key's own status budget
@@ -74,7 +78,7 @@ describe('unauthenticated flood limit', () => {
     expect(bad.headers.get('RateLimit-Remaining')).toBe(String(DEFAULT_UNAUTH_PER_MIN - 1));
   });
 
-  it('should count an IPv6 /64 as one address, and trust X-Forwarded-For (its last hop) only in development', async () => {
+  it('should count an IPv6 /64 as one address, and trust X-Forwarded-For (its last hop) only when told to', async () => {
     await exhaust('2001:db8:7:1::1');
     await expectError(await from('2001:db8:7:1:ffff:ffff:ffff:ffff'), 429, 'rate_limited');
     await expectError(await from('2001:db8:7:2::1'), 401, 'unauthorized');
@@ -97,6 +101,11 @@ describe('unauthenticated flood limit', () => {
       ),
     ).toBe('198.51.100.7');
     expect(clientAddress(new Headers({ 'cf-connecting-ip': '127.0.0.1' }), dev)).toBe('127.0.0.1');
+    // npm start: no header is trusted (a client's CF-Connecting-IP reaches the Worker as sent).
+    const none = { CLIENT_ADDRESS_HEADER: 'none' };
+    expect(
+      clientAddress(new Headers({ 'x-forwarded-for': '6.6.6.6', 'cf-connecting-ip': '7.7.7.7' }), none),
+    ).toBe('local');
   });
 
   it('should open a new window after a minute, and keep its memory bounded', () => {

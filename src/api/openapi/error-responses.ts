@@ -44,7 +44,7 @@ export const ERROR_RESPONSES = {
   },
   RateLimited: {
     description:
-      'Too many requests per minute, or too many unfinished jobs, for this API key; or too many failed authentications from this client address.',
+      'Too many requests per minute, too many unfinished jobs, resumable uploads or held bytes (`error.reason`: open_uploads, upload_bytes), or held long-polls (held_polls) for this API key; or too many failed authentications from this client address.',
     codes: ['rate_limited'],
     headers: {
       'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },

@@ -10,6 +10,7 @@ import { MAX_STATUS_WAIT_SEC, StatusResponse } from '../../contract/jobs.js';
 import {
   AvatarRegistered,
   JobCreated,
+  CompleteUploadRequest,
   UploadCompleted,
   UploadCreated,
   UploadPart,
@@ -289,7 +290,7 @@ export const ROUTES: RouteDoc[] = [
     tag: 'uploads',
     summary: 'Start a resumable upload (extension)',
     description:
-      'For files larger than one request body allows (e.g. 100 MB on Cloudflare Free/Pro) or unreliable networks: PUT the parts, complete, then send `file_id` instead of `file` to a job-creating endpoint. The upload belongs to this key.',
+      'For files larger than one request body allows (e.g. 100 MB on Cloudflare Free/Pro) or unreliable networks: PUT the parts, complete, then send `file_id` instead of `file` to a job-creating endpoint. The upload belongs to this key. A key holds at most UPLOAD_MAX_SESSIONS uploads (default 10; open, or completed and not yet used): beyond, 429 `rate_limited` with reason `open_uploads`.',
     auth: 'apiKey',
     replies: { 201: { description: 'The upload was started.', json: UploadCreated } },
   },
@@ -320,7 +321,7 @@ export const ROUTES: RouteDoc[] = [
     tag: 'uploads',
     summary: 'Upload part n',
     description:
-      'The raw bytes of part n (1-based, at most 10 000). Every part but the last must be exactly `part_size` bytes; `Content-Length` is required. Re-sending a part replaces it.',
+      'The raw bytes of part n (1-based, at most 10 000). Every part but the last must be exactly `part_size` bytes; `Content-Length` is required. Re-sending a part replaces it. The parts of all uploads of one key hold at most UPLOAD_MAX_HELD_BYTES (default twice MAX_UPLOAD_BYTES): beyond, 429 `rate_limited` with reason `upload_bytes`.',
     auth: 'apiKey',
     body: {
       content: {
@@ -337,10 +338,11 @@ export const ROUTES: RouteDoc[] = [
     tag: 'uploads',
     summary: 'Assemble the parts into one file',
     description:
-      'Checks that parts 1…N are all there and full-sized, then returns the `file_id`. Plain text is refused (415). Completing twice returns the same answer.',
+      'Checks that parts 1…N are all there and full-sized, then returns the `file_id`. Plain text is refused (415). Completing twice returns the same answer. An optional body `{"parts": N}` names the last part: any part above it (a stray upload) is left out instead of making the upload uncompletable.',
     auth: 'apiKey',
+    body: { json: CompleteUploadRequest },
     replies: { 200: { description: 'The file is ready.', json: UploadCompleted } },
-    errors: ['NotFound', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType'],
+    errors: ['BadRequest', 'NotFound', 'Conflict', 'PayloadTooLarge', 'UnsupportedMediaType'],
   },
   {
     method: 'get',

@@ -37,6 +37,17 @@ export class UploadSessions {
     return next;
   }
 
+  /** The key's sessions (open or completed and not yet used) and the bytes their parts hold. */
+  async usage(): Promise<{ sessions: number; bytes: number }> {
+    let sessions = 0;
+    let bytes = 0;
+    for (const session of (await this.storage.list<UploadSession>({ prefix: PREFIX })).values()) {
+      sessions++;
+      bytes += session.completed?.size ?? Object.values(session.parts).reduce((sum, p) => sum + p.size, 0);
+    }
+    return { sessions, bytes };
+  }
+
   async delete(uploadId: string): Promise<void> {
     await this.storage.delete(PREFIX + uploadId);
   }

@@ -17,6 +17,7 @@ import { r2Keys } from '../../shared/r2-keys.js';
 import { iterate, storeResponseBody, streamToR2 } from '../../storage/r2-upload.js';
 import type { Plan, Step, StepContext } from '../context.js';
 import { withTicks } from '../ticks.js';
+import { SEALED_PREFIX, unseal } from '../../shared/sealed.js';
 import { probeSource, probeStep, requireVideo } from './probe.js';
 
 type ProcessingJob = JobOf<'processing'>;
@@ -34,11 +35,27 @@ const speechStep: Step<ProcessingJob> = {
       generator: o.voice_generator === '1' ? 1 : 0,
       text: o.description ?? '',
       voice_id: o.voice_id,
-      credential: o.credential_voice_generator,
+      credential: await openCredential(ctx),
     });
     await streamToR2(ctx.bucket, key, iterate(res.body!), { contentType: res.headers.get('content-type') });
   },
 };
+
+/** The job's provider credential in plain text (sealed in its record), or null. */
+async function openCredential(ctx: StepContext<ProcessingJob>): Promise<string | null> {
+  const sealed = ctx.job.options.credential_voice_generator;
+  if (!sealed) return null;
+  // A record from before sealing (issue #34) holds the plain value.
+  if (!sealed.startsWith(SEALED_PREFIX)) return sealed;
+  try {
+    return await unseal(ctx.env.SIGNING_SECRET ?? '', sealed, ctx.job.video_id);
+  } catch {
+    // The secret was rotated (or is gone) since the job was submitted: no retry brings it back.
+    throw new UnrecoverableError(
+      'the credential_voice_generator of this job can no longer be decrypted (the server secret changed); submit the job again',
+    );
+  }
+}
 
 async function speechStream(ctx: StepContext<ProcessingJob>): Promise<SizedStream | null> {
   const o = ctx.job.options;

@@ -4,7 +4,7 @@
  * the web page while `createApp` does not mount it yet.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,8 @@ export interface StackOptions {
   /** Comma-separated development keys. */
   keys: string;
   env?: Record<string, string>;
+  /** Every line the stack prints is appended here too (`log()` keeps only the last ones). */
+  logFile?: string;
 }
 
 export interface Stack {
@@ -33,7 +35,13 @@ export interface Stack {
  * @example
  * const stack = await startStack({ port: 18987, containerPort: 18988, keys: 'k1' });
  */
-export async function startStack({ port, containerPort, keys, env = {} }: StackOptions): Promise<Stack> {
+export async function startStack({
+  port,
+  containerPort,
+  keys,
+  env = {},
+  logFile,
+}: StackOptions): Promise<Stack> {
   const persist = mkdtempSync(join(tmpdir(), 'e2e-ux-state-'));
   const child: ChildProcess = spawn('node', ['scripts/start.mjs'], {
     cwd: ROOT,
@@ -50,6 +58,7 @@ export async function startStack({ port, containerPort, keys, env = {} }: StackO
   });
   let log = '';
   const keep = (d: Buffer) => {
+    if (logFile) appendFileSync(logFile, d);
     log = (log + d.toString()).slice(-8000);
   };
   child.stdout!.on('data', keep);

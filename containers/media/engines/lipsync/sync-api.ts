@@ -16,10 +16,46 @@ import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
 export const SYNC_MODEL = 'lipsync-2';
 export const SYNC_POLL_INTERVAL_MS = 2_000;
 export const SYNC_TIMEOUT_MS = 15 * 60_000;
+/** One call to the API (create, one poll) gives up after this long. */
+export const SYNC_CALL_TIMEOUT_MS = 120_000;
+/** The download of the output, body included, gives up after this long. */
+export const SYNC_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Pure: whether the service may fetch the provider's `outputUrl` (issue #34: it was fetched as
+ * given, so a provider, or whoever answers in its name, could point the service at any address).
+ * http(s) only; the API's own host, a host of `allowedHosts` (SYNC_OUTPUT_HOSTS: `cdn.example.com`
+ * or `.example.com` for its subdomains), and without a list any public name; never a loopback,
+ * private or link-local address unless it is the API's own host (a local fake).
+ * @example outputUrlAllowed('https://cdn.sync.so/x.mp4', 'https://api.sync.so', []) // → true
+ */
+export function outputUrlAllowed(
+  outputUrl: string,
+  baseUrl: string,
+  allowedHosts: readonly string[],
+): boolean {
+  let url: URL;
+  try {
+    url = new URL(outputUrl);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+  const host = url.hostname.toLowerCase();
+  if (host === new URL(baseUrl).hostname.toLowerCase()) return true;
+  if (allowedHosts.length)
+    return allowedHosts.some((h) => (h.startsWith('.') ? host.endsWith(h) : host === h.toLowerCase()));
+  return !PRIVATE_HOST.test(host);
+}
+/** Loopback, private, link-local and unspecified addresses (IPv4 literals, IPv6 in brackets), and localhost. */
+const PRIVATE_HOST =
+  /^(localhost|.*\.localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|169\.254\.|0\.|\[(::1?|f[cd][0-9a-f]*:.*|fe80:.*)\]$)/;
 
 export interface SyncApiOptions {
   baseUrl: string;
   apiKey?: string;
+  /** SYNC_OUTPUT_HOSTS: hosts the output may be downloaded from besides the API's own. */
+  outputHosts?: string[];
   pollIntervalMs?: number;
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -37,7 +73,12 @@ export class SyncApiError extends Error {
 
 /** Returns the adapter when SYNC_API_URL is set, else null. */
 export function syncApiFromEnv(env: NodeJS.ProcessEnv = process.env): SyncApiOptions | null {
-  return env.SYNC_API_URL ? { baseUrl: env.SYNC_API_URL, apiKey: env.SYNC_API_KEY } : null;
+  if (!env.SYNC_API_URL) return null;
+  const outputHosts = (env.SYNC_OUTPUT_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+  return { baseUrl: env.SYNC_API_URL, apiKey: env.SYNC_API_KEY, outputHosts };
 }
 
 /**
@@ -48,6 +89,7 @@ export async function syncLipSync(
   {
     baseUrl,
     apiKey,
+    outputHosts = [],
     pollIntervalMs = SYNC_POLL_INTERVAL_MS,
     timeoutMs = SYNC_TIMEOUT_MS,
     fetch: doFetch = fetch,
@@ -63,22 +105,37 @@ export async function syncLipSync(
   form.set('options', JSON.stringify({ sync_mode: 'loop' })); // video loops if the audio is longer
   form.set('video', await openAsBlob(videoPath), 'video.mp4');
   form.set('audio', await openAsBlob(audioPath), 'audio');
-  const created = await doFetch(`${base}/v2/generate`, { method: 'POST', headers, body: form });
+  const created = await doFetch(`${base}/v2/generate`, {
+    method: 'POST',
+    headers,
+    body: form,
+    signal: AbortSignal.timeout(SYNC_CALL_TIMEOUT_MS),
+  });
   if (!created.ok) throw await failure('create generation', created);
   const { id } = (await created.json()) as { id: string };
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const res = await doFetch(`${base}/v2/generate/${encodeURIComponent(id)}`, { headers });
+    const res = await doFetch(`${base}/v2/generate/${encodeURIComponent(id)}`, {
+      headers,
+      signal: AbortSignal.timeout(SYNC_CALL_TIMEOUT_MS),
+    });
     if (!res.ok) throw await failure('poll generation', res);
     const gen = (await res.json()) as { status: string; outputUrl?: string | null; error?: string | null };
     if (gen.status === 'COMPLETED') {
       if (!gen.outputUrl) throw new SyncApiError(`sync generation ${id} completed without outputUrl`);
-      const out = await doFetch(gen.outputUrl);
+      if (!outputUrlAllowed(gen.outputUrl, base, outputHosts))
+        throw new SyncApiError(
+          `sync generation ${id}: its outputUrl's host is not one the service downloads from (SYNC_OUTPUT_HOSTS)`,
+        );
+      // No redirect is followed: it could lead past the host check.
+      const signal = AbortSignal.timeout(SYNC_DOWNLOAD_TIMEOUT_MS);
+      const out = await doFetch(gen.outputUrl, { redirect: 'error', signal });
       if (!out.ok || !out.body) throw await failure('download output', out);
       const path = join(workDir, 'lipsync-remote.mp4');
       await pipeline(
         Readable.fromWeb(out.body as unknown as NodeWebReadableStream<Uint8Array>),
         createWriteStream(path),
+        { signal },
       );
       return path;
     }

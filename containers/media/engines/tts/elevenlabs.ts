@@ -68,7 +68,17 @@ export function createElevenLabsEngine({
           400,
         );
       }
+      // Issue #34: the key goes out as a header, the voice as one path segment. A value that cannot
+      // is the caller's mistake (400, never retried), named by its field and never quoted.
+      if (!HEADER_SAFE.test(key))
+        throw new TtsError(
+          'tts_credential_invalid',
+          `${credential ? 'credential' : 'ELEVENLABS_API_KEY'}: may hold only printable ASCII characters (no line breaks); the value is not shown`,
+          400,
+        );
       const voice = voiceId && voiceId !== 'default' ? voiceId : defaultVoice;
+      if (/^\.*$/.test(voice))
+        throw new TtsError('tts_request_invalid', 'voice_id: "." and ".." are not voice ids', 400);
       const url = `${baseUrl.replace(/\/+$/, '')}/v1/text-to-speech/${encodeURIComponent(voice)}?output_format=${encodeURIComponent(outputFormat)}`;
       const timeout = AbortSignal.timeout(PROVIDER_TIMEOUT_MS);
       let res: Response;
@@ -82,12 +92,12 @@ export function createElevenLabsEngine({
       } catch (err) {
         throw new TtsError(
           'tts_provider_unreachable',
-          `ElevenLabs request failed: ${(err as Error).message}`,
+          `ElevenLabs request failed: ${redact((err as Error).message, key)}`,
           502,
           { cause: err },
         );
       }
-      if (!res.ok) throw await providerError(res);
+      if (!res.ok) throw await providerError(res, key);
       const body = Buffer.from(await res.arrayBuffer());
       if (body.length === 0)
         throw new TtsError('tts_provider_error', 'ElevenLabs returned an empty audio body', 502);
@@ -104,8 +114,15 @@ export function createElevenLabsEngine({
   };
 }
 
+/** What an HTTP header value may hold (RFC 9110 field-value, as `Headers` accepts it, ASCII only). */
+const HEADER_SAFE = /^[\x20-\x7e]+$/;
+
+/** Pure: `text` with every occurrence of `secret` masked (a provider may quote the key it refused). */
+export const redact = (text: string, secret: string): string =>
+  secret.length >= 4 ? text.split(secret).join('[credential]') : text;
+
 /** Maps a provider failure to our error, keeping its status and `detail.message`. */
-async function providerError(res: Response): Promise<TtsError> {
+async function providerError(res: Response, key: string): Promise<TtsError> {
   const text = await res.text().catch(() => '');
   let status = '';
   let message = text.slice(0, 300) || res.statusText;
@@ -120,7 +137,7 @@ async function providerError(res: Response): Promise<TtsError> {
   } catch {
     /* not JSON: keep the raw text */
   }
-  const what = `ElevenLabs responded ${res.status}${status ? ` (${status})` : ''}: ${message}`;
+  const what = redact(`ElevenLabs responded ${res.status}${status ? ` (${status})` : ''}: ${message}`, key);
   if (res.status === 401 || res.status === 403) return new TtsError('tts_provider_unauthorized', what, 401);
   if (res.status === 404) return new TtsError('tts_voice_not_found', what, 404);
   if (res.status === 400 || res.status === 422) return new TtsError('tts_provider_rejected', what, 422);

@@ -49,6 +49,9 @@ function readRequest(body: unknown): z.output<typeof TtsRequest> {
   if (field === 'text' && issue.code === 'too_big')
     throw new TtsError('tts_text_too_long', `text: more than ${MAX_TTS_TEXT_CHARS} characters`, 400);
   if (field === 'text') throw new TtsError('tts_text_missing', 'text: a non-empty string is required', 400);
+  if (field === 'voice_id') throw new TtsError('tts_voice_invalid', `voice_id: ${issue.message}`, 400);
+  if (field === 'credential')
+    throw new TtsError('tts_credential_invalid', `credential: ${issue.message}`, 400);
   throw new TtsError('tts_request_invalid', `${field}: ${issue.message}`, 400);
 }
 
