@@ -39,11 +39,17 @@ export function detectionWindows(utterances: readonly TimeSegment[]): number {
 
 /** Longest speech decoded in more than one language to settle an unsure detection, seconds. */
 export const MAX_TRIAL_SPEECH_SEC = 60;
+/**
+ * Below this probability a short file is also decoded in the runner-up language. Higher than
+ * the warning's threshold: accented English read as Spanish at 0.6 must not come back in
+ * Spanish, and a second decode of under a minute of speech is cheap next to that.
+ */
+export const TRIAL_BELOW_PROBABILITY = 0.8;
 /** A runner-up at least this probable is decoded too when the detection is unsure. */
 const MIN_TRIAL_PROBABILITY = 0.1;
 
 /**
- * Pure: the languages to decode. One, the likeliest, when the detection is sure (≥ 0.5) or the
+ * Pure: the languages to decode. One, the likeliest, when the detection is sure (≥ 0.8) or the
  * speech is long; when it is unsure on at most a minute of speech (a few words of robotic or
  * accented speech read as Finnish, say), also the runner-up if it has ≥ 0.1: the decode whose
  * words Whisper finds likelier (`decodeScore`) is kept. Whisper's language head sees 30 s of
@@ -52,7 +58,7 @@ const MIN_TRIAL_PROBABILITY = 0.1;
 export function trialLanguages(d: LanguageDetection, speechSec: number): string[] {
   const [first, second] = d.candidates;
   if (!first) return [d.language ?? 'en'];
-  const unsure = first[1] < LANGUAGE_MIN_PROBABILITY && speechSec <= MAX_TRIAL_SPEECH_SEC;
+  const unsure = first[1] < TRIAL_BELOW_PROBABILITY && speechSec <= MAX_TRIAL_SPEECH_SEC;
   return unsure && second && second[1] >= MIN_TRIAL_PROBABILITY ? [first[0], second[0]] : [first[0]];
 }
 
@@ -83,7 +89,8 @@ export function detectionWarnings(
   tried: readonly string[] = [chosen],
 ): string[] {
   const out: string[] = [];
-  if (d.language_probability !== null && d.language_probability < LANGUAGE_MIN_PROBABILITY) {
+  const overruled = d.language !== null && d.language !== chosen;
+  if (overruled || (d.language_probability !== null && d.language_probability < LANGUAGE_MIN_PROBABILITY)) {
     const heard = d.candidates.map(([l, p]) => `${l} ${pct(p)}`).join(', ');
     const how =
       tried.length > 1

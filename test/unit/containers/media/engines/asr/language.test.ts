@@ -75,6 +75,21 @@ describe('language detection rules', () => {
     });
     expect(trialLanguages(unsure, 10)).toEqual(['fi', 'en']);
     expect(trialLanguages(unsure, 600)).toEqual(['fi']);
+    // Sure enough not to warn, not sure enough to skip the check on a short file.
+    const accented = detection({
+      language: 'es',
+      language_probability: 0.62,
+      candidates: [
+        ['es', 0.62],
+        ['en', 0.31],
+      ],
+      windows: [{ language: 'es', probability: 0.62, speech_sec: 20 }],
+    });
+    expect(trialLanguages(accented, 20)).toEqual(['es', 'en']);
+    expect(detectionWarnings(accented, 'es', ['es', 'en'])).toEqual([]);
+    expect(detectionWarnings(accented, 'en', ['es', 'en'])[0]).toMatch(
+      /uncertain \(es 62 %, en 31 %.*kept en/,
+    );
     expect(
       trialLanguages(
         detection({
