@@ -6,8 +6,8 @@
 // runtime package.json: the root one with only the dependencies the compiled code loads.
 //
 // Usage (from the repository root, esbuild installed): node containers/media/compile.mjs <outdir>
-import { readdirSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 
 const SERVICE_DIR = relative(process.cwd(), import.meta.dirname);
@@ -42,6 +42,27 @@ await build({
   target: 'node22',
   logLevel: 'warning',
 });
+
+// Node's ESM loader needs file extensions; src/analytics writes its relative imports without them
+// (wrangler's bundler resolves them). Each extensionless relative specifier of the output becomes
+// the compiled file it names (`./languages` → `./languages.js`, a folder → `./folder/index.js`).
+const RELATIVE_IMPORT = /(\bfrom\s*|\bimport\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\2/g;
+for (const file of modules) {
+  const compiled = join(out, file.replace(/\.ts$/, '.js'));
+  const dir = dirname(compiled);
+  const code = readFileSync(compiled, 'utf8');
+  const fixed = code.replace(RELATIVE_IMPORT, (whole, lead, quote, spec) => {
+    if (/\.(m?js|json|node|wasm)$/.test(spec)) return whole;
+    const target = existsSync(join(dir, `${spec}.js`))
+      ? `${spec}.js`
+      : existsSync(join(dir, spec, 'index.js'))
+        ? `${spec}/index.js`
+        : null;
+    if (!target) throw new Error(`${file}: cannot resolve the import ${spec}`);
+    return `${lead}${quote}${target}${quote}`;
+  });
+  if (fixed !== code) writeFileSync(compiled, fixed);
+}
 
 // The npm packages the compiled code loads: its static and dynamic imports, and the packages it
 // finds with require.resolve (model and wasm directories) that no import names.
