@@ -20,6 +20,7 @@ import {
   securityHeaders,
   type AppEnv,
 } from './middleware.js';
+import { listRoutes } from './lists.js';
 import { processRoutes } from './process.js';
 import { statusRoutes } from './status.js';
 import { uploadRoutes } from './uploads.js';
@@ -49,6 +50,7 @@ export function createApp({ stopJobWork, pages }: AppOptions = {}) {
   app.route('/', processRoutes);
   app.route('/', avatarRoutes);
   app.route('/', statusRoutes);
+  app.route('/', listRoutes);
   app.route('/', createJobRoutes({ stopWork: stopJobWork }));
   app.route('/', uploadRoutes);
   return app;

@@ -5,6 +5,7 @@
  * unknown id or another key's). Avatars are not subject to retention: they stay until deleted.
  */
 import { Hono } from 'hono';
+import { tenantStub } from '../auth/limits.js';
 import type { AvatarRegistered } from '../contract/responses.js';
 import { ApiError } from '../contract/errors.js';
 import { isAvatarId, newAvatarId } from '../shared/ids.js';
@@ -30,7 +31,17 @@ export const avatarRoutes = new Hono<AppEnv>()
           throw new ApiError('missing_file', 'the "file" field with the video is required', {
             field: 'file',
           });
-        await saveAvatar(c.env.MEDIA, tenant, avatarId, file);
+        const meta = await saveAvatar(c.env.MEDIA, tenant, avatarId, file);
+        const at = Date.parse(meta.created_at);
+        await tenantStub(c.env, tenant).indexJob({
+          video_id: avatarId,
+          kind: 'avatar',
+          status: 'completed',
+          progress: 100,
+          created_at: at,
+          finished_at: at,
+          expires_at: null,
+        });
         return { body: { video_id: avatarId, registration_status: true } satisfies AvatarRegistered };
       },
     );
@@ -40,6 +51,7 @@ export const avatarRoutes = new Hono<AppEnv>()
     const avatarId = c.req.param('avatar_id');
     const avatar = isAvatarId(avatarId) ? await findAvatar(c.env.MEDIA, tenant, avatarId) : null;
     if (!avatar) throw new ApiError('not_found', 'no registered avatar with this id for this API key');
+    await tenantStub(c.env, tenant).unindexJob(avatarId);
     await deletePrefix(c.env.MEDIA, r2Keys.avatarPrefix(tenant, avatarId));
     // An avatar registered from a resumable upload points at it: that file is the avatar's alone.
     if (avatar.source.key.startsWith('resumable/')) await c.env.MEDIA.delete(avatar.source.key);

@@ -7,3 +7,4 @@ export * from './render.js';
 export * from './responses.js';
 export * from './result.js';
 export * from './tts.js';
+export * from './lists.js';

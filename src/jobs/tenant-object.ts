@@ -5,15 +5,17 @@
  * - `rate-windows`: requests per fixed one-minute window, in two buckets;
  * - `job-slots`: the key's unfinished jobs, reconciled with the jobs' real states;
  * - `idempotency`: Idempotency-Key records (fingerprint and response) for 24 h;
- * - `upload-sessions`: resumable uploads bound to the key.
- * One alarm sweeps all three stored concerns (expired idempotency keys, jobs that never reported
- * their end, abandoned uploads) and re-arms while anything remains.
+ * - `upload-sessions`: resumable uploads bound to the key;
+ * - `job-index`: the key's jobs and avatars for the lists (SQLite, newest first, keyset pages).
+ * One alarm sweeps the stored concerns (expired idempotency keys, jobs that never reported their
+ * end, abandoned uploads, index rows past retention) and re-arms while anything remains.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { numberVar } from '../shared/env.js';
 import { DEFAULT_UPLOAD_ABANDON_SEC } from '../shared/upload-session.js';
 import type { WatchdogEnv } from './limits.js';
 import { IdempotencyRecords, type IdempotencyVerdict, type StoredResponse } from './tenant/idempotency.js';
+import { JobIndex, type IndexPage, type IndexQuery, type IndexRow } from './tenant/job-index.js';
 import { JobSlots, type AdmitVerdict, type JobReader } from './tenant/job-slots.js';
 import { RateWindows, type RateBucket, type RateVerdict } from './tenant/rate-windows.js';
 import { UploadSessions, type UploadSession } from './tenant/upload-sessions.js';
@@ -21,6 +23,7 @@ import { UploadSessions, type UploadSession } from './tenant/upload-sessions.js'
 // The types its callers (API, job object) see.
 export type { IdempotencyVerdict, StoredResponse } from './tenant/idempotency.js';
 export type { AdmitVerdict, JobReader } from './tenant/job-slots.js';
+export type { IndexList, IndexPage, IndexQuery, IndexRow } from './tenant/job-index.js';
 export type { RateBucket, RateVerdict } from './tenant/rate-windows.js';
 export type { UploadSession } from './tenant/upload-sessions.js';
 
@@ -38,6 +41,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   private readonly slots: JobSlots;
   private readonly idempotency: IdempotencyRecords;
   private readonly uploads: UploadSessions;
+  private readonly index: JobIndex;
   /** The clock every window, slot and session time is read from (tests pin it instead of sleeping). */
   now: () => number = () => Date.now();
 
@@ -46,6 +50,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     this.slots = new JobSlots(ctx.storage, env.JOB, env);
     this.idempotency = new IdempotencyRecords(ctx.storage);
     this.uploads = new UploadSessions(ctx.storage, env.MEDIA);
+    this.index = new JobIndex(ctx.storage.sql);
     ctx.blockConcurrencyWhile(() => this.slots.load());
   }
 
@@ -74,6 +79,23 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
 
   async activeJobs(): Promise<string[]> {
     return this.slots.ids();
+  }
+
+  // The job and avatar index -------------------------------------------------------------------
+
+  /** Records a job's (or avatar's) current row; idempotent, a later status replaces the earlier. */
+  async indexJob(row: IndexRow): Promise<void> {
+    this.index.put(row);
+    if (row.expires_at !== null) await this.ensureSweep(this.now());
+  }
+
+  /** Forgets a deleted job or avatar. */
+  async unindexJob(videoId: string): Promise<boolean> {
+    return this.index.delete(videoId);
+  }
+
+  async listIndex(query: IndexQuery, now = this.now()): Promise<IndexPage> {
+    return this.index.page(query, now);
   }
 
   // Idempotency keys --------------------------------------------------------------------------
@@ -133,7 +155,8 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     await this.slots.pruneStale(now);
     await this.slots.reconcile(now);
     const uploadsLeft = await this.uploads.sweep(now, this.abandonMs());
-    if (idempotencyLeft + this.slots.size + uploadsLeft > 0)
+    const indexLeft = this.index.sweep(now);
+    if (idempotencyLeft + this.slots.size + uploadsLeft + indexLeft > 0)
       await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
   }
 
