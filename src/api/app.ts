@@ -20,6 +20,7 @@ import {
   securityHeaders,
   type AppEnv,
 } from './middleware.js';
+import { captionRoutes } from './captions.js';
 import { listRoutes } from './lists.js';
 import { processRoutes } from './process.js';
 import { statusRoutes } from './status.js';
@@ -51,6 +52,7 @@ export function createApp({ stopJobWork, pages }: AppOptions = {}) {
   app.route('/', avatarRoutes);
   app.route('/', statusRoutes);
   app.route('/', listRoutes);
+  app.route('/', captionRoutes);
   app.route('/', createJobRoutes({ stopWork: stopJobWork }));
   app.route('/', uploadRoutes);
   return app;

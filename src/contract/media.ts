@@ -90,6 +90,12 @@ export interface ProsodyTrack {
 }
 
 /** What the speech-recognition step returns. */
+/**
+ * The language of every transcript (BCP 47): both recognisers are run in English (the Whisper
+ * worker is told `language="en"`, pocketsphinx has the en-US model).
+ */
+export const TRANSCRIPT_LANGUAGE = 'en';
+
 export interface AsrOutput {
   /** Engine that produced the words: `faster-whisper`, `pocketsphinx`. */
   engine: string;

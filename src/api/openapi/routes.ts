@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { KeyCreated, KeyRecord, KeyRequest } from '../../contract/keys.js';
-import { MAX_STATUS_WAIT_SEC, StatusResponse } from '../../contract/jobs.js';
+import { JOB_STATUSES, MAX_STATUS_WAIT_SEC, StatusResponse } from '../../contract/jobs.js';
+import { AvatarList, JobList, LIST_DEFAULT_LIMIT, LIST_KINDS, LIST_MAX_LIMIT } from '../../contract/lists.js';
 import {
   AvatarRegistered,
   JobCreated,
@@ -111,6 +112,43 @@ const statusRoute = (path: string, operationId: string, summary: string, extra: 
   params: [STATUS_WAIT_PARAM],
   replies: { 200: { description: 'The job state.', json: StatusResponse } },
   errors: ['BadRequest'],
+});
+
+const LIST_PARAMS: Schema[] = [
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT },
+    description: `Entries per page, 1–${LIST_MAX_LIMIT}; anything else is 400 \`invalid_request\` with \`field: "limit"\`.`,
+  },
+  {
+    name: 'cursor',
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The `next_cursor` of the previous page; absent for the first page.',
+  },
+];
+
+const captionRoute = (format: 'vtt' | 'srt', mediaType: string): RouteDoc => ({
+  method: 'get',
+  path: `/api/jobs/{video_id}/captions.${format}`,
+  operationId: format === 'vtt' ? 'getCaptionsVtt' : 'getCaptionsSrt',
+  tag: 'jobs',
+  summary: `Captions of a completed analysis job as ${format === 'vtt' ? 'WebVTT' : 'SubRip'} (extension)`,
+  description:
+    "Made from the recogniser's word times when the job completed: at most 2 lines of 42 characters and 7 s per cue, a new cue after each sentence end and each pause of 0.6 s or more; each cue starts at its first word and ends at its last. The language (always `en`) is in `Content-Language`" +
+    (format === 'vtt' ? " and in the file's `Language:` header." : '.'),
+  auth: 'apiKey',
+  replies: {
+    200: {
+      description: 'The caption file.',
+      headers: { 'Content-Language': { schema: { type: 'string', example: 'en' } } },
+      content: { [mediaType]: { type: 'string' } },
+    },
+  },
+  errors: ['CaptionsNotFound', 'JobNotCompleted'],
 });
 
 const FILE_PARAMS: Schema[] = [
@@ -252,6 +290,19 @@ export const ROUTES: RouteDoc[] = [
     errors: UPLOAD_ERRORS,
   },
   {
+    method: 'get',
+    path: '/api/avatars',
+    operationId: 'listAvatars',
+    tag: 'avatars',
+    summary: "List this key's avatars, newest first (extension)",
+    description:
+      'Registered avatars of this API key, newest first, a page at a time (`next_cursor`). Deleted avatars are absent.',
+    auth: 'apiKey',
+    params: LIST_PARAMS,
+    replies: { 200: { description: 'One page of avatars.', json: AvatarList } },
+    errors: ['BadRequest'],
+  },
+  {
     method: 'delete',
     path: '/api/avatars/{avatar_id}',
     operationId: 'deleteAvatar',
@@ -282,6 +333,37 @@ export const ROUTES: RouteDoc[] = [
     replies: { 204: { description: 'Deleted.' } },
     errors: ['NotFound'],
   },
+  {
+    method: 'get',
+    path: '/api/jobs',
+    operationId: 'listJobs',
+    tag: 'jobs',
+    summary: "List this key's jobs, newest first (extension)",
+    description:
+      "Analysis and processing jobs of this API key only, newest first, a page at a time: follow `next_cursor` until it is null. Deleted jobs, and jobs past their retention, are absent. A running job shows its current status and progress. Stays fast for any number of jobs: each page is read from an index of the key's jobs in the order of the list.",
+    auth: 'apiKey',
+    params: [
+      ...LIST_PARAMS,
+      {
+        name: 'status',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', enum: [...JOB_STATUSES] },
+        description: 'Only jobs with this status.',
+      },
+      {
+        name: 'kind',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', enum: [...LIST_KINDS] },
+        description: 'Only jobs of this kind.',
+      },
+    ],
+    replies: { 200: { description: 'One page of jobs.', json: JobList } },
+    errors: ['BadRequest'],
+  },
+  captionRoute('vtt', 'text/vtt'),
+  captionRoute('srt', 'application/x-subrip'),
   {
     method: 'post',
     path: '/api/uploads',

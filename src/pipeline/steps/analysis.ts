@@ -3,7 +3,8 @@
  * The analysis plan: probe → (audio → VAD → ASR → prosody ∥ vision) → result JSON in R2.
  * Every number of the result comes from the pure functions of src/analytics.
  */
-import { analyzeSpeech } from '../../analytics/speech/index.js';
+import { analyzeSpeech, buildCues, toSrt, toWebVtt } from '../../analytics/speech/index.js';
+import { TRANSCRIPT_LANGUAGE } from '../../contract/media.js';
 import { analyzeVisual } from '../../analytics/visual/index.js';
 import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
 import type { JobOf } from '../../jobs/state.js';
@@ -53,11 +54,29 @@ const resultStep: Step<JobOf<'analysis'>> = {
   weight: 5,
   async run(ctx) {
     const result = await buildResult(ctx);
+    await storeCaptions(ctx);
     await ctx.bucket.put(r2Keys.result(ctx.job.video_id), JSON.stringify(result), {
       httpMetadata: { contentType: 'application/json' },
     });
   },
 };
+
+/** The transcript's caption files (`GET /api/jobs/{id}/captions.vtt|srt`), when words were recognised. */
+async function storeCaptions(ctx: StepContext<JobOf<'analysis'>>): Promise<void> {
+  if (!(await probeSource(ctx)).audio) return;
+  const cues = buildCues((await transcript(ctx)).words);
+  if (cues.length === 0) return;
+  const id = ctx.job.video_id;
+  await ctx.bucket.put(r2Keys.captions(id, 'vtt'), toWebVtt(cues, TRANSCRIPT_LANGUAGE), {
+    httpMetadata: { contentType: 'text/vtt; charset=utf-8', contentLanguage: TRANSCRIPT_LANGUAGE },
+  });
+  await ctx.bucket.put(r2Keys.captions(id, 'srt'), toSrt(cues), {
+    httpMetadata: {
+      contentType: 'application/x-subrip; charset=utf-8',
+      contentLanguage: TRANSCRIPT_LANGUAGE,
+    },
+  });
+}
 
 /**
  * Speech and vision need only the probe, not each other: they run side by side (measured on the
