@@ -25,6 +25,7 @@ import { listRoutes } from './lists.js';
 import { processRoutes } from './process.js';
 import { statusRoutes } from './status.js';
 import { uploadRoutes } from './uploads.js';
+import { webhookRoutes } from './webhooks.js';
 
 export interface AppOptions {
   /** Stops a deleted job's running work (the Worker passes the media container's `DELETE /jobs/{id}`). */
@@ -53,6 +54,7 @@ export function createApp({ stopJobWork, pages }: AppOptions = {}) {
   app.route('/', statusRoutes);
   app.route('/', listRoutes);
   app.route('/', captionRoutes);
+  app.route('/', webhookRoutes);
   app.route('/', createJobRoutes({ stopWork: stopJobWork }));
   app.route('/', uploadRoutes);
   return app;

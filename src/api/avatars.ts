@@ -14,9 +14,10 @@ import { r2Keys } from '../shared/r2-keys.js';
 import { deletePrefix } from '../storage/purge.js';
 import { intake } from './intake.js';
 import type { AppEnv } from './middleware.js';
+import { announceAvatar, WEBHOOK_URL_FIELD, webhookOf } from './webhooks.js';
 
 /** The form's text fields (beside the `file` upload); the route table documents the same. */
-export const AVATAR_TEXT_FIELDS = ['file_id'];
+export const AVATAR_TEXT_FIELDS = ['file_id', WEBHOOK_URL_FIELD];
 
 export const avatarRoutes = new Hono<AppEnv>()
   .post('/api/register-avatar', async (c) => {
@@ -25,12 +26,13 @@ export const avatarRoutes = new Hono<AppEnv>()
     return intake(
       c,
       { jobId: null, files: { file: r2Keys.avatar(tenant, avatarId) }, fields: AVATAR_TEXT_FIELDS },
-      async ({ source }) => {
+      async ({ form, source }) => {
         const file = await source();
         if (!file)
           throw new ApiError('missing_file', 'the "file" field with the video is required', {
             field: 'file',
           });
+        const webhook = await webhookOf(c, form.fields);
         const meta = await saveAvatar(c.env.MEDIA, tenant, avatarId, file);
         const at = Date.parse(meta.created_at);
         await tenantStub(c.env, tenant).indexJob({
@@ -42,6 +44,7 @@ export const avatarRoutes = new Hono<AppEnv>()
           finished_at: at,
           expires_at: null,
         });
+        if (webhook) await announceAvatar(c, webhook, avatarId, at);
         return { body: { video_id: avatarId, registration_status: true } satisfies AvatarRegistered };
       },
     );

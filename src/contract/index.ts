@@ -8,3 +8,4 @@ export * from './responses.js';
 export * from './result.js';
 export * from './tts.js';
 export * from './lists.js';
+export * from './webhooks.js';

@@ -115,14 +115,27 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     });
   }
 
+  /** Queues the webhook of the job's end, when it asked for one (idempotent: one delivery per event). */
+  private async announce(job: JobRecord): Promise<void> {
+    if (!job.webhook) return;
+    await this.tenant(job)?.webhookEvent({
+      tenant: job.tenant,
+      video_id: job.video_id,
+      type: job.status === 'completed' ? 'job.completed' : 'job.failed',
+      url: job.webhook.url,
+      origin: job.webhook.origin,
+    });
+  }
+
   /**
-   * Tells the tenant (idempotently) that the job no longer counts, and records its end in the key's
-   * list; false when that failed (the alarm retries both).
+   * Tells the tenant (idempotently) that the job no longer counts, records its end in the key's
+   * list and queues its webhook; false when that failed (the alarm retries all three).
    */
   private async releaseSlot(job: JobRecord): Promise<boolean> {
     if (await this.ctx.storage.get<boolean>(RELEASED_KEY)) return true;
     try {
       await this.indexInTenant(job);
+      await this.announce(job);
       await this.tenant(job)?.releaseJob(job.video_id);
       await this.ctx.storage.put(RELEASED_KEY, true);
       return true;

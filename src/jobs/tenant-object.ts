@@ -17,6 +17,16 @@ import type { WatchdogEnv } from './limits.js';
 import { IdempotencyRecords, type IdempotencyVerdict, type StoredResponse } from './tenant/idempotency.js';
 import { JobIndex, type IndexPage, type IndexQuery, type IndexRow } from './tenant/job-index.js';
 import { JobSlots, type AdmitVerdict, type JobReader } from './tenant/job-slots.js';
+import {
+  newWebhookId,
+  WebhookDeliveries,
+  type BeginVerdict,
+  type DeliveryRow,
+  type NewDelivery,
+  type SigningSecrets,
+  type WebhookMessage,
+} from './tenant/webhook-deliveries.js';
+import type { WebhookAttempt, WebhookState } from '../contract/webhooks.js';
 import { RateWindows, type RateBucket, type RateVerdict } from './tenant/rate-windows.js';
 import { UploadSessions, type UploadSession } from './tenant/upload-sessions.js';
 
@@ -24,6 +34,17 @@ import { UploadSessions, type UploadSession } from './tenant/upload-sessions.js'
 export type { IdempotencyVerdict, StoredResponse } from './tenant/idempotency.js';
 export type { AdmitVerdict, JobReader } from './tenant/job-slots.js';
 export type { IndexList, IndexPage, IndexQuery, IndexRow } from './tenant/job-index.js';
+export type {
+  BeginVerdict,
+  DeliveryRow,
+  NewDelivery,
+  SigningSecrets,
+  WebhookMessage,
+} from './tenant/webhook-deliveries.js';
+export { signingSecretsAt } from './tenant/webhook-deliveries.js';
+
+/** After a rotation, the previous signing secret also signs for this long. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60_000;
 export type { RateBucket, RateVerdict } from './tenant/rate-windows.js';
 export type { UploadSession } from './tenant/upload-sessions.js';
 
@@ -34,6 +55,8 @@ export interface TenantObjectEnv extends WatchdogEnv {
   /** The jobs, to reconcile the slots with their real states. */
   JOB?: DurableObjectNamespace<JobReader>;
   UPLOAD_ABANDON_AFTER_SEC?: string;
+  /** Webhook deliveries to try (`webhooks/deliver`). Unset: events are recorded but never sent. */
+  WEBHOOKS?: Queue<WebhookMessage>;
 }
 
 export class TenantObject extends DurableObject<TenantObjectEnv> {
@@ -42,6 +65,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   private readonly idempotency: IdempotencyRecords;
   private readonly uploads: UploadSessions;
   private readonly index: JobIndex;
+  private readonly webhooks: WebhookDeliveries;
   /** The clock every window, slot and session time is read from (tests pin it instead of sleeping). */
   now: () => number = () => Date.now();
 
@@ -51,6 +75,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     this.idempotency = new IdempotencyRecords(ctx.storage);
     this.uploads = new UploadSessions(ctx.storage, env.MEDIA);
     this.index = new JobIndex(ctx.storage.sql);
+    this.webhooks = new WebhookDeliveries(ctx.storage.sql, ctx.storage);
     ctx.blockConcurrencyWhile(() => this.slots.load());
   }
 
@@ -89,13 +114,52 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     if (row.expires_at !== null) await this.ensureSweep(this.now());
   }
 
-  /** Forgets a deleted job or avatar. */
+  /** Forgets a deleted job or avatar, and its webhook deliveries (those pending stop). */
   async unindexJob(videoId: string): Promise<boolean> {
+    this.webhooks.deleteFor(videoId);
     return this.index.delete(videoId);
   }
 
   async listIndex(query: IndexQuery, now = this.now()): Promise<IndexPage> {
     return this.index.page(query, now);
+  }
+
+  // Webhooks ----------------------------------------------------------------------------------
+
+  /** Records an event's delivery (once per job and event type) and queues its first attempt. */
+  async webhookEvent(d: NewDelivery, now = this.now()): Promise<DeliveryRow> {
+    const { row, send } = this.webhooks.add(d, newWebhookId(), now);
+    if (send) await this.env.WEBHOOKS?.send({ tenant: d.tenant, id: row.id });
+    return row;
+  }
+
+  async webhookBegin(id: string, leaseMs: number, now = this.now()): Promise<BeginVerdict> {
+    return this.webhooks.begin(id, now, leaseMs);
+  }
+
+  async webhookSetBody(id: string, body: string): Promise<void> {
+    this.webhooks.setBody(id, body);
+  }
+
+  async webhookRecord(
+    id: string,
+    attempt: WebhookAttempt,
+    state: WebhookState,
+    nextAt: number | null,
+  ): Promise<boolean> {
+    return this.webhooks.record(id, attempt, state, nextAt);
+  }
+
+  async webhookList(videoId: string): Promise<DeliveryRow[]> {
+    return this.webhooks.list(videoId);
+  }
+
+  async webhookSecrets(): Promise<SigningSecrets> {
+    return this.webhooks.secrets();
+  }
+
+  async webhookRotate(now = this.now()): Promise<SigningSecrets> {
+    return this.webhooks.rotate(now, SECRET_OVERLAP_MS);
   }
 
   // Idempotency keys --------------------------------------------------------------------------
@@ -156,6 +220,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     await this.slots.reconcile(now);
     const uploadsLeft = await this.uploads.sweep(now, this.abandonMs());
     const indexLeft = this.index.sweep(now);
+    this.webhooks.sweep();
     if (idempotencyLeft + this.slots.size + uploadsLeft + indexLeft > 0)
       await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
   }

@@ -17,6 +17,12 @@ import {
   UploadState,
 } from '../../contract/responses.js';
 import { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../../contract/options.js';
+import {
+  WEBHOOK_URL_FIELD,
+  WEBHOOK_URL_MAX_CHARS,
+  WebhookDeliveries,
+  WebhookSecret,
+} from '../../contract/webhooks.js';
 import type { ErrorResponseName } from './error-responses.js';
 import type { FormDoc, TextField } from './forms.js';
 import type { Schema } from './json-schema.js';
@@ -92,6 +98,13 @@ const fileId = (description: string): TextField => ({
 const FILE_ID = fileId(
   'Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.',
 );
+
+const WEBHOOK_URL: TextField = {
+  name: WEBHOOK_URL_FIELD,
+  schema: z.string().max(WEBHOOK_URL_MAX_CHARS).meta({ format: 'uri' }),
+  description:
+    'Extension: an http or https URL (at most 2,048 characters) that receives a signed POST when the job ends (`job.completed`, `job.failed`) or the avatar is registered (`avatar.registered`), in the Standard Webhooks format (see `webhooks`). Retried with backoff for 24 h until a 2xx comes within 10 s; redirects are not followed. In production, URLs that point at loopback, private, link-local, CGNAT, multicast or reserved addresses (as written, or as the name resolves) are refused. Anything else is a 400 `invalid_field` with `field: "webhook_url"`.',
+};
 
 const STATUS_WAIT_PARAM: Schema = {
   name: 'wait',
@@ -223,6 +236,7 @@ export const ROUTES: RouteDoc[] = [
           withUploadRule: true,
         },
         FILE_ID,
+        WEBHOOK_URL,
         AnalysisOptions,
       ],
     },
@@ -254,6 +268,7 @@ export const ROUTES: RouteDoc[] = [
           withUploadRule: true,
         },
         FILE_ID,
+        WEBHOOK_URL,
         AvatarChoice,
         ProcessFormOptions,
         {
@@ -284,6 +299,7 @@ export const ROUTES: RouteDoc[] = [
       parts: [
         { name: 'file', media: 'video', description: 'Video to store for reuse.', withUploadRule: true },
         fileId('Extension: a completed resumable upload of this key, instead of `file`.'),
+        WEBHOOK_URL,
       ],
     },
     replies: { 200: { description: 'The avatar was stored.', json: AvatarRegistered } },
@@ -364,6 +380,40 @@ export const ROUTES: RouteDoc[] = [
   },
   captionRoute('vtt', 'text/vtt'),
   captionRoute('srt', 'application/x-subrip'),
+  {
+    method: 'get',
+    path: '/api/jobs/{video_id}/webhooks',
+    operationId: 'listWebhookDeliveries',
+    tag: 'jobs',
+    summary: 'The webhook deliveries of a job or avatar (extension)',
+    description:
+      'One entry per event (`job.completed`, `job.failed`, `avatar.registered`) of a job or avatar created with `webhook_url`: its `webhook-id`, state, every attempt (time, the receiver’s status code or the error, duration) and the next attempt of a pending one. `video_id` may also be an `avt_` id.',
+    auth: 'apiKey',
+    replies: { 200: { description: 'The deliveries, oldest first.', json: WebhookDeliveries } },
+    errors: ['NotFound'],
+  },
+  {
+    method: 'get',
+    path: '/api/webhooks/secret',
+    operationId: 'getWebhookSecret',
+    tag: 'jobs',
+    summary: "This key's webhook signing secret (extension)",
+    description:
+      'Made on first use. Verify each delivery with it (any Standard Webhooks library: `new Webhook(secret).verify(body, headers)`).',
+    auth: 'apiKey',
+    replies: { 200: { description: 'The secret.', json: WebhookSecret } },
+  },
+  {
+    method: 'post',
+    path: '/api/webhooks/secret/rotate',
+    operationId: 'rotateWebhookSecret',
+    tag: 'jobs',
+    summary: 'Replace the webhook signing secret (extension)',
+    description:
+      'Makes a new secret. For 24 h deliveries carry two signatures (the new secret’s and the old one’s, space-separated), so receivers can switch without losing any.',
+    auth: 'apiKey',
+    replies: { 200: { description: 'The new secret.', json: WebhookSecret } },
+  },
   {
     method: 'post',
     path: '/api/uploads',
