@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../src/client/cli.js';
+import { VideoApiClient, VideoApiError, verifyWebhook } from '../../src/client/index.js';
 import { generateFixtures } from '../support/fixtures.js';
 import { SHARED_MEDIA } from '../support/services.js';
 import { freePort, startReceiver, type Receiver } from './support/receiver.js';
@@ -17,13 +19,15 @@ const KEY = 'e2e-webhooks-key';
 let stack: Stack;
 let fixtures: string;
 const receivers: Receiver[] = [];
+/** The completed JFK analysis of the first test (the client tests read its captions). */
+let jfk = '';
 
 beforeAll(async () => {
   fixtures = generateFixtures();
   stack = await startStack({
     port: 8842,
     containerPort: 8843,
-    keys: KEY,
+    keys: `${KEY},e2e-webhooks-other`,
     // Retries a second or two apart, so the test sees several within its time.
     env: { WEBHOOK_RETRY_BASE_DELAY_SEC: '1', WEBHOOK_RETRY_MAX_DELAY_SEC: '2' },
   });
@@ -102,6 +106,13 @@ describe('webhooks on the real stack', () => {
 
     const { secret } = (await (await api('/api/webhooks/secret')).json()) as { secret: string };
     const event = verify(secret, receiver.received.at(-1)!);
+    // The client's verifier agrees, and refuses another secret.
+    const last = receiver.received.at(-1)!;
+    expect(verifyWebhook(last.body, last.headers, secret)).toEqual(event);
+    expect(() =>
+      verifyWebhook(last.body, last.headers, `whsec_${btoa('another secret of 32 bytes here!')}`),
+    ).toThrow();
+    jfk = id;
     expect(event.type).toBe('job.completed');
     expect(event.data.video_id).toBe(id);
     expect(event.data.status).toBe('completed');
@@ -170,5 +181,62 @@ describe('webhooks on the real stack', () => {
         data: { video_id: avatar, registration_status: true },
       });
     await vi.waitUntil(async () => (await deliveries(avatar))[0]?.state === 'delivered', { timeout: 10_000 });
+  }, 60_000);
+});
+
+describe('the client and the CLI', () => {
+  it('should iterate the job list by pages, fetch captions, and refuse another key', async () => {
+    const client = new VideoApiClient({ baseUrl: stack.base, apiKey: KEY });
+    const pages = [];
+    for await (const page of client.listJobs({ limit: 1 })) pages.push(page);
+    expect(pages.length).toBeGreaterThanOrEqual(2);
+    expect(pages.every((p) => p.data.length === 1)).toBe(true);
+    const ids = pages.map((p) => p.data[0].video_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const completed = [];
+    for await (const page of client.listJobs({ status: 'completed' })) completed.push(...page.data);
+    expect(completed.map((j) => j.video_id)).toContain(jfk);
+
+    const vtt = await client.captions(jfk, 'vtt');
+    expect(vtt).toMatch(/^WEBVTT\nLanguage: en\n\n1\n00:00:\d\d\.\d{3} --> /);
+    expect(vtt.toLowerCase()).toContain('country');
+    expect(await client.captions(jfk, 'srt')).toMatch(/^1\n00:00:\d\d,\d{3} --> /);
+    const other = new VideoApiClient({ baseUrl: stack.base, apiKey: 'e2e-webhooks-other' });
+    await expect(other.captions(jfk)).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    await expect(other.captions(jfk)).rejects.toBeInstanceOf(VideoApiError);
+  });
+
+  it('should print verified deliveries with webhook-listen', async () => {
+    const port = await freePort();
+    const lines: string[] = [];
+    const io = {
+      stdout: { write: (s: string) => lines.push(s) },
+      stderr: { write: () => true },
+      env: {},
+    };
+    const listening = runCli(
+      [
+        'webhook-listen',
+        '--port',
+        String(port),
+        '--count',
+        '1',
+        '--json',
+        '--api-key',
+        KEY,
+        '--url',
+        stack.base,
+      ],
+      io,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const avatar = await submit('/api/register-avatar', join(fixtures, 'tone-3s.mp4'), {
+      webhook_url: `http://127.0.0.1:${port}/`,
+    });
+    expect(await listening).toBe(0);
+    expect(JSON.parse(lines.join(''))).toMatchObject({
+      type: 'avatar.registered',
+      data: { video_id: avatar },
+    });
   }, 60_000);
 });
