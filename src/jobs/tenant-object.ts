@@ -129,12 +129,17 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   /** Records an event's delivery (once per job and event type) and queues its first attempt. */
   async webhookEvent(d: NewDelivery, now = this.now()): Promise<DeliveryRow> {
     const { row, send } = this.webhooks.add(d, newWebhookId(), now);
-    if (send) await this.env.WEBHOOKS?.send({ tenant: d.tenant, id: row.id });
+    if (send) await this.env.WEBHOOKS?.send({ tenant: d.tenant, id: row.id, n: 0 });
     return row;
   }
 
-  async webhookBegin(id: string, leaseMs: number, now = this.now()): Promise<BeginVerdict> {
-    return this.webhooks.begin(id, now, leaseMs);
+  async webhookBegin(
+    id: string,
+    n: number | undefined,
+    leaseMs: number,
+    now = this.now(),
+  ): Promise<BeginVerdict> {
+    return this.webhooks.begin(id, n, now, leaseMs);
   }
 
   async webhookSetBody(id: string, body: string): Promise<void> {

@@ -51,8 +51,8 @@ export async function handleWebhookBatch(batch: MessageBatch<WebhookMessage>, en
 
 async function attempt(msg: WebhookMessage, env: Env): Promise<void> {
   const tenant = tenantOf(env, msg.tenant);
-  const verdict = await tenant.webhookBegin(msg.id, LEASE_MS);
-  if (!verdict) return; // delivered, given up, deleted, or leased by another message
+  const verdict = await tenant.webhookBegin(msg.id, msg.n, LEASE_MS);
+  if (!verdict) return; // delivered, given up, deleted, or a stale round
   if ('due_at' in verdict) {
     await env.WEBHOOKS.send(msg, { delaySeconds: delaySec(verdict.due_at, Date.now()) });
     return;
@@ -71,7 +71,8 @@ async function attempt(msg: WebhookMessage, env: Env): Promise<void> {
       state,
       nextAt,
     );
-    if (kept && nextAt !== null) await env.WEBHOOKS.send(msg, { delaySeconds: delaySec(nextAt, now) });
+    if (kept && nextAt !== null)
+      await env.WEBHOOKS.send({ ...msg, n: d.attempts.length + 1 }, { delaySeconds: delaySec(nextAt, now) });
   };
   const failed = (outcome: Omit<WebhookAttempt, 'at' | 'duration_ms'>) => {
     const failures = d.attempts.length + 1;

@@ -3,7 +3,10 @@
  * delivery, the signing secret, the delivery log. Hosts resolve through the fixture server's
  * DNS-over-HTTPS stub (test/support/doh.ts). Deliveries to a real receiver: test/e2e/webhooks.test.ts.
  */
+import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
+import type { TenantObject } from '../../src/jobs/tenant-object.js';
+import { WebhookDeliveries } from '../../src/jobs/tenant/webhook-deliveries.js';
 import { BOB, call, expectError, fixture, post, waitForJob, type Field } from './helpers.js';
 
 const junk = async (): Promise<Field> => ({
@@ -128,5 +131,47 @@ describe('signing secret', () => {
     expect(overlap).toBeGreaterThan(23.9 * 3600_000);
     expect(overlap).toBeLessThanOrEqual(24 * 3600_000);
     expect((await (await call('/api/webhooks/secret')).json<{ secret: string }>()).secret).toBe(next.secret);
+  });
+});
+
+describe('delivery leases and rounds (the tenant object storage)', () => {
+  it('should lease a delivery to one message per round, and drop stale and duplicate messages', async () => {
+    const stub = env.TENANT.get(env.TENANT.idFromName('lease-test-tenant'));
+    // The deliveries module on the object's real SQLite, without the queue (no consumer races the test).
+    await runInDurableObject(stub, async (_o: TenantObject, state) => {
+      const deliveries = new WebhookDeliveries(state.storage.sql, state.storage);
+      let now = 1_000_000;
+      const d = {
+        tenant: 'lease-test-tenant',
+        video_id: 'vid_lease',
+        type: 'job.failed' as const,
+        url: 'http://x.test/',
+        origin: 'http://o',
+      };
+      const first = deliveries.add(d, 'msg_one', now);
+      expect(first.send).toBe(true);
+      const again = deliveries.add(d, 'msg_two', now);
+      expect(again.row.id).toBe('msg_one'); // one delivery per event
+      expect(deliveries.begin('msg_one', 0, now, 30_000)).toHaveProperty('go');
+      // A duplicate of round 0 while leased waits for the lease; a legacy message (no round) too.
+      expect(deliveries.begin('msg_one', 0, now, 30_000)).toEqual({ due_at: now + 30_000 });
+      expect(deliveries.begin('msg_one', undefined, now, 30_000)).toEqual({ due_at: now + 30_000 });
+      const attempt = { at: new Date(now).toISOString(), status_code: 500, error: null, duration_ms: 5 };
+      expect(deliveries.record('msg_one', attempt, 'pending', now + 5_000)).toBe(true);
+      expect(deliveries.add(d, 'msg_three', now).send).toBe(false); // tried once: a repeat sends no message
+      // Round 0 is stale now; round 1 waits for its time, then goes.
+      expect(deliveries.begin('msg_one', 0, now, 30_000)).toBeNull();
+      expect(deliveries.begin('msg_one', 1, now, 30_000)).toEqual({ due_at: now + 5_000 });
+      now += 5_000;
+      expect(deliveries.begin('msg_one', 1, now, 30_000)).toHaveProperty('go');
+      // A consumer that died mid-attempt: after its lease, the next message of the round takes over.
+      now += 30_001;
+      expect(deliveries.begin('msg_one', 1, now, 30_000)).toHaveProperty('go');
+      deliveries.record('msg_one', attempt, 'delivered', null);
+      expect(deliveries.begin('msg_one', 1, now, 30_000)).toBeNull();
+      expect(deliveries.list('vid_lease')[0].attempts).toHaveLength(2);
+      deliveries.deleteFor('vid_lease');
+      expect(deliveries.list('vid_lease')).toEqual([]);
+    });
   });
 });

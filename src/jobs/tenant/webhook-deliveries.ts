@@ -14,6 +14,11 @@ import { base64url } from '../../shared/ids.js';
 export interface WebhookMessage {
   tenant: string;
   id: string;
+  /**
+   * The attempts the delivery had when this message was sent: a message for an earlier round is
+   * stale. Absent on messages queued by a version without rounds (not checked then).
+   */
+  n?: number;
 }
 
 const SECRET_BYTES = 32;
@@ -118,10 +123,17 @@ export class WebhookDeliveries {
     return { row, send: row.state === 'pending' && row.attempts.length === 0 };
   }
 
-  /** Leases a due, pending delivery to one consumer for `leaseMs`. */
-  begin(id: string, now: number, leaseMs: number): BeginVerdict {
+  /**
+   * Leases a due, pending delivery to one consumer for `leaseMs`, for the message of round `n` (the
+   * attempts made when it was sent). A message of an earlier round is stale (null: drop it); one that
+   * finds the delivery leased waits for the lease to end (a consumer that died mid-attempt is
+   * replaced then), so duplicates never send twice and never multiply.
+   */
+  begin(id: string, n: number | undefined, now: number, leaseMs: number): BeginVerdict {
     const raw = this.row(id);
-    if (!raw || raw.state !== 'pending' || raw.lease_until > now) return null;
+    if (!raw || raw.state !== 'pending') return null;
+    if (n !== undefined && (JSON.parse(raw.attempts) as unknown[]).length !== n) return null;
+    if (raw.lease_until > now) return { due_at: raw.lease_until };
     if (raw.next_at !== null && raw.next_at > now + 1_000) return { due_at: raw.next_at };
     this.sql.exec('UPDATE webhook_deliveries SET lease_until = ? WHERE id = ?', now + leaseMs, id);
     return { go: parse(raw) };
