@@ -23,7 +23,8 @@ const stack = await startStack({
   port: 8844,
   containerPort: 8845,
   keys: KEY,
-  env: { MAX_CONCURRENT_JOBS: '100' },
+  // The bench polls 20 delivery logs every 5 s: above the default 120 requests a minute.
+  env: { MAX_CONCURRENT_JOBS: '100', RATE_LIMIT_PER_MIN: '100000' },
 });
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`${stack.base}${path}`, { ...init, headers: { 'x-api-key': KEY, ...init.headers } });
@@ -48,10 +49,11 @@ try {
   type Delivery = { webhook_id: string; state: string; attempts: unknown[] };
   const deliveries = async () =>
     Promise.all(
-      ids.map(
-        async (id) =>
-          ((await (await api(`/api/jobs/${id}/webhooks`)).json()) as { data: Delivery[] }).data[0],
-      ),
+      ids.map(async (id) => {
+        const res = await api(`/api/jobs/${id}/webhooks`);
+        if (!res.ok) throw new Error(`GET /api/jobs/${id}/webhooks: ${res.status} ${await res.text()}`);
+        return ((await res.json()) as { data: Delivery[] }).data[0];
+      }),
     );
   let all: Delivery[] = [];
   const deadline = Date.now() + 90 * 60_000;

@@ -88,11 +88,6 @@ export class JobIndex {
     return this.sql.exec('DELETE FROM job_index WHERE video_id = ?', videoId).rowsWritten > 0;
   }
 
-  get(videoId: string): IndexRow | null {
-    const rows = this.sql.exec(`SELECT ${COLUMNS} FROM job_index WHERE video_id = ?`, videoId).toArray();
-    return (rows[0] ?? null) as unknown as IndexRow | null;
-  }
-
   /** One page, newest first; `limit + 1` rows tell whether another page follows. */
   page(q: IndexQuery, now: number): IndexPage {
     const { sql, args } = pageQuery(q, now);
