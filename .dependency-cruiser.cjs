@@ -20,7 +20,8 @@ const LAYERS = {
   'src/storage': ['src/contract', 'src/shared'],
   'src/media': ['src/contract', 'src/shared'],
   'src/auth': ['src/contract', 'src/shared', 'src/jobs'],
-  'src/api': ['src/contract', 'src/shared', 'src/auth', 'src/jobs', 'src/storage'],
+  'src/api': ['src/contract', 'src/shared', 'src/auth', 'src/jobs', 'src/storage', 'src/webhooks'],
+  'src/webhooks': ['src/contract', 'src/shared', 'src/jobs', 'src/storage'],
   'src/pipeline': [
     'src/contract',
     'src/shared',

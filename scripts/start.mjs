@@ -85,16 +85,20 @@ if (!externalContainer) startMedia();
 
 // Settings from wrangler.toml [vars] that the environment may override for this run.
 const OVERRIDABLE =
-  /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+|RATE_LIMIT_PER_MIN|STATUS_RATE_LIMIT_PER_MIN|STATUS_MAX_HELD_POLLS|UNAUTH_RATE_LIMIT_PER_MIN|MAX_CONCURRENT_JOBS|MAX_MEDIA_DURATION_SEC|CLIENT_ADDRESS_HEADER|QUEUE_DETACHED_RUNS|VAD_MAX_BATCH|RETENTION_DAYS|IDEMPOTENCY_TTL_SEC|UPLOAD_[A-Z_]+)$/;
+  /^(STORAGE_URL|MAX_UPLOAD_BYTES|DOWNLOAD_URL_TTL_SEC|EDGE_AUDIO_MAX_BYTES|JOB_[A-Z_]+|RATE_LIMIT_PER_MIN|STATUS_RATE_LIMIT_PER_MIN|STATUS_MAX_HELD_POLLS|UNAUTH_RATE_LIMIT_PER_MIN|MAX_CONCURRENT_JOBS|MAX_MEDIA_DURATION_SEC|CLIENT_ADDRESS_HEADER|QUEUE_DETACHED_RUNS|VAD_MAX_BATCH|RETENTION_DAYS|IDEMPOTENCY_TTL_SEC|UPLOAD_[A-Z_]+|WEBHOOK_[A-Z_]+)$/;
 const overrides = Object.fromEntries(
   Object.entries(process.env).filter(([k, v]) => OVERRIDABLE.test(k) && v !== ''),
 );
 // The local queue delivers one batch at a time: jobs run detached, so a slow one holds no other (wrangler.toml).
 // No header tells a local client's address (the dev server keeps a client's own CF-Connecting-IP):
 // all share one; X-Forwarded-For only when CLIENT_ADDRESS_HEADER says so (docs/security.md).
+// Webhooks may reach local receivers (loopback only; WEBHOOK_ALLOW_LOOPBACK=0 restores the production
+// guard), and names are not resolved (no public resolver is asked; WEBHOOK_DOH_URL sets one).
 const vars = {
   QUEUE_DETACHED_RUNS: '1',
   CLIENT_ADDRESS_HEADER: 'none',
+  WEBHOOK_ALLOW_LOOPBACK: '1',
+  WEBHOOK_DOH_URL: '',
   ...overrides,
   CONTAINER_URL: containerUrl,
 };

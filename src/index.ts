@@ -9,6 +9,8 @@ import { stopContainerWork } from './media/stop-work.js';
 import { webRoutes } from './web/index.js';
 import { JobObject as JobObjectCore, type JobMessage, type JobObjectEnv } from './jobs/job-object.js';
 import { purgeJobFiles } from './storage/purge.js';
+import { handleWebhookBatch, isWebhookQueue } from './webhooks/deliver.js';
+import type { WebhookMessage } from './jobs/tenant-object.js';
 
 /** The Job Durable Object with its purge port bound to R2 (`storage/purge`). Adds no members. */
 export class JobObject extends JobObjectCore {
@@ -26,5 +28,9 @@ const app = createApp({ stopJobWork: stopContainerWork, pages: webRoutes });
 
 export default {
   fetch: app.fetch,
-  queue: handleBatch,
-} satisfies ExportedHandler<Env, JobMessage>;
+  // Two queues, one handler: the jobs (and their dead letters), and the webhook deliveries.
+  queue: (batch, env) =>
+    isWebhookQueue(batch.queue)
+      ? handleWebhookBatch(batch as MessageBatch<WebhookMessage>, env)
+      : handleBatch(batch as MessageBatch<JobMessage>, env),
+} satisfies ExportedHandler<Env, JobMessage | WebhookMessage>;

@@ -13,9 +13,10 @@ import { r2Keys } from '../shared/r2-keys.js';
 import { formFields, parseFormOptions } from './form-options.js';
 import { intake } from './intake.js';
 import type { AppEnv } from './middleware.js';
+import { WEBHOOK_URL_FIELD, webhookOf } from './webhooks.js';
 
 /** The form's text fields (beside the `file` upload); the route table documents the same. */
-export const ANALYZE_TEXT_FIELDS = formFields(AnalysisOptions, 'file_id');
+export const ANALYZE_TEXT_FIELDS = formFields(AnalysisOptions, 'file_id', WEBHOOK_URL_FIELD);
 
 export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async (c) => {
   const videoId = newVideoId();
@@ -25,6 +26,7 @@ export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async
     if (!file)
       throw new ApiError('missing_file', 'the "file" field with the video is required', { field: 'file' });
     const options = parseFormOptions(AnalysisOptions, form.fields);
+    const webhook = await webhookOf(c, form.fields);
     await admit();
     await submitJob(c.env, {
       video_id: videoId,
@@ -33,6 +35,7 @@ export const analyzeRoutes = new Hono<AppEnv>().post('/api/analyze-video', async
       source: file,
       audio: null,
       options,
+      webhook,
     });
     return { body: { video_id: videoId, status: 'pending' } satisfies JobCreated };
   });

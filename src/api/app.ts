@@ -20,9 +20,12 @@ import {
   securityHeaders,
   type AppEnv,
 } from './middleware.js';
+import { captionRoutes } from './captions.js';
+import { listRoutes } from './lists.js';
 import { processRoutes } from './process.js';
 import { statusRoutes } from './status.js';
 import { uploadRoutes } from './uploads.js';
+import { webhookRoutes } from './webhooks.js';
 
 export interface AppOptions {
   /** Stops a deleted job's running work (the Worker passes the media container's `DELETE /jobs/{id}`). */
@@ -49,6 +52,9 @@ export function createApp({ stopJobWork, pages }: AppOptions = {}) {
   app.route('/', processRoutes);
   app.route('/', avatarRoutes);
   app.route('/', statusRoutes);
+  app.route('/', listRoutes);
+  app.route('/', captionRoutes);
+  app.route('/', webhookRoutes);
   app.route('/', createJobRoutes({ stopWork: stopJobWork }));
   app.route('/', uploadRoutes);
   return app;

@@ -15,9 +15,14 @@ import { intake } from './intake.js';
 import { seal } from '../shared/sealed.js';
 import { credentialSecret } from './storage-config.js';
 import type { AppEnv } from './middleware.js';
+import { WEBHOOK_URL_FIELD, webhookOf } from './webhooks.js';
 
 /** The form's text fields (beside the `file` and `audio` uploads); the route table documents the same. */
-export const PROCESS_TEXT_FIELDS = formFields(ProcessFormOptions.extend(AvatarChoice.shape), 'file_id');
+export const PROCESS_TEXT_FIELDS = formFields(
+  ProcessFormOptions.extend(AvatarChoice.shape),
+  'file_id',
+  WEBHOOK_URL_FIELD,
+);
 /** Rules 6 and 7: the provider's fields are read (and checked) only with voice_generator 1. */
 const ALWAYS_READ = ProcessFormOptions.omit({ voice_id: true, credential_voice_generator: true });
 const PROVIDER_ONLY = ProcessFormOptions.pick({ voice_id: true, credential_voice_generator: true });
@@ -58,6 +63,7 @@ export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async
   return intake(c, spec, async ({ form, source, admit }) => {
     const options = processOptions(form.fields, form.files.audio !== undefined);
     const avatarId = parseFormOptions(AvatarChoice, form.fields).video_id;
+    const webhook = await webhookOf(c, form.fields);
     let video = await source();
     if (avatarId !== null) {
       const avatar = isAvatarId(avatarId) ? await findAvatar(c.env.MEDIA, tenant, avatarId) : null;
@@ -88,6 +94,7 @@ export const processRoutes = new Hono<AppEnv>().post('/api/process-video', async
       source: video,
       audio: form.files.audio ?? null,
       options,
+      webhook,
     });
     // A resumable upload named beside an avatar id stays the client's (rule 1: the avatar was used).
     return {

@@ -6,15 +6,14 @@
 import { Hono, type Context } from 'hono';
 import { ApiError } from '../contract/errors.js';
 import { MAX_STATUS_WAIT_SEC, type StatusResponse } from '../contract/jobs.js';
-import { numberVar } from '../shared/env.js';
 import { isWellFormedId } from '../shared/ids.js';
 import { awaitJobChange, findJob } from '../jobs/submit.js';
-import { signDownloadUrl } from '../storage/signed-url.js';
+import { downloadTtlSec, signDownloadUrl } from '../storage/signed-url.js';
+import { statusFields } from '../jobs/state.js';
 import { HeldPolls, maxHeldPolls } from './held-polls.js';
 import type { AppEnv } from './middleware.js';
 import { signingSecret, storageOrigin } from './storage-config.js';
 
-export const DEFAULT_DOWNLOAD_TTL_SEC = 86_400;
 /** Pure: the `wait` query parameter in ms (0 when absent); a 400 naming it when it is not 0–60 whole seconds. */
 export function statusWaitMs(raw: string | undefined): number {
   if (raw === undefined) return 0;
@@ -62,18 +61,14 @@ async function statusHandler(c: Context<AppEnv>): Promise<Response> {
   const job = found && waitMs > 0 ? await heldPoll(c, () => awaitJobChange(c.env, found, waitMs)) : found;
   if (!job) return c.json(NOT_FOUND);
 
-  const body: StatusResponse = {
-    status: job.status,
-    progress: job.progress,
-    download_url: null,
-    result: null,
-    error_message: job.status === 'failed' ? job.error_message : null,
-  };
-  if (job.status === 'completed' && job.kind === 'processing' && job.output_key) {
-    const ttl = numberVar(c.env.DOWNLOAD_URL_TTL_SEC, DEFAULT_DOWNLOAD_TTL_SEC);
-    body.download_url = await signDownloadUrl(storageOrigin(c), signingSecret(c.env), job.output_key, ttl);
-    if (job.processing_report) body.processing_report = job.processing_report;
-  }
+  const body = statusFields(job);
+  if (job.status === 'completed' && job.kind === 'processing' && job.output_key)
+    body.download_url = await signDownloadUrl(
+      storageOrigin(c),
+      signingSecret(c.env),
+      job.output_key,
+      downloadTtlSec(c.env),
+    );
   if (job.status === 'completed' && job.kind === 'analysis' && job.result_key) {
     const stored = await c.env.MEDIA.get(job.result_key);
     if (stored) return streamWithResult(body, stored.body);

@@ -9,7 +9,8 @@
  * // video-api process talk.mp4 --description "Hello" --voice-generator 0 -o out.mp4
  */
 import { parseArgs } from 'node:util';
-import { VideoApiClient, type JobStatus } from './client.js';
+import { VideoApiClient, type JobStatus, type ListJobsOptions } from './client.js';
+import { listenForWebhooks } from './listen.js';
 import { VideoApiError, VideoJobError, VideoWaitTimeoutError } from './errors.js';
 import type { UploadProgress } from './form.js';
 import { formatBytes, progressBar } from './progress-bar.js';
@@ -34,6 +35,12 @@ Commands:
   register FILE                                  store a video for reuse; prints its avt_ id
   status ID [--json]                             one status poll
   download ID -o FILE                            download a completed processing job
+  jobs [--status S] [--kind K] [--limit N] [--all] [--json]
+                                                 the key's jobs, newest first (--all: every page)
+  captions ID [--format vtt|srt] [-o FILE]       caption file of a completed analysis
+  webhook-listen [--port N] [--count N] [--json] receive, verify and print webhook deliveries on
+                                                 127.0.0.1:N (default 8790); --count: stop after N
+  --webhook-url URL (analyze, process, register) a signed POST to URL when the job ends
 
 Options: --api-key KEY (or VIDEO_API_KEY) · --url URL (or VIDEO_API_URL, default http://127.0.0.1:8787)
          --timeout SEC (waiting, default 1800) · --json (machine-readable stdout) · -h, --help
@@ -59,6 +66,15 @@ const OPTIONS = {
   'eye-contact': { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   timeout: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  status: { type: 'string' },
+  kind: { type: 'string' },
+  limit: { type: 'string' },
+  all: { type: 'boolean' },
+  format: { type: 'string' },
+  port: { type: 'string' },
+  count: { type: 'string' },
+  secret: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -161,6 +177,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
         visualAnalytics: !!o.visual,
         language: o.language,
         onUploadProgress,
+        webhookUrl: o['webhook-url'],
       });
       bar.done(`uploaded → ${created.video_id}`);
       if (!o.wait) {
@@ -195,6 +212,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
         lipSyncCorrection: o['lip-sync'] || undefined,
         eyeContactCorrection: o['eye-contact'] || undefined,
         onUploadProgress,
+        webhookUrl: o['webhook-url'],
       });
       bar.done(`uploaded → ${created.video_id}`);
       if (!o.wait && !o.output) {
@@ -217,7 +235,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     case 'register': {
       const file = one('FILE');
       const { bar, onUploadProgress } = uploadBar();
-      const created = await client.registerAvatar(file, { onUploadProgress });
+      const created = await client.registerAvatar(file, { onUploadProgress, webhookUrl: o['webhook-url'] });
       bar.done('registered');
       if (o.json) json(created);
       else out(created.video_id);
@@ -247,6 +265,66 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       if (!o.output) throw new UsageError('download needs -o FILE');
       await download(client, id, o.output, io);
       out(o.output);
+      return EXIT.ok;
+    }
+    case 'jobs': {
+      const pages = client.listJobs({
+        status: o.status as ListJobsOptions['status'],
+        kind: o.kind as ListJobsOptions['kind'],
+        limit: o.limit === undefined ? undefined : Number(o.limit),
+      });
+      for await (const page of pages) {
+        for (const job of page.data)
+          out(
+            o.json
+              ? JSON.stringify(job)
+              : `${job.video_id}  ${job.kind.padEnd(10)}  ${job.status.padEnd(10)}  ${job.progress.toFixed(1).padStart(5)}%  ${job.created_at}`,
+          );
+        if (!o.all) {
+          if (page.next_cursor && !o.json) io.stderr.write('(more: --all)\n');
+          break;
+        }
+      }
+      return EXIT.ok;
+    }
+    case 'captions': {
+      const id = one('ID');
+      const format = o.format ?? 'vtt';
+      if (format !== 'vtt' && format !== 'srt') throw new UsageError('--format must be vtt or srt');
+      const text = await client.captions(id, format);
+      if (o.output) {
+        const { writeFile } = await import('node:fs/promises');
+        await writeFile(o.output, text);
+        out(o.output);
+      } else io.stdout.write(text);
+      return EXIT.ok;
+    }
+    case 'webhook-listen': {
+      const port = o.port === undefined ? 8790 : Number(o.port);
+      const count = o.count === undefined ? Infinity : Number(o.count);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0–65535');
+      if (!(count > 0)) throw new UsageError('--count must be a positive number');
+      const secret = o.secret ?? (await client.webhookSecret()).secret;
+      let seen = 0;
+      let stop!: () => void;
+      const stopped = new Promise<void>((resolve) => (stop = resolve));
+      const listener = await listenForWebhooks(
+        port,
+        secret,
+        ({ id, payload }) => {
+          out(
+            o.json
+              ? JSON.stringify({ webhook_id: id, ...payload })
+              : `${payload.timestamp}  ${payload.type}  ${payload.data.video_id}  ${payload.data.status ?? ''}  (${id})`,
+          );
+          if (++seen >= count) stop();
+        },
+        (why) => io.stderr.write(`rejected a delivery: ${why}\n`),
+      );
+      io.stderr.write(`listening on ${listener.url} (send webhooks there with --webhook-url)\n`);
+      process.once('SIGINT', stop);
+      await stopped;
+      await listener.close();
       return EXIT.ok;
     }
     default:

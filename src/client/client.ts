@@ -5,6 +5,8 @@
 import type { AnalysisResult } from '../contract/result.js';
 import type { ProcessingReport } from '../contract/jobs.js';
 import type { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../contract/options.js';
+import type { AvatarList, JobList } from '../contract/lists.js';
+import type { WebhookDeliveries, WebhookSecret } from '../contract/webhooks.js';
 import { errorFromResponse, VideoApiError, VideoJobError, VideoWaitTimeoutError } from './errors.js';
 import {
   buildMultipart,
@@ -64,6 +66,22 @@ export interface UploadOptions {
   filename?: string;
   /** Sent as `Idempotency-Key`: retrying with the same key never creates a second job. */
   idempotencyKey?: string;
+  /** Extension: where a signed webhook is POSTed when the job ends (or the avatar is registered). */
+  webhookUrl?: string;
+}
+
+export type { AvatarList, JobList, WebhookDeliveries, WebhookSecret };
+
+export interface ListJobsOptions {
+  /** Only jobs with this status. */
+  status?: 'pending' | 'processing' | 'completed' | 'failed';
+  /** Only jobs of this kind. */
+  kind?: 'analysis' | 'processing';
+  /** Jobs per page, 1–100 (default 20). */
+  limit?: number;
+  /** Start after this page (a `next_cursor`). */
+  cursor?: string;
+  signal?: AbortSignal;
 }
 
 /** The text fields of process-video, as the contract names them. */
@@ -129,10 +147,11 @@ export class VideoApiClient {
   /** Starts an analysis job. */
   async analyzeVideo(file: FileInput, options: AnalyzeOptions = {}): Promise<JobCreated> {
     const { visualAnalytics = false, language, filename = 'video.mp4', ...upload } = options;
-    const fields: Partial<Record<keyof AnalysisOptions, string>> = {
+    const fields: Partial<Record<keyof AnalysisOptions | 'webhook_url', string>> = {
       ...(visualAnalytics ? { visual_analytics: 'true' } : {}),
       ...(language ? { language } : {}),
     };
+    if (upload.webhookUrl) fields.webhook_url = upload.webhookUrl;
     return this.#upload('/api/analyze-video', fields, { file: await toNamedFile(file, filename) }, upload);
   }
 
@@ -165,6 +184,7 @@ export class VideoApiClient {
     bool('lip_sync_correction', options.lipSyncCorrection);
     text('lip_sync_correction_model', options.lipSyncCorrectionModel);
     bool('eye_contact_correction', options.eyeContactCorrection);
+    if (options.webhookUrl) fields.webhook_url = options.webhookUrl;
     const files: Record<string, NamedFile> = {};
     // With an avatar the server ignores `file`; not sending it saves the upload.
     if (file !== undefined && !avatarId) files.file = await toNamedFile(file, filename);
@@ -175,7 +195,66 @@ export class VideoApiClient {
   /** Stores a video for reuse; returns its `avt_` id. */
   async registerAvatar(file: FileInput, options: UploadOptions = {}): Promise<AvatarRegistered> {
     const { filename = 'video.mp4', ...upload } = options;
-    return this.#upload('/api/register-avatar', {}, { file: await toNamedFile(file, filename) }, upload);
+    const fields: Record<string, string> = upload.webhookUrl ? { webhook_url: upload.webhookUrl } : {};
+    return this.#upload('/api/register-avatar', fields, { file: await toNamedFile(file, filename) }, upload);
+  }
+
+  /**
+   * The key's jobs, newest first, one page per iteration (extension), following `next_cursor`.
+   * @example
+   * for await (const page of client.listJobs({ status: 'completed' })) for (const job of page.data) console.log(job.video_id);
+   */
+  async *listJobs(options: ListJobsOptions = {}): AsyncGenerator<JobList> {
+    const { signal, ...query } = options;
+    let cursor = query.cursor;
+    do {
+      const page: JobList = await this.#json(`/api/jobs${queryString({ ...query, cursor })}`, { signal });
+      yield page;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** The key's avatars, newest first, one page per iteration (extension). */
+  async *listAvatars(
+    options: Pick<ListJobsOptions, 'limit' | 'cursor' | 'signal'> = {},
+  ): AsyncGenerator<AvatarList> {
+    const { signal, ...query } = options;
+    let cursor = query.cursor;
+    do {
+      const page: AvatarList = await this.#json(`/api/avatars${queryString({ ...query, cursor })}`, {
+        signal,
+      });
+      yield page;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** The caption file of a completed analysis job's transcript, as text (extension). */
+  async captions(videoId: string, format: 'vtt' | 'srt' = 'vtt', signal?: AbortSignal): Promise<string> {
+    const path = `/api/jobs/${encodeURIComponent(videoId)}/captions.${format === 'srt' ? 'srt' : 'vtt'}`;
+    let res: Response;
+    try {
+      res = await this.#fetch(`${this.baseUrl}${path}`, { headers: { 'x-api-key': this.#apiKey }, signal });
+    } catch (err) {
+      throw networkError(err);
+    }
+    if (!res.ok) throw await errorFromResponse(res);
+    return res.text();
+  }
+
+  /** The key's webhook signing secret (`whsec_…`), made on first use (extension). */
+  async webhookSecret(): Promise<WebhookSecret> {
+    return this.#json('/api/webhooks/secret', {});
+  }
+
+  /** Replaces the signing secret; the previous one also signs for 24 h (extension). */
+  async rotateWebhookSecret(): Promise<WebhookSecret> {
+    return this.#json('/api/webhooks/secret/rotate', { method: 'POST' });
+  }
+
+  /** The webhook deliveries of a job or avatar and their attempts (extension). */
+  async webhookDeliveries(videoId: string): Promise<WebhookDeliveries> {
+    return this.#json(`/api/jobs/${encodeURIComponent(videoId)}/webhooks`, {});
   }
 
   /**
@@ -343,6 +422,14 @@ export class VideoApiClient {
     if (res.status === 204) return undefined as T;
     return (await res.json()) as T;
   }
+}
+
+/** `?a=1&b=2` of the defined values; empty when none. */
+function queryString(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+  const text = q.toString();
+  return text ? `?${text}` : '';
 }
 
 function networkError(err: unknown): unknown {

@@ -22,7 +22,13 @@ export {
   type UploadOptions,
   type WaitOptions,
   type DownloadOptions,
+  type ListJobsOptions,
+  type JobList,
+  type AvatarList,
+  type WebhookDeliveries,
+  type WebhookSecret,
 } from './client.js';
+export { verifyWebhook, type WebhookPayload } from './webhook.js';
 export { VideoApiError, VideoJobError, VideoWaitTimeoutError } from './errors.js';
 export { type FileInput, type UploadProgress } from './form.js';
 export { nextPollDelayMs, type BackoffOptions } from './poll.js';

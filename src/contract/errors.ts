@@ -12,6 +12,8 @@ export const ERROR_CODES = {
   link_expired: 403,
   not_found: 404,
   avatar_not_found: 404,
+  /** A completed job without captions (no speech recognised, a processing job, or a job older than captions). */
+  no_captions: 404,
   method_not_allowed: 405,
   invalid_request: 400,
   invalid_field: 400,
@@ -28,6 +30,8 @@ export const ERROR_CODES = {
   idempotency_in_progress: 409,
   /** Resumable upload: a part or completion that does not fit the upload's state. */
   upload_conflict: 409,
+  /** What the request reads exists only once the job has completed (its captions). */
+  job_not_completed: 409,
   /** Requests per minute or concurrent jobs of the key exceeded; see Retry-After. */
   rate_limited: 429,
   internal_error: 500,

@@ -9,3 +9,5 @@ export * from './render.js';
 export * from './responses.js';
 export * from './result.js';
 export * from './tts.js';
+export * from './lists.js';
+export * from './webhooks.js';

@@ -82,6 +82,8 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     // A long-poll can only wait on a record that exists (changedSince answers a missing one at once).
     if (before && state.visiblyChanged(before, next)) this.wakeWatchers();
     if (state.isTerminal(next.status) && !wasTerminal) await this.ended(next);
+    // The key's list learns each new status (its end is recorded with the slot's release, retried).
+    else if (!before || before.status !== next.status) await this.indexInTenant(next).catch(logIndexError);
     return next;
   }
 
@@ -96,12 +98,45 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     await this.ctx.storage.setAlarm(released ? expiry : Math.min(expiry, Date.now() + RELEASE_RETRY_MS));
   }
 
-  /** Tells the tenant (idempotently) that the job no longer counts; false when that failed. */
+  private tenant(job: JobRecord): DurableObjectStub<TenantObject> | null {
+    return this.env.TENANT ? this.env.TENANT.get(this.env.TENANT.idFromName(job.tenant)) : null;
+  }
+
+  /** The job's row in its key's list (`GET /api/jobs`). */
+  private async indexInTenant(job: JobRecord): Promise<void> {
+    await this.tenant(job)?.indexJob({
+      video_id: job.video_id,
+      kind: job.kind,
+      status: job.status,
+      progress: job.progress,
+      created_at: job.created_at,
+      finished_at: job.finished_at,
+      expires_at: state.isTerminal(job.status) ? this.expiresAt(job) : null,
+    });
+  }
+
+  /** Queues the webhook of the job's end, when it asked for one (idempotent: one delivery per event). */
+  private async announce(job: JobRecord): Promise<void> {
+    if (!job.webhook) return;
+    await this.tenant(job)?.webhookEvent({
+      tenant: job.tenant,
+      video_id: job.video_id,
+      type: job.status === 'completed' ? 'job.completed' : 'job.failed',
+      url: job.webhook.url,
+      origin: job.webhook.origin,
+    });
+  }
+
+  /**
+   * Tells the tenant (idempotently) that the job no longer counts, records its end in the key's
+   * list and queues its webhook; false when that failed (the alarm retries all three).
+   */
   private async releaseSlot(job: JobRecord): Promise<boolean> {
     if (await this.ctx.storage.get<boolean>(RELEASED_KEY)) return true;
     try {
-      if (this.env.TENANT)
-        await this.env.TENANT.get(this.env.TENANT.idFromName(job.tenant)).releaseJob(job.video_id);
+      await this.indexInTenant(job);
+      await this.announce(job);
+      await this.tenant(job)?.releaseJob(job.video_id);
       await this.ctx.storage.put(RELEASED_KEY, true);
       return true;
     } catch (err) {
@@ -123,8 +158,11 @@ export class JobObject extends DurableObject<JobObjectEnv> {
       .map((s) => s!.key);
   }
 
-  /** Deletes the job's R2 objects and every trace of the object itself. */
+  /** Deletes the job's R2 objects and every trace of the object itself, its row in the key's list first. */
   private async purge(videoId: string, sourceKeys: string[]): Promise<void> {
+    // Best effort: a row left behind (the tenant unreachable) is hidden and swept at its expiry.
+    const job = this.record;
+    if (job) await this.tenant(job)?.unindexJob(videoId).catch(logIndexError);
     await this.ports.purgeJobFiles(this.env.MEDIA, videoId);
     if (sourceKeys.length) await this.env.MEDIA.delete(sourceKeys);
     this.record = null;
@@ -324,6 +362,10 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     }
     await this.armWatchdog();
   }
+}
+
+function logIndexError(err: unknown): void {
+  console.error(JSON.stringify({ level: 'warn', action: 'index', error: String(err) }));
 }
 
 export function assertNever(value: never): never {

@@ -7,7 +7,7 @@
  *      │                  │  ▲ progress/heartbeat
  *      └──────fail────────┴──┴────fail────────▶ failed
  */
-import type { JobOptions, JobStatus, ProcessingReport, SourceRef } from '../contract/jobs.js';
+import type { JobOptions, JobStatus, ProcessingReport, SourceRef, StatusResponse } from '../contract/jobs.js';
 
 /** What every job records, whatever its kind. */
 export interface JobState {
@@ -38,6 +38,8 @@ export interface JobState {
   redispatches: number;
   /** The last transient error, reported if the job finally fails. */
   last_error: string | null;
+  /** Where its end is announced (`webhook_url`), and the origin its download link is signed for. */
+  webhook?: { url: string; origin: string } | null;
 }
 
 /** A job: its state and its kind's options, tied by `kind` (narrowing on `kind` types `options`). */
@@ -83,7 +85,7 @@ export function longPollRemainingMs(
   return Math.max(0, until - elapsedMs);
 }
 
-export type NewJob = Pick<JobState, 'video_id' | 'tenant' | 'source' | 'audio'> & JobOptions;
+export type NewJob = Pick<JobState, 'video_id' | 'tenant' | 'source' | 'audio' | 'webhook'> & JobOptions;
 
 export function createJob(init: NewJob, now: number): JobRecord {
   return {
@@ -210,6 +212,23 @@ export function watchdog(job: JobRecord, now: number, limits: WatchdogLimits): W
     };
   }
   return { action: 'redispatch' };
+}
+
+/**
+ * Pure: what the status endpoint (and a job's webhook) shows of any job before its outputs are
+ * added: the download link of a processing job and the result of an analysis job come from storage.
+ */
+export function statusFields(job: JobRecord): StatusResponse {
+  return {
+    status: job.status,
+    progress: job.progress,
+    download_url: null,
+    result: null,
+    error_message: job.status === 'failed' ? job.error_message : null,
+    ...(job.status === 'completed' && job.processing_report
+      ? { processing_report: job.processing_report }
+      : {}),
+  };
 }
 
 export const roundProgress = (p: number) => Math.round(Math.min(100, Math.max(0, p)) * 10) / 10;

@@ -5,22 +5,46 @@
  * - `rate-windows`: requests per fixed one-minute window, in two buckets;
  * - `job-slots`: the key's unfinished jobs, reconciled with the jobs' real states;
  * - `idempotency`: Idempotency-Key records (fingerprint and response) for 24 h;
- * - `upload-sessions`: resumable uploads bound to the key.
- * One alarm sweeps all three stored concerns (expired idempotency keys, jobs that never reported
- * their end, abandoned uploads) and re-arms while anything remains.
+ * - `upload-sessions`: resumable uploads bound to the key;
+ * - `job-index`: the key's jobs and avatars for the lists (SQLite, newest first, keyset pages).
+ * One alarm sweeps the stored concerns (expired idempotency keys, jobs that never reported their
+ * end, abandoned uploads, index rows past retention) and re-arms while anything remains.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { numberVar } from '../shared/env.js';
 import { DEFAULT_UPLOAD_ABANDON_SEC } from '../shared/upload-session.js';
 import type { WatchdogEnv } from './limits.js';
 import { IdempotencyRecords, type IdempotencyVerdict, type StoredResponse } from './tenant/idempotency.js';
+import { JobIndex, type IndexPage, type IndexQuery, type IndexRow } from './tenant/job-index.js';
 import { JobSlots, type AdmitVerdict, type JobReader } from './tenant/job-slots.js';
+import {
+  newWebhookId,
+  WebhookDeliveries,
+  type BeginVerdict,
+  type DeliveryRow,
+  type NewDelivery,
+  type SigningSecrets,
+  type WebhookMessage,
+} from './tenant/webhook-deliveries.js';
+import type { WebhookAttempt, WebhookState } from '../contract/webhooks.js';
 import { RateWindows, type RateBucket, type RateVerdict } from './tenant/rate-windows.js';
 import { UploadSessions, type UploadSession } from './tenant/upload-sessions.js';
 
 // The types its callers (API, job object) see.
 export type { IdempotencyVerdict, StoredResponse } from './tenant/idempotency.js';
 export type { AdmitVerdict, JobReader } from './tenant/job-slots.js';
+export type { IndexList, IndexPage, IndexQuery, IndexRow } from './tenant/job-index.js';
+export type {
+  BeginVerdict,
+  DeliveryRow,
+  NewDelivery,
+  SigningSecrets,
+  WebhookMessage,
+} from './tenant/webhook-deliveries.js';
+export { signingSecretsAt } from './tenant/webhook-deliveries.js';
+
+/** After a rotation, the previous signing secret also signs for this long. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60_000;
 export type { RateBucket, RateVerdict } from './tenant/rate-windows.js';
 export type { UploadSession } from './tenant/upload-sessions.js';
 
@@ -31,6 +55,8 @@ export interface TenantObjectEnv extends WatchdogEnv {
   /** The jobs, to reconcile the slots with their real states. */
   JOB?: DurableObjectNamespace<JobReader>;
   UPLOAD_ABANDON_AFTER_SEC?: string;
+  /** Webhook deliveries to try (`webhooks/deliver`). Unset: events are recorded but never sent. */
+  WEBHOOKS?: Queue<WebhookMessage>;
 }
 
 export class TenantObject extends DurableObject<TenantObjectEnv> {
@@ -38,6 +64,8 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   private readonly slots: JobSlots;
   private readonly idempotency: IdempotencyRecords;
   private readonly uploads: UploadSessions;
+  private readonly index: JobIndex;
+  private readonly webhooks: WebhookDeliveries;
   /** The clock every window, slot and session time is read from (tests pin it instead of sleeping). */
   now: () => number = () => Date.now();
 
@@ -46,6 +74,8 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     this.slots = new JobSlots(ctx.storage, env.JOB, env);
     this.idempotency = new IdempotencyRecords(ctx.storage);
     this.uploads = new UploadSessions(ctx.storage, env.MEDIA);
+    this.index = new JobIndex(ctx.storage.sql);
+    this.webhooks = new WebhookDeliveries(ctx.storage.sql, ctx.storage);
     ctx.blockConcurrencyWhile(() => this.slots.load());
   }
 
@@ -74,6 +104,67 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
 
   async activeJobs(): Promise<string[]> {
     return this.slots.ids();
+  }
+
+  // The job and avatar index -------------------------------------------------------------------
+
+  /** Records a job's (or avatar's) current row; idempotent, a later status replaces the earlier. */
+  async indexJob(row: IndexRow): Promise<void> {
+    this.index.put(row);
+    if (row.expires_at !== null) await this.ensureSweep(this.now());
+  }
+
+  /** Forgets a deleted job or avatar, and its webhook deliveries (those pending stop). */
+  async unindexJob(videoId: string): Promise<boolean> {
+    this.webhooks.deleteFor(videoId);
+    return this.index.delete(videoId);
+  }
+
+  async listIndex(query: IndexQuery, now = this.now()): Promise<IndexPage> {
+    return this.index.page(query, now);
+  }
+
+  // Webhooks ----------------------------------------------------------------------------------
+
+  /** Records an event's delivery (once per job and event type) and queues its first attempt. */
+  async webhookEvent(d: NewDelivery, now = this.now()): Promise<DeliveryRow> {
+    const { row, send } = this.webhooks.add(d, newWebhookId(), now);
+    if (send) await this.env.WEBHOOKS?.send({ tenant: d.tenant, id: row.id, n: 0 });
+    return row;
+  }
+
+  async webhookBegin(
+    id: string,
+    n: number | undefined,
+    leaseMs: number,
+    now = this.now(),
+  ): Promise<BeginVerdict> {
+    return this.webhooks.begin(id, n, now, leaseMs);
+  }
+
+  async webhookSetBody(id: string, body: string): Promise<void> {
+    this.webhooks.setBody(id, body);
+  }
+
+  async webhookRecord(
+    id: string,
+    attempt: WebhookAttempt,
+    state: WebhookState,
+    nextAt: number | null,
+  ): Promise<boolean> {
+    return this.webhooks.record(id, attempt, state, nextAt);
+  }
+
+  async webhookList(videoId: string): Promise<DeliveryRow[]> {
+    return this.webhooks.list(videoId);
+  }
+
+  async webhookSecrets(): Promise<SigningSecrets> {
+    return this.webhooks.secrets();
+  }
+
+  async webhookRotate(now = this.now()): Promise<SigningSecrets> {
+    return this.webhooks.rotate(now, SECRET_OVERLAP_MS);
   }
 
   // Idempotency keys --------------------------------------------------------------------------
@@ -144,7 +235,9 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     await this.slots.pruneStale(now);
     await this.slots.reconcile(now);
     const uploadsLeft = await this.uploads.sweep(now, this.abandonMs());
-    if (idempotencyLeft + this.slots.size + uploadsLeft > 0)
+    const indexLeft = this.index.sweep(now);
+    this.webhooks.sweep();
+    if (idempotencyLeft + this.slots.size + uploadsLeft + indexLeft > 0)
       await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
   }
 

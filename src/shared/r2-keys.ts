@@ -11,6 +11,8 @@ export const r2Keys = {
   work: (videoId: string, step: string) => `work/${videoId}/${step}`,
   workPrefix: (videoId: string) => `work/${videoId}/`,
   output: (videoId: string) => `outputs/${videoId}/video.mp4`,
+  /** Caption files of the job's speech (an analysis job's transcript), written when it completes. */
+  captions: (videoId: string, format: 'vtt' | 'srt') => `outputs/${videoId}/captions.${format}`,
   result: (videoId: string) => `results/${videoId}.json`,
   /** Everything a job owns, except its result (`result`), which is a single key. */
   jobPrefixes: (videoId: string) => [`uploads/${videoId}/`, `work/${videoId}/`, `outputs/${videoId}/`],

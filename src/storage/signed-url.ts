@@ -3,7 +3,13 @@
  * Download links: `{storage_url}/files/{key}?expires={unix}&token={HMAC-SHA256(key, expires)}`.
  * A plain GET fetches them with no credential; the token binds one object and one expiry.
  */
+import { numberVar } from '../shared/env.js';
 import { base64url } from '../shared/ids.js';
+
+export const DEFAULT_DOWNLOAD_TTL_SEC = 86_400;
+/** Lifetime of a download link (DOWNLOAD_URL_TTL_SEC), seconds. */
+export const downloadTtlSec = (env: { DOWNLOAD_URL_TTL_SEC?: string }) =>
+  numberVar(env.DOWNLOAD_URL_TTL_SEC, DEFAULT_DOWNLOAD_TTL_SEC);
 
 const encoder = new TextEncoder();
 

@@ -36,6 +36,11 @@ export function pageHtml(nonce: string): string {
 <span id="key-hint" class="hint">Kept in this browser's localStorage only; sent as X-API-Key.</span></form>
 <p id="key-status" class="hint" role="status"></p></section>
 
+<section class="panel" id="history-panel" aria-labelledby="h-history" hidden><h2 id="h-history">Your jobs</h2>
+<p class="row"><button type="button" id="history-refresh">Refresh</button><span class="hint">Newest first; open a completed job to see its result.</span></p>
+<ul id="history" class="history" aria-live="polite"></ul>
+<p><button type="button" id="history-more" hidden>Show more</button></p></section>
+
 <section class="panel" aria-labelledby="h-job"><h2 id="h-job">2. Video and job</h2>
 <form id="job-form" novalidate>
 <label class="drop" id="drop" for="file"><strong>Drop a video here</strong><span class="muted">or choose a file (any common format)</span><br>

@@ -31,6 +31,7 @@ legend{font-weight:600;padding:0 .3rem}
 .drop input{margin-top:.6rem}
 .muted,.hint{color:var(--mute);font-size:.9em}
 .hidden{display:none!important}
+.history{list-style:none;padding:0;margin:0}.history li{display:flex;gap:.8rem;align-items:center;flex-wrap:wrap;padding:.3rem 0;border-bottom:1px solid var(--line)}.history code{font-size:.85em}
 .progress-row{display:grid;grid-template-columns:7rem 1fr 3.5rem;gap:.6rem;align-items:center;margin:.3rem 0}
 progress{width:100%;height:14px}
 .error{border-left:4px solid var(--neg);background:var(--warn-bg);padding:.6rem .9rem;border-radius:6px}

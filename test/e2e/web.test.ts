@@ -118,6 +118,20 @@ describe('web page', () => {
     await page.close();
   });
 
+  it("should list the key's jobs and open a completed one's result from the history", async () => {
+    // The key is saved by the test before: the history loads with the page.
+    const page = await openPage();
+    await page.waitForSelector('#history-panel:not([hidden])', { timeout: 10_000 });
+    const first = page.locator('#history li').first();
+    await expect.poll(() => first.textContent()).toMatch(/^vid_\S{22}analysis · completed · /);
+    await first.getByRole('button', { name: /Open the result of vid_/ }).click();
+    await page.waitForSelector('#results-panel:not([hidden])', { timeout: 10_000 });
+    expect(await page.textContent('#card-duration')).toMatch(/0:03/);
+    // No local file for an earlier job: the player stays empty rather than showing another video.
+    expect(await page.$eval('#player', (v: any) => v.getAttribute('src'))).toBeNull();
+    await page.close();
+  });
+
   it('should render a complete result: cards, timeline, transcript; clicking seeks and moves the playhead', async () => {
     const page = await openPage();
     const full = sampleResult();

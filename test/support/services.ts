@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, normalize, resolve } from 'node:path';
+import { answerDoh } from './doh.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SHARED_MEDIA = resolve(ROOT, '../shared/media');
@@ -38,9 +39,13 @@ export async function startMediaService(
   return child;
 }
 
-/** Serves files under the given roots: /shared/... from ../shared/media, /generated/... from a temp dir. */
+/**
+ * Serves files under the given roots: /shared/... from ../shared/media, /generated/... from a temp
+ * dir; and /dns-query, a DNS-over-HTTPS stub for the webhook tests (`doh.ts`).
+ */
 export async function startFixtureServer(port: number, roots: Record<string, string>): Promise<Server> {
   const server = createServer((req, res) => {
+    if (answerDoh(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://x');
     const [, root, ...rest] = url.pathname.split('/');
     const base = roots[root ?? ''];

@@ -22,6 +22,7 @@ import {
   BASE,
   BOB,
   call,
+  devTenant,
   expectError,
   fixture,
   form,
@@ -55,14 +56,6 @@ const tone = async (): Promise<Field> => ({
   type: 'video/mp4',
 });
 const keysUnder = async (prefix: string) => (await env.MEDIA.list({ prefix })).objects.map((o) => o.key);
-/** The tenant id of a development key, as `auth/keys.ts` derives it. */
-async function devTenant(key: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
-  return `dev_${[...digest]
-    .map((b) => b.toString(16).padStart(2, '0'))
-    .join('')
-    .slice(0, 16)}`;
-}
 const postWith = (
   path: string,
   fields: Record<string, Field>,

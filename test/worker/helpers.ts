@@ -83,3 +83,12 @@ export async function expectError(res: Response, status: number, code: string, f
   if (field) expect(body.error.field).toBe(field);
   return body;
 }
+
+/** The tenant id of a development key, as `auth/keys.ts` derives it. */
+export async function devTenant(key: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  return `dev_${[...digest]
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('')
+    .slice(0, 16)}`;
+}

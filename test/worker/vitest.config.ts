@@ -72,7 +72,10 @@ export default defineProject({
           JOB_RUNNER: () => new Response('no detached runs in the Worker tests', { status: 503 }),
         },
         // Tests need the consumer to pick messages up quickly.
-        queueConsumers: { 'video-api-jobs': { maxBatchTimeout: 0.05 } },
+        queueConsumers: {
+          'video-api-jobs': { maxBatchTimeout: 0.05 },
+          'video-api-webhooks': { maxBatchTimeout: 0.05 },
+        },
         bindings: {
           // The real media service and fixture server, started by global-setup.ts.
           CONTAINER_URL: `http://127.0.0.1:${process.env.TEST_MEDIA_PORT}`,
@@ -80,6 +83,8 @@ export default defineProject({
           DEV_API_KEY: 'test-key-alice,test-key-bob',
           SIGNING_SECRET: 'test-signing-secret',
           ADMIN_TOKEN: 'test-admin-token',
+          // Webhook hosts are resolved by the fixture server's DNS-over-HTTPS stub (test/support/doh.ts), never a real resolver.
+          WEBHOOK_DOH_URL: `http://127.0.0.1:${process.env.TEST_FIXTURE_PORT}/dns-query`,
           // Small enough to test 413 with a modest body.
           MAX_UPLOAD_BYTES: String(12 * 1024 * 1024),
         },

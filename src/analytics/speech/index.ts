@@ -27,3 +27,13 @@ export { MAX_SENTENCE_WORDS } from './sentences';
 export { DIVERSITY_WINDOW } from './lexical';
 export { STYLE_LABELS, type StyleLabel } from './style';
 export { EMOTION_LABELS, type EmotionLabel } from './emotion';
+export {
+  buildCues,
+  toSrt,
+  toWebVtt,
+  CAPTION_MAX_LINE_CHARS,
+  CAPTION_MAX_LINES,
+  CAPTION_MAX_SEC,
+  CAPTION_PAUSE_SEC,
+  type Cue,
+} from './captions';

@@ -9,6 +9,7 @@ import { MAX_DESCRIPTION_CHARS } from '../../contract/options.js';
 import { ERROR_CODE_DOCS } from './errors.js';
 import { errorResponses } from './error-responses.js';
 import { formComponents, openApiPaths } from './paths.js';
+import { webhookDocs } from './webhooks.js';
 import { CONTRACT_COMPONENTS, componentSchemas } from './schemas.js';
 
 export interface OpenApiOptions {
@@ -58,6 +59,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, an
       { name: 'service', description: 'Health, this document, the web page.' },
     ],
     paths: openApiPaths(CONTRACT_COMPONENTS),
+    webhooks: webhookDocs(),
     components: {
       securitySchemes: {
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key.' },

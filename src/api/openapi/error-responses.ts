@@ -31,6 +31,11 @@ export const ERROR_RESPONSES = {
     description: '`video_id` is not an avatar of this API key, or `file_id` is not an upload of it.',
     codes: ['avatar_not_found', 'not_found'],
   },
+  CaptionsNotFound: {
+    description: 'No job with this id for this API key, or the completed job has no captions.',
+    codes: ['not_found', 'no_captions'],
+  },
+  JobNotCompleted: { description: 'The job has not completed.', codes: ['job_not_completed'] },
   LinkRejected: {
     description: 'The signed link is not valid for this file, or expired.',
     codes: ['invalid_signature', 'link_expired'],

@@ -13,9 +13,11 @@ const WHEN: Record<ErrorCode, string> = {
   link_expired:
     'A /files link older than its expiry (24 h by default): poll the status endpoint for a fresh link.',
   not_found:
-    'No such route, a downloaded file that no longer exists, an unknown admin key id, upload id or `file_id`, or (DELETE /api/jobs) a job this key does not have. (Unknown job ids are not an error: the status endpoint answers 200 with status `not_found`.)',
+    'No such route, a downloaded file that no longer exists, an unknown admin key id, upload id or `file_id`, or (DELETE /api/jobs, its captions and webhooks) a job this key does not have. (Unknown job ids are not an error: the status endpoint answers 200 with status `not_found`.)',
   avatar_not_found:
     'process-video `video_id` is not an avatar registered by this API key (`field`: video_id).',
+  no_captions:
+    'Captions of a completed job that has none: no speech was recognised, a processing job (its output has no caption file), or a job that completed before caption files existed.',
   method_not_allowed:
     'The path exists but not with this method (e.g. GET /api/analyze-video); the `Allow` header lists the methods it takes.',
   invalid_request:
@@ -37,6 +39,8 @@ const WHEN: Record<ErrorCode, string> = {
     'A request with the same `Idempotency-Key` is still being handled; retry after `Retry-After`.',
   upload_conflict:
     'Resumable upload: a part after completion, completing with a missing or short part, or a `file_id` whose upload is not completed.',
+  job_not_completed:
+    'The job is still pending or processing, or failed: its captions exist only once it has completed; poll the status endpoint.',
   rate_limited:
     'More requests per minute than the key allows (status polls have their own, larger budget), or all its concurrent-job slots are taken, or (before any key is checked) more than UNAUTH_RATE_LIMIT_PER_MIN (default 60) requests per minute from the client address failed authentication; wait `Retry-After` seconds. `RateLimit-*` headers show the budget; `reason` names it.',
   internal_error: 'An unexpected failure; the details are in the server log under the `request_id`.',

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { KeyCreated, KeyRecord, KeyRequest } from '../../contract/keys.js';
-import { MAX_STATUS_WAIT_SEC, StatusResponse } from '../../contract/jobs.js';
+import { JOB_STATUSES, MAX_STATUS_WAIT_SEC, StatusResponse } from '../../contract/jobs.js';
+import { AvatarList, JobList, LIST_DEFAULT_LIMIT, LIST_KINDS, LIST_MAX_LIMIT } from '../../contract/lists.js';
 import {
   AvatarRegistered,
   JobCreated,
@@ -17,6 +18,12 @@ import {
   UploadState,
 } from '../../contract/responses.js';
 import { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../../contract/options.js';
+import {
+  WEBHOOK_URL_FIELD,
+  WEBHOOK_URL_MAX_CHARS,
+  WebhookDeliveries,
+  WebhookSecret,
+} from '../../contract/webhooks.js';
 import type { ErrorResponseName } from './error-responses.js';
 import type { FormDoc, TextField } from './forms.js';
 import type { Schema } from './json-schema.js';
@@ -93,6 +100,13 @@ const FILE_ID = fileId(
   'Extension: a completed resumable upload (`POST /api/uploads` … `/complete`) of this key, instead of `file`. Sending both is 400 `conflicting_fields`; an unknown id is 404 `not_found`; an unfinished one is 409 `upload_conflict`. Used once: the job takes the file over.',
 );
 
+const WEBHOOK_URL: TextField = {
+  name: WEBHOOK_URL_FIELD,
+  schema: z.string().max(WEBHOOK_URL_MAX_CHARS).meta({ format: 'uri' }),
+  description:
+    'Extension: an http or https URL (at most 2,048 characters) that receives a signed POST when the job ends (`job.completed`, `job.failed`) or the avatar is registered (`avatar.registered`), in the Standard Webhooks format (see `webhooks`). Retried with backoff for 24 h until a 2xx comes within 10 s; redirects are not followed. In production, URLs that point at loopback, private, link-local, CGNAT, multicast or reserved addresses (as written, or as the name resolves) are refused. Anything else is a 400 `invalid_field` with `field: "webhook_url"`.',
+};
+
 const STATUS_WAIT_PARAM: Schema = {
   name: 'wait',
   in: 'query',
@@ -112,6 +126,43 @@ const statusRoute = (path: string, operationId: string, summary: string, extra: 
   params: [STATUS_WAIT_PARAM],
   replies: { 200: { description: 'The job state.', json: StatusResponse } },
   errors: ['BadRequest'],
+});
+
+const LIST_PARAMS: Schema[] = [
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT },
+    description: `Entries per page, 1–${LIST_MAX_LIMIT}; anything else is 400 \`invalid_request\` with \`field: "limit"\`.`,
+  },
+  {
+    name: 'cursor',
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+    description: 'The `next_cursor` of the previous page; absent for the first page.',
+  },
+];
+
+const captionRoute = (format: 'vtt' | 'srt', mediaType: string): RouteDoc => ({
+  method: 'get',
+  path: `/api/jobs/{video_id}/captions.${format}`,
+  operationId: format === 'vtt' ? 'getCaptionsVtt' : 'getCaptionsSrt',
+  tag: 'jobs',
+  summary: `Captions of a completed analysis job as ${format === 'vtt' ? 'WebVTT' : 'SubRip'} (extension)`,
+  description:
+    "Made from the recogniser's word times when the job completed: at most 2 lines of 42 characters and 7 s per cue, a new cue after each sentence end and each pause of 0.6 s or more; each cue starts at its first word and ends at its last. The language (always `en`) is in `Content-Language`" +
+    (format === 'vtt' ? " and in the file's `Language:` header." : '.'),
+  auth: 'apiKey',
+  replies: {
+    200: {
+      description: 'The caption file.',
+      headers: { 'Content-Language': { schema: { type: 'string', example: 'en' } } },
+      content: { [mediaType]: { type: 'string' } },
+    },
+  },
+  errors: ['CaptionsNotFound', 'JobNotCompleted'],
 });
 
 const FILE_PARAMS: Schema[] = [
@@ -186,6 +237,7 @@ export const ROUTES: RouteDoc[] = [
           withUploadRule: true,
         },
         FILE_ID,
+        WEBHOOK_URL,
         AnalysisOptions,
       ],
     },
@@ -217,6 +269,7 @@ export const ROUTES: RouteDoc[] = [
           withUploadRule: true,
         },
         FILE_ID,
+        WEBHOOK_URL,
         AvatarChoice,
         ProcessFormOptions,
         {
@@ -247,10 +300,24 @@ export const ROUTES: RouteDoc[] = [
       parts: [
         { name: 'file', media: 'video', description: 'Video to store for reuse.', withUploadRule: true },
         fileId('Extension: a completed resumable upload of this key, instead of `file`.'),
+        WEBHOOK_URL,
       ],
     },
     replies: { 200: { description: 'The avatar was stored.', json: AvatarRegistered } },
     errors: UPLOAD_ERRORS,
+  },
+  {
+    method: 'get',
+    path: '/api/avatars',
+    operationId: 'listAvatars',
+    tag: 'avatars',
+    summary: "List this key's avatars, newest first (extension)",
+    description:
+      'Registered avatars of this API key, newest first, a page at a time (`next_cursor`). Deleted avatars are absent.',
+    auth: 'apiKey',
+    params: LIST_PARAMS,
+    replies: { 200: { description: 'One page of avatars.', json: AvatarList } },
+    errors: ['BadRequest'],
   },
   {
     method: 'delete',
@@ -282,6 +349,71 @@ export const ROUTES: RouteDoc[] = [
     auth: 'apiKey',
     replies: { 204: { description: 'Deleted.' } },
     errors: ['NotFound'],
+  },
+  {
+    method: 'get',
+    path: '/api/jobs',
+    operationId: 'listJobs',
+    tag: 'jobs',
+    summary: "List this key's jobs, newest first (extension)",
+    description:
+      "Analysis and processing jobs of this API key only, newest first, a page at a time: follow `next_cursor` until it is null. Deleted jobs, and jobs past their retention, are absent. A running job shows its current status and progress. Stays fast for any number of jobs: each page is read from an index of the key's jobs in the order of the list.",
+    auth: 'apiKey',
+    params: [
+      ...LIST_PARAMS,
+      {
+        name: 'status',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', enum: [...JOB_STATUSES] },
+        description: 'Only jobs with this status.',
+      },
+      {
+        name: 'kind',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', enum: [...LIST_KINDS] },
+        description: 'Only jobs of this kind.',
+      },
+    ],
+    replies: { 200: { description: 'One page of jobs.', json: JobList } },
+    errors: ['BadRequest'],
+  },
+  captionRoute('vtt', 'text/vtt'),
+  captionRoute('srt', 'application/x-subrip'),
+  {
+    method: 'get',
+    path: '/api/jobs/{video_id}/webhooks',
+    operationId: 'listWebhookDeliveries',
+    tag: 'jobs',
+    summary: 'The webhook deliveries of a job or avatar (extension)',
+    description:
+      'One entry per event (`job.completed`, `job.failed`, `avatar.registered`) of a job or avatar created with `webhook_url`: its `webhook-id`, state, every attempt (time, the receiver’s status code or the error, duration) and the next attempt of a pending one. `video_id` may also be an `avt_` id.',
+    auth: 'apiKey',
+    replies: { 200: { description: 'The deliveries, oldest first.', json: WebhookDeliveries } },
+    errors: ['NotFound'],
+  },
+  {
+    method: 'get',
+    path: '/api/webhooks/secret',
+    operationId: 'getWebhookSecret',
+    tag: 'jobs',
+    summary: "This key's webhook signing secret (extension)",
+    description:
+      'Made on first use. Verify each delivery with it (any Standard Webhooks library: `new Webhook(secret).verify(body, headers)`).',
+    auth: 'apiKey',
+    replies: { 200: { description: 'The secret.', json: WebhookSecret } },
+  },
+  {
+    method: 'post',
+    path: '/api/webhooks/secret/rotate',
+    operationId: 'rotateWebhookSecret',
+    tag: 'jobs',
+    summary: 'Replace the webhook signing secret (extension)',
+    description:
+      'Makes a new secret. For 24 h deliveries carry two signatures (the new secret’s and the old one’s, space-separated), so receivers can switch without losing any.',
+    auth: 'apiKey',
+    replies: { 200: { description: 'The new secret.', json: WebhookSecret } },
   },
   {
     method: 'post',

@@ -18,6 +18,7 @@ import {
   UploadState,
 } from '../../contract/responses.js';
 import { AnalysisResult, EventFrameSummary } from '../../contract/result.js';
+import { WebhookPayload } from '../../contract/webhooks.js';
 import { ERROR_CODE_DOCS } from './errors.js';
 import { fromZod, type ComponentNames, type Schema } from './json-schema.js';
 import { EVENT_SUMMARY_DESCRIPTIONS, RESULT_DESCRIPTIONS } from './result-descriptions.js';
@@ -153,5 +154,6 @@ export function componentSchemas(): Record<string, Schema> {
     // Their `limits` refer to the KeyLimits component.
     KeyRecord: fromZod(KeyRecord, CONTRACT_COMPONENTS),
     KeyCreated: fromZod(KeyCreated, CONTRACT_COMPONENTS),
+    WebhookPayload: fromZod(WebhookPayload),
   };
 }

@@ -80,6 +80,7 @@ $('key-form').addEventListener('submit', (e) => {
     /* private mode: keep it in the field */
   }
   $('key-status').textContent = 'Key saved.';
+  void loadHistory(true);
 });
 $('forget-key').addEventListener('click', () => {
   try {
@@ -289,14 +290,16 @@ function poll(id: string, signal: AbortSignal): Promise<JobStatus> {
 // ---- results -----------------------------------------------------------------------------------
 const player = $<HTMLVideoElement>('player');
 
-function showResults(kind: 'analyze' | 'process', s: JobStatus) {
+/** `localVideo`: play the file just uploaded beside an analysis (false for a job opened from the history). */
+function showResults(kind: 'analyze' | 'process', s: JobStatus, localVideo = true) {
   $('results-panel').hidden = false;
   const results = $('results');
   const dl = $('download');
   if (kind === 'analyze') {
     if (state.objectUrl) URL.revokeObjectURL(state.objectUrl);
-    state.objectUrl = state.file ? URL.createObjectURL(state.file) : null;
+    state.objectUrl = localVideo && state.file ? URL.createObjectURL(state.file) : null;
     if (state.objectUrl) player.src = state.objectUrl;
+    else player.removeAttribute('src');
     results.innerHTML = ResultsRenderer.renderResults(s.result, {
       durationSec: player.duration || undefined,
     });
@@ -387,6 +390,70 @@ function wireTimeline() {
   player.ontimeupdate = () => movePlayhead(player.currentTime);
 }
 
+// ---- history -----------------------------------------------------------------------------------
+interface ListedJob {
+  video_id: string;
+  kind: 'analysis' | 'processing';
+  status: string;
+  progress: number;
+  created_at: string;
+}
+let historyCursor: string | null = null;
+
+/** The key's jobs (GET /api/jobs), newest first, ten at a time; a completed one opens its result. */
+async function loadHistory(reset: boolean): Promise<void> {
+  if (!apiKey()) return;
+  const q = new URLSearchParams({ limit: '10' });
+  if (!reset && historyCursor) q.set('cursor', historyCursor);
+  const res = await fetch(`/api/jobs?${q}`, {
+    headers: { 'X-API-Key': apiKey(), Accept: 'application/json' },
+    cache: 'no-store',
+  });
+  if (!res.ok) return;
+  const page = (await res.json()) as { data: ListedJob[]; next_cursor: string | null };
+  const list = $('history');
+  if (reset) list.textContent = '';
+  for (const job of page.data) list.appendChild(historyItem(job));
+  historyCursor = page.next_cursor;
+  $('history-more').hidden = !historyCursor;
+  $('history-panel').hidden = false;
+}
+
+function historyItem(job: ListedJob): HTMLLIElement {
+  const li = document.createElement('li');
+  const id = document.createElement('code');
+  id.textContent = job.video_id;
+  const text = document.createElement('span');
+  const when = new Date(job.created_at).toLocaleString();
+  text.textContent = `${job.kind} · ${job.status}${job.status === 'completed' ? '' : ` ${job.progress.toFixed(0)}%`} · ${when}`;
+  li.append(id, text);
+  if (job.status === 'completed') {
+    const open = document.createElement('button');
+    open.type = 'button';
+    open.textContent = 'Open';
+    open.setAttribute('aria-label', `Open the result of ${job.video_id}`);
+    open.addEventListener('click', () => openFromHistory(job));
+    li.appendChild(open);
+  }
+  return li;
+}
+
+function openFromHistory(job: ListedJob): void {
+  state.polling?.abort();
+  const polling = (state.polling = new AbortController());
+  // The page has no local copy of an earlier upload: the analysis is shown without the video.
+  getStatus(job.video_id, polling.signal)
+    .then((s) => showResults(job.kind === 'analysis' ? 'analyze' : 'process', s, false))
+    .catch((err: ShownError) => {
+      $('progress-panel').hidden = false;
+      showError(err);
+    });
+}
+
+$('history-refresh').addEventListener('click', () => void loadHistory(true));
+$('history-more').addEventListener('click', () => void loadHistory(false));
+void loadHistory(true);
+
 // ---- start -------------------------------------------------------------------------------------
 $('job-form').addEventListener('submit', (e) => {
   e.preventDefault();
@@ -421,6 +488,7 @@ $('job-form').addEventListener('submit', (e) => {
     .then((s) => {
       say('Done: the job is completed.');
       showResults(kind, s);
+      void loadHistory(true);
     })
     .catch((err: ShownError) => {
       say('Stopped.');

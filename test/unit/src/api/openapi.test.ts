@@ -92,6 +92,7 @@ describe('openapi document', () => {
         'video_id',
         'voice_generator',
         'voice_id',
+        'webhook_url',
       ].sort(),
     );
     expect(form.blur_background).toMatchObject({ type: 'string', enum: ['true', 'false'], default: 'true' });
