@@ -45,6 +45,7 @@ import {
   decodeScore,
   detectionWarnings,
   detectionWindows,
+  pickDecode,
   speechSeconds,
   trialLanguages,
   type LanguageDetection,
@@ -243,14 +244,13 @@ export class FasterWhisperEngine implements AsrEngine {
       };
       // An unsure detection of a short file is settled by decoding in each likely language and
       // keeping the decode Whisper itself finds likelier (trialLanguages).
-      let best: { language: string; score: number; words: Array<Promise<TimedWord[]>> } | undefined;
-      for (const language of candidates) {
-        const score = await decodeIn(language);
-        if (!best || score > best.score) best = { language, score, words: [...perUtterance] };
-      }
-      out.language = best!.language;
-      perUtterance.splice(0, perUtterance.length, ...best!.words);
-      const notes = detected ? detectionWarnings(detected, best!.language, candidates) : [];
+      const trials: Array<{ language: string; score: number; words: Array<Promise<TimedWord[]>> }> = [];
+      for (const language of candidates)
+        trials.push({ language, score: await decodeIn(language), words: [...perUtterance] });
+      const kept = trials.find((t) => t.language === pickDecode(trials))!;
+      out.language = kept.language;
+      perUtterance.splice(0, perUtterance.length, ...kept.words);
+      const notes = detected ? detectionWarnings(detected, kept.language, candidates) : [];
       if (notes.length > 0) out.warnings = notes;
       out.words = (await Promise.all(perUtterance)).flat();
     } finally {

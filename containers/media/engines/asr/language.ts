@@ -77,6 +77,24 @@ export function decodeScore(segments: ReadonlyArray<{ text: string; avg_logprob:
   return weight > 0 ? sum / weight : Number.NEGATIVE_INFINITY;
 }
 
+/**
+ * How much likelier (mean log-probability per token) another language's decode must be to
+ * overrule the detected one. Close languages decode alike (a Spanish clip scored −0.42 in
+ * Spanish and −0.44 in Galician); a wrong detection is far apart (3.6 s of robotic English: −0.43
+ * in Finnish, −0.24 in English).
+ */
+export const TRIAL_MARGIN = 0.1;
+
+/**
+ * Pure: the language kept after trial decodes, in `trialLanguages` order (the likeliest
+ * detection first): another one only when its decode beats the first by TRIAL_MARGIN.
+ */
+export function pickDecode(scores: ReadonlyArray<{ language: string; score: number }>): string {
+  const [first, ...others] = scores;
+  const better = others.filter((o) => o.score - first.score >= TRIAL_MARGIN);
+  return better.length > 0 ? better.reduce((b, o) => (o.score > b.score ? o : b)).language : first.language;
+}
+
 const pct = (p: number) => `${Math.round(p * 100)} %`;
 
 /**

@@ -3,6 +3,7 @@ import {
   decodeScore,
   detectionWarnings,
   detectionWindows,
+  pickDecode,
   trialLanguages,
   type LanguageDetection,
 } from '../../../../../../containers/media/engines/asr/language';
@@ -102,6 +103,29 @@ describe('language detection rules', () => {
         10,
       ),
     ).toEqual(['fi']);
+  });
+
+  it('should overrule the detected language only for a clearly likelier decode', () => {
+    // Measured: a Spanish clip −0.42 in Spanish, −0.44 in Galician; robotic English −0.43 in Finnish, −0.24 in English.
+    expect(
+      pickDecode([
+        { language: 'es', score: -0.423 },
+        { language: 'gl', score: -0.437 },
+      ]),
+    ).toBe('es');
+    expect(
+      pickDecode([
+        { language: 'es', score: -0.44 },
+        { language: 'gl', score: -0.41 },
+      ]),
+    ).toBe('es');
+    expect(
+      pickDecode([
+        { language: 'fi', score: -0.431 },
+        { language: 'en', score: -0.244 },
+      ]),
+    ).toBe('en');
+    expect(pickDecode([{ language: 'de', score: -0.3 }])).toBe('de');
   });
 
   it('should score a decode by its text-weighted mean log-probability', () => {
