@@ -19,9 +19,13 @@ export const MAX_CREDENTIAL_CHARS = 1_000;
 export const CREDENTIAL_PATTERN = /^[\x20-\x7e]+$/;
 export const CREDENTIAL_RULE =
   'may hold only printable ASCII characters (no line breaks or other control characters); the value is not shown';
-/** A voice id is one URL path segment at the provider: unreserved characters, and not `.` or `..`. */
-export const VOICE_ID_PATTERN = /^(?!\.+$)[A-Za-z0-9._~-]+$/;
-export const VOICE_ID_RULE = 'may hold only letters, digits, ".", "_", "~" and "-" (and not only dots)';
+/**
+ * A voice id is one URL path segment at the provider: unreserved characters and "+" (espeak-ng's
+ * variant names such as `en-gb+f3`; a sub-delimiter, allowed in a path segment and encoded by the
+ * adapters anyway), and not `.` or `..`.
+ */
+export const VOICE_ID_PATTERN = /^(?!\.+$)[A-Za-z0-9._~+-]+$/;
+export const VOICE_ID_RULE = 'may hold only letters, digits, ".", "_", "~", "+" and "-" (and not only dots)';
 
 export const VOICE_GENERATORS = ['0', '1', '2'] as const;
 export type VoiceGenerator = (typeof VOICE_GENERATORS)[number];
