@@ -8,7 +8,7 @@
  * tagger and word lists of that depth for other languages, the strict rule counts fewer markers
  * rather than counting words that carry meaning ("este libro" is not a filler, "este, …" is).
  */
-import { FILLER_BOUNDARY_SEC, type FillerMatch, type FillerOptions } from './fillers';
+import { FILLER_BOUNDARY_SEC, fillerOf, type FillerMatch, type FillerOptions } from './fillers';
 import type { Token } from './types';
 
 /**
@@ -36,14 +36,7 @@ export function detectSetOffFillers(
     tokens[j + 1].hesitation ||
     tokens[j + 1].start - tokens[j].end >= boundarySec;
   const push = (from: number, to: number): void => {
-    const span = tokens.slice(from, to + 1);
-    out.push({
-      word: span.map((t) => t.norm).join(' '),
-      start: span[0].start,
-      end: span[span.length - 1].end,
-      confidence: Math.min(...span.map((t) => t.confidence)),
-      tokens: span.map((t) => t.index),
-    });
+    out.push(fillerOf(tokens.slice(from, to + 1)));
     lastFillerEnd = to;
   };
   const markerAt = (i: number): number => {

@@ -269,6 +269,17 @@ const DETERMINERS = new Set([
 const SET_OFF_ADVERBS = new Set(['basically', 'actually', 'literally', 'honestly']);
 const ISOLATED_ONLY = new Set(['right', 'okay', 'ok', 'anyway', 'anyways']);
 
+/** One filler spanning consecutive tokens (one word, or a multi-word filler like "you know"). */
+export function fillerOf(span: readonly Token[]): FillerMatch {
+  return {
+    word: span.map((t) => t.norm).join(' '),
+    start: span[0].start,
+    end: span[span.length - 1].end,
+    confidence: Math.min(...span.map((t) => t.confidence)),
+    tokens: span.map((t) => t.index),
+  };
+}
+
 /**
  * Finds filler words in time-sorted tokens. `tags` are the tokens' UPOS tags (from
  * `tagTokens`); they only refine "like" and the hedges, so an all-`'X'` array still works.
@@ -305,14 +316,7 @@ export function detectFillers(
   const clauseStart = (i: number): boolean => before(i) || CONJUNCTIONS.has(norm(i - 1));
 
   const push = (from: number, to: number): void => {
-    const span = tokens.slice(from, to + 1);
-    out.push({
-      word: span.map((t) => t.norm).join(' '),
-      start: span[0].start,
-      end: span[span.length - 1].end,
-      confidence: Math.min(...span.map((t) => t.confidence)),
-      tokens: span.map((t) => t.index),
-    });
+    out.push(fillerOf(tokens.slice(from, to + 1)));
     for (let k = from; k <= to; k++) isFiller[k] = 1;
   };
 
