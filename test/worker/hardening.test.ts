@@ -197,6 +197,9 @@ describe('rate limits per key', () => {
     const first = await postWith('/api/analyze-video', { file: await tone() }, key);
     const { video_id } = await first.json<{ video_id: string }>();
     expect((await waitForJob(video_id, key)).status).toBe('completed');
+    // The job's own release may land just after its status reads completed: wait for it, or it
+    // would free the slot taken back below.
+    await vi.waitUntil(async () => (await stub.activeJobs()).length === 1, { timeout: 5_000 });
     await runInDurableObject(stub, async (t: TenantObject) => {
       await t.admitJob(video_id, 2); // the slot comes back, as if the release was lost
     });
