@@ -12,6 +12,7 @@ import { DIVERSITY_WINDOW, lexicalDiversity } from './lexical';
 import { computePace } from './pace';
 import { detectPauses, LONG_PAUSE_SEC, MIN_PAUSE_SEC } from './pauses';
 import { buildPos, tagTokens } from './pos';
+import { hasCompromiseTagger, tagTokensWithCompromise } from './pos-compromise';
 import { summarizeProsody } from './prosody';
 import { fleschKincaidGrade, gradeOfEase, readingEase } from './readability';
 import { round, roundTime } from './round';
@@ -41,13 +42,18 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
   } = options;
 
   // English has a tagger, a sentiment lexicon and finer filler rules; other languages have
-  // their hesitations, markers and readability formula (languages.ts) and no English tag,
-  // sentiment or formula is ever applied to their words (`languageWarnings` says what is reduced).
+  // their hesitations, markers and readability formula (languages.ts), German, French and Spanish
+  // a tagger of their own (pos-compromise), and no English tag, sentiment or formula is ever
+  // applied to their words (`languageWarnings` says what is reduced).
   const language = input.language ?? 'en';
   const english = language === 'en';
   const profile = speechLanguage(language);
   const tokens = buildTokens(input.words ?? [], language);
-  const tags = english ? tagTokens(tokens) : tokens.map((t) => (t.hesitation ? 'INTJ' : 'X'));
+  const tags = english
+    ? tagTokens(tokens)
+    : hasCompromiseTagger(language)
+      ? tagTokensWithCompromise(tokens, language)
+      : tokens.map((t) => (t.hesitation ? 'INTJ' : 'X'));
   const fillers = english
     ? detectFillers(tokens, tags, { boundarySec: fillerBoundarySec })
     : detectSetOffFillers(tokens, profile.markers, { boundarySec: fillerBoundarySec });

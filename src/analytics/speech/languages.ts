@@ -47,6 +47,12 @@ export interface SpeechLanguage {
   markers: readonly string[];
   /** The language's own reading-ease formula; English uses Flesch–Kincaid (readability.ts). */
   readability: ReadabilityFormula | null;
+  /**
+   * The rule-based part-of-speech tagger of the language (pos-compromise), named in the result's
+   * warnings with its accuracy on a Universal Dependencies treebank (bench/speech/pos.ts); none:
+   * only hesitations are tagged. English has its statistical tagger (pos.ts) and no warning.
+   */
+  posTagger?: { name: string; accuracy: string };
 }
 
 /** Hesitation sounds that are no word in any supported language: hm, hmm, mm, mmm. */
@@ -65,6 +71,7 @@ export const SPEECH_LANGUAGES: Readonly<Record<string, SpeechLanguage>> = {
     markers: ['also', 'halt', 'quasi', 'sozusagen', 'na ja', 'naja', 'ne', 'gell'],
     // Amstad 1978, "Wie verständlich sind unsere Zeitungen?"
     readability: { kind: 'flesch', name: 'Flesch–Amstad (Amstad 1978)', a: 180, b: 1, c: 58.5 },
+    posTagger: { name: 'de-compromise', accuracy: '83 % of words on UD German-GSD' },
   },
   es: {
     hesitation: /^(?:e+h+m*|e+m+|h+m+|m{2,})$/,
@@ -78,12 +85,14 @@ export const SPEECH_LANGUAGES: Readonly<Record<string, SpeechLanguage>> = {
       b: 1.02,
       c: 60,
     },
+    posTagger: { name: 'es-compromise', accuracy: '85 % of words on UD Spanish-GSD' },
   },
   fr: {
     hesitation: /^(?:e+u+h+|h+e+u+|h+u+m+|h+m+|m{2,})$/,
     markers: ['ben', 'bah', 'bon', 'du coup', 'genre', 'quoi', 'enfin', 'voilà', 'en fait'],
     // Kandel & Moles 1958, "Application de l'indice de Flesch à la langue française".
     readability: { kind: 'flesch', name: 'Kandel–Moles (Kandel & Moles 1958)', a: 207, b: 1.015, c: 73.6 },
+    posTagger: { name: 'fr-compromise', accuracy: '86 % of words on UD French-GSD' },
   },
   pt: {
     hesitation: /^(?:h+ã+|ã+h*|h+u+m+|é{2,}|e{2,}h*|h+m+|m{2,})$/,
@@ -156,7 +165,9 @@ export function languageWarnings(language: string | null | undefined): string[] 
   const name = NAMES[language] ? `${NAMES[language]} (${language})` : language;
   const profile = speechLanguage(language);
   const out = [
-    `pos: no part-of-speech tagger for ${name}: only hesitations are listed (INTJ); NOUN, VERB, ADP, ADJ and ADV are empty`,
+    profile.posTagger
+      ? `pos: ${name} is tagged by ${profile.posTagger.name}, a rule-based tagger less accurate than the English one (${profile.posTagger.accuracy})`
+      : `pos: no part-of-speech tagger for ${name}: only hesitations are listed (INTJ); NOUN, VERB, ADP, ADJ and ADV are empty`,
     `sentiment_words: no sentiment lexicon for ${name}: the list is empty and summary.emotion is judged from the voice alone`,
   ];
   if (!isProfiledLanguage(language))

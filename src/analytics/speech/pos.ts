@@ -23,30 +23,66 @@ function tagger(): Nlp {
 
 const SIX = new Set<string>(POS_TAGS);
 
-/**
- * Universal POS tag of every token (same order), from tagging the transcript as one text so
- * the tagger sees context. Hesitations are left out of the tagged text (they would disturb
- * their neighbours' tags) and tagged INTJ, as UD English-EWT does for "um"/"uh".
- * A word the tagger splits ("don't" → do n't) takes the first of its parts that is one of the
- * six reported tags (the last for hyphenated words, whose head is on the right).
- */
-export function tagTokens(tokens: readonly Token[]): string[] {
-  const tags: string[] = tokens.map((t) => (t.hesitation ? 'INTJ' : 'X'));
-  const lexical = tokens.filter((t) => !t.hesitation);
-  if (lexical.length === 0) return tags;
+/** A word of the tagged text: where it is in the text joined with spaces. */
+export interface TaggedSpan {
+  from: number;
+  to: number;
+  token: Token;
+}
 
-  // Character span of each word in the joined text.
-  const spans: Array<{ from: number; to: number; token: Token }> = [];
+/**
+ * Pure: the text a tagger reads (the words that are not hesitations, joined with spaces: the
+ * hesitations would disturb their neighbours' tags) and each word's character span in it.
+ */
+export function taggingText(tokens: readonly Token[]): { text: string; spans: TaggedSpan[] } {
+  const spans: TaggedSpan[] = [];
   let text = '';
-  for (const t of lexical) {
+  for (const t of tokens) {
+    if (t.hesitation) continue;
     if (text) text += ' ';
     spans.push({ from: text.length, to: text.length + t.text.length, token: t });
     text += t.text;
   }
+  return { text, spans };
+}
+
+/**
+ * Pure: every token's tag (same order) from the tags of the tagger's parts of each word.
+ * Hesitations are INTJ, as UD English-EWT tags "um"/"uh". A word the tagger splits ("don't" →
+ * do n't, "l'homme" → l' homme) takes the first of its parts that is one of the six reported
+ * tags (the last for hyphenated words, whose head is on the right).
+ */
+export function tagsFromParts(
+  tokens: readonly Token[],
+  spans: readonly TaggedSpan[],
+  parts: ReadonlyMap<number, readonly string[]>,
+): string[] {
+  const tags: string[] = tokens.map((t) => (t.hesitation ? 'INTJ' : 'X'));
+  for (const { token } of spans) {
+    const list = parts.get(token.index) ?? [];
+    const ordered = token.norm.includes('-') ? [...list].reverse() : list;
+    tags[token.index] = ordered.find((p) => SIX.has(p)) ?? ordered[0] ?? 'X';
+  }
+  return tags;
+}
+
+/**
+ * Pure: the token index of a part the tagger found at character `start` of the text, with the
+ * parts it makes up without text of their own (French "l'homme" → "l'" and an empty "homme" at
+ * the word's end) counted to the word they end.
+ */
+export function spanAt(spans: readonly TaggedSpan[], start: number): number | undefined {
+  return spans.find((s) => start >= s.from && start <= s.to)?.token.index;
+}
+
+/** Universal POS tag of every English token (same order), tagging the transcript as one text. */
+export function tagTokens(tokens: readonly Token[]): string[] {
+  const { text, spans } = taggingText(tokens);
+  const parts = new Map<number, string[]>();
+  if (spans.length === 0) return tagsFromParts(tokens, spans, parts);
 
   const n = tagger();
   const doc = n.readDoc(text);
-  const parts = new Map<number, string[]>();
   let pos = 0;
   let w = 0;
   doc.tokens().each((tk: ItemToken) => {
@@ -56,17 +92,9 @@ export function tagTokens(tokens: readonly Token[]): string[] {
     while (w < spans.length && spans[w].to <= start) w++;
     if (w >= spans.length) return;
     const idx = spans[w].token.index;
-    const list = parts.get(idx) ?? [];
-    list.push(String(tk.out(n.its.pos)));
-    parts.set(idx, list);
+    parts.set(idx, [...(parts.get(idx) ?? []), String(tk.out(n.its.pos))]);
   });
-
-  for (const { token } of spans) {
-    const list = parts.get(token.index) ?? [];
-    const ordered = token.norm.includes('-') ? [...list].reverse() : list;
-    tags[token.index] = ordered.find((p) => SIX.has(p)) ?? ordered[0] ?? 'X';
-  }
-  return tags;
+  return tagsFromParts(tokens, spans, parts);
 }
 
 /** One contract `pos` entry: a lowercase word form and every time it was said with that tag. */

@@ -54,7 +54,7 @@ export const RESULT_DESCRIPTIONS: Record<string, string> = {
   'sentiment_words[].time': 'Word start, seconds.',
   'sentiment_words[].word': 'Lower-case word.',
   'sentiment_words[].compound': 'VADER compound score, −1 (negative) to +1 (positive).',
-  pos: "English: Universal parts of speech (strict UD: proper nouns and auxiliaries are not listed). One entry per distinct lower-case word per tag, with every occurrence's time span. All six keys are always present; arrays may be empty. Other languages: hesitations under INTJ only, the other keys empty (with a warning).",
+  pos: "Universal parts of speech (strict UD: proper nouns and auxiliaries are not listed). One entry per distinct lower-case word per tag, with every occurrence's time span. All six keys are always present; arrays may be empty. German, French, Spanish: the language's rule-based tagger (compromise), less accurate, named in a warning. Other languages: hesitations under INTJ only, the other keys empty (with a warning).",
   language:
     'Extension: the language the speech is in and was transcribed in (never translated): a Whisper code, ISO 639-1 such as `de` (`haw` for Hawaiian). Detected from the speech unless `language` was sent. Null when no speech was recognised; absent without an audio stream.',
   language_probability:

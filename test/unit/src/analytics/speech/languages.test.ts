@@ -73,10 +73,14 @@ describe('analyzeSpeech in another language', () => {
       analyzeSpeech({ words, speech_segments: [], duration_sec: 10, language: 'de' }),
     );
     expect(de.filler_words.instances.map((f) => f.word)).toEqual(['äh', 'ähm']);
-    // "gut" and "schön" are English-lexicon-free: no sentiment; only hesitations are tagged.
+    // "gut" and "schön" are English-lexicon-free: no sentiment; German words get German tags.
     expect(de.sentiment_words).toEqual([]);
     expect(de.pos.INTJ.map((e) => e.word).sort()).toEqual(['äh', 'ähm']);
-    for (const tag of ['NOUN', 'VERB', 'ADP', 'ADJ', 'ADV'] as const) expect(de.pos[tag]).toEqual([]);
+    expect(de.pos.NOUN.map((e) => e.word)).toEqual(expect.arrayContaining(['aussichten', 'insel']));
+    expect(de.pos.VERB.map((e) => e.word)).toContain('verlassen');
+    // Closed classes: "die" a determiner, "ist" an auxiliary, "sollten" a modal: none listed.
+    const listed = Object.values(de.pos).flatMap((entries) => entries.map((e) => e.word));
+    for (const w of ['die', 'ist', 'sollten', 'sie', 'und']) expect(listed).not.toContain(w);
     expect(de.summary.speaking_style.readability_grade).toBeGreaterThan(0);
     expect(de.summary.words_per_minute).toBeGreaterThan(0);
     // The same words read as English would give a different grade (English formula).
@@ -93,7 +97,8 @@ describe('analyzeSpeech in another language', () => {
       'sentiment_words',
       'summary.speaking_style.readability_grade',
     ]);
-    expect(de.join(' ')).toMatch(/German \(de\).*Flesch–Amstad/s);
+    expect(de.join(' ')).toMatch(/German \(de\) is tagged by de-compromise.*Flesch–Amstad/s);
+    expect(languageWarnings('it')[0]).toMatch(/^pos: no part-of-speech tagger for Italian/);
     expect(languageWarnings('ja').map((w) => w.split(':')[0])).toEqual([
       'pos',
       'sentiment_words',
