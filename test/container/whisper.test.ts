@@ -24,7 +24,12 @@ import {
 } from '../../containers/media/engines/asr/faster-whisper.js';
 import { WhisperProcess } from '../../containers/media/engines/asr/whisper-process.js';
 import { DEFAULT_PYTHON_VENV } from '../../containers/media/src/venv.js';
-import { grammarItems, jsgfOf, readAlignment } from '../../containers/media/engines/asr/align-fillers.js';
+import {
+  grammarItems,
+  jsgfOf,
+  readAlignment,
+  standsAlone,
+} from '../../containers/media/engines/asr/align-fillers.js';
 import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.js';
 import type { TimedWord } from '../../src/contract/media.js';
 import { languageWer } from '../../bench/speech/score.js';
@@ -354,5 +359,33 @@ describe('filler grammar (pure)', () => {
       ['token', 'known'],
     ]);
     expect(readAlignment(items, [seg('so', 0.3), seg('well', 1.5)])).toBeUndefined();
+  });
+
+  it('should let the acoustics choose between a word that stands alone and a filler run', () => {
+    const words = ['arrangements?', 'What?', 'She', 'has', 'Oh.', 'Yeah', 'right.', 'Really?'];
+    expect(words.map((_, i) => standsAlone(words, i))).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(standsAlone(['Yes.'], 0)).toBe(true); // an utterance of one word
+    const alone = grammarItems(['arrangements?', 'What?', 'She'], () => true);
+    expect(alone[1]).toEqual({ kind: 'tokenOrFillers', token: 'what', word: 1 });
+    expect(jsgfOf(alone, 0.01)).toContain('public <s> = arrangements (what | <f>) she;');
+    const seg = (t: string, b: number) => ({ t, b, d: 0.3, p: 1 });
+    const asWord = readAlignment(alone, [seg('arrangements', 0), seg('what', 1), seg('she', 2)]);
+    expect(asWord?.map((r) => r.item.kind)).toEqual(['token', 'token', 'token']);
+    const asFiller = readAlignment(alone, [seg('arrangements', 0), seg('uh', 1), seg('she', 2)]);
+    expect(asFiller?.map((r) => [r.item.kind, r.item.word])).toEqual([
+      ['token', 0],
+      ['fillers', 1],
+      ['token', 2],
+    ]);
+    expect(readAlignment(alone, [seg('arrangements', 0), seg('she', 2)])).toBeUndefined();
   });
 });

@@ -18,8 +18,30 @@ import { isHesitation } from '../../../../src/analytics/speech/tokens.js';
 /** Hesitation words the aligner may put in a filler run (all in soundswallower's dictionary). */
 export const ALIGN_FILLERS = ['um', 'uh', 'hmm'] as const;
 
-/** One place of the grammar: a dictionary token of word `word`, or a run of fillers. */
-export type GrammarItem = { kind: 'token'; token: string; word: number } | { kind: 'fillers'; word: number };
+/**
+ * One place of the grammar: a dictionary token of word `word`, a run of fillers, or a word that
+ * may instead have been a run of fillers (`tokenOrFillers`: the acoustics decide).
+ */
+export type GrammarItem =
+  | { kind: 'token'; token: string; word: number }
+  | { kind: 'fillers'; word: number }
+  | { kind: 'tokenOrFillers'; token: string; word: number };
+
+/**
+ * Pure: true when word `i` of `words` stands alone as a sentence ("…arrangements? What? She…"):
+ * a short word with sentence punctuation after it and a sentence end (or nothing) before it.
+ * Whisper, told to keep hesitations, still writes some hesitations this way ("What?", "Yeah!",
+ * "Oh."); the aligner is offered a filler run in its place and keeps the word only when the
+ * sound matches it better.
+ */
+export function standsAlone(words: readonly string[], i: number): boolean {
+  const ends = (w: string | undefined) => w === undefined || /[.?!…]["'”’)\]]*$/.test(w.trim());
+  const tokens = alignTokens(words[i]);
+  return tokens.length === 1 && tokens[0].length <= MAX_ALONE_LETTERS && ends(words[i]) && ends(words[i - 1]);
+}
+
+/** Longest word `standsAlone` considers: a hesitation heard as a word is a short one. */
+export const MAX_ALONE_LETTERS = 4;
 
 /**
  * Grammar weight of an optional filler run between two words (against 1 − weight for none).
@@ -51,6 +73,10 @@ export function grammarItems(
       if (items.at(-1)?.kind !== 'fillers') items.push({ kind: 'fillers', word: i });
       return;
     }
+    if (!exact && known(tokens[0] ?? '') && standsAlone(words, i)) {
+      items.push({ kind: 'tokenOrFillers', token: tokens[0], word: i });
+      return;
+    }
     for (const token of tokens) if (known(token)) items.push({ kind: 'token', token, word: i });
   });
   return items;
@@ -78,9 +104,9 @@ export function jsgfOf(
       afterWord(it.word)
     );
   };
-  const body = items
-    .map((it, k) => (it.kind === 'fillers' ? '<f>' : it.token) + (optionalAfter(k) ? ' [<o>]' : ''))
-    .join(' ');
+  const place = (it: GrammarItem) =>
+    it.kind === 'fillers' ? '<f>' : it.kind === 'tokenOrFillers' ? `(${it.token} | <f>)` : it.token;
+  const body = items.map((it, k) => place(it) + (optionalAfter(k) ? ' [<o>]' : '')).join(' ');
   const lines = [
     '#JSGF V1.0;',
     'grammar utt;',
@@ -116,7 +142,16 @@ export function readAlignment(
   const out: Array<{ item: GrammarItem; segs: Seg[] }> = [];
   let k = 0;
   for (const item of items) {
-    if (item.kind === 'token') {
+    if (item.kind === 'tokenOrFillers') {
+      if (words[k]?.t === item.token) {
+        out.push({ item: { kind: 'token', token: item.token, word: item.word }, segs: [words[k++]] });
+        continue;
+      }
+      const run: Seg[] = [];
+      while (k < words.length && fillers.has(words[k].t)) run.push(words[k++]);
+      if (run.length === 0) return undefined;
+      out.push({ item: { kind: 'fillers', word: item.word }, segs: run });
+    } else if (item.kind === 'token') {
       // Optional fillers before a token are extra hesitations: attach them as their own run.
       const extra: Seg[] = [];
       while (k < words.length && fillers.has(words[k].t) && words[k].t !== item.token) extra.push(words[k++]);
