@@ -1,6 +1,7 @@
 /**
- * Every relative link of the README and of docs/ resolves: pages move between them, and a link
- * left pointing at the old place (or at a heading renamed) fails here, not in a reader's browser.
+ * Every relative link of the README, docs/ and the other pages beside the code resolves: pages
+ * move between them, and a link left pointing at the old place (or at a heading renamed) fails
+ * here, not in a reader's browser.
  */
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,15 +10,25 @@ import { describe, expect, it } from 'vitest';
 import { anchorsOf, brokenLinks, headingSlug, linksOf } from './markdown-links.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
-const PAGES = [
-  join(ROOT, 'README.md'),
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => join(ROOT, 'docs', name)),
-];
+/** Folders that hold no pages of ours: installed packages, environments, state, outputs. */
+const SKIP = new Set(['node_modules', '.venv', '.wrangler', '.git', 'dist', '.tmp', 'out']);
 
-describe('relative links of README.md and docs/', () => {
-  it.each(PAGES.map((page) => [page.slice(ROOT.length)]))('%s: every link resolves', (page) => {
+/** Every markdown page of the repository: README.md, docs/, and the READMEs beside the code. */
+function pages(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isDirectory()) return SKIP.has(entry.name) ? [] : pages(join(dir, entry.name));
+    return entry.name.endsWith('.md') ? [join(dir, entry.name).slice(ROOT.length)] : [];
+  });
+}
+const PAGES = pages(ROOT);
+
+describe('relative links of the markdown pages', () => {
+  it('include README.md and docs/', () => {
+    expect(PAGES).toContain('README.md');
+    expect(PAGES).toContain('docs/api.md');
+  });
+
+  it.each(PAGES.map((page) => [page]))('%s: every link resolves', (page) => {
     expect(brokenLinks(join(ROOT, page))).toEqual([]);
   });
 });
