@@ -54,12 +54,11 @@ console.log(`[start] media container → ${containerUrl}`);
 // MEDIA_NODE_FLAGS: Node flags for the media container only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
 // (Node refuses --cpu-prof in NODE_OPTIONS; the vision workers inherit the profiling flags).
 const mediaNodeFlags = (process.env.MEDIA_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
-// A 64 MB young generation (Node's default: 16): the renders allocate per frame, and the smaller
-// one promoted and collected ≈ 3–4 CPU-s more per 40 s of every-option output. The old generation
-// may grow to twice its live size before a full collection (V8's own factor left ≈ 12 MB of room
-// on the media service's ≈ 28 MB heap: the frames' buffers, counted as external memory, filled it
-// 5–7 times a second, 100+ mark-compacts per render): ≈ 2 CPU-s less per 40 s of every-option
-// output (README "Measured (2 cores)"). The same flags are in containers/media/Dockerfile's CMD.
+// A 64 MB young generation (Node's default: 16): the renders allocate per frame, and a smaller one
+// promotes and collects much more of it. The old generation may grow to twice its live size before
+// a full collection: V8's own factor leaves little room on the media service's small heap, which the
+// frames' buffers (counted as external memory) fill several times a second, each time a full
+// mark-compact. The CPU both save: docs/benchmarks.md. The same flags are in containers/media/Dockerfile's CMD.
 const MEDIA_V8_FLAGS = ['--max-semi-space-size=64', '--heap-growing-percent=100'];
 // One Node process (tsx as a loader, not its CLI, which would run the service as a child of its own):
 // a `kill -9` of the service leaves no orphan holding the port, and the restart below can bind it.
@@ -68,7 +67,7 @@ const mediaEnv = { PORT: String(containerPort), HOST: '127.0.0.1' };
 /**
  * The media container is supervised (issue #34): when it dies (a crash, `kill -9`, out of memory)
  * it is started again after `restartDelayMs` while the Worker keeps serving; the jobs whose
- * container work was cut off are retried by the Worker (README Limits, "retries"). A service that
+ * container work was cut off are retried by the Worker (docs/limits.md, Faults). A service that
  * keeps dying within a minute of its start waits longer each time (1, 2, 4 … 10 s).
  */
 let mediaFailures = 0;

@@ -16,12 +16,12 @@ function runCheck(check) {
   });
 }
 
-// The whole run starts with the checks that need no suite: the type check (~25 s), the generated
+// The whole run starts with the checks that need no suite: the type check, the generated
 // binding types being current (`npm run types`), the page's bundled script being current (`npm run build:web`),
-// the import rules (`.dependency-cruiser.cjs`, ~3 s: a wrong-way import or a cycle) and the code
-// style (`npm run format:check`, prettier, ~15 s; `npm run format` fixes it). They run at once
-// (the type check takes one core, the others share the second: ~25 s instead of ~45 s one after
-// another); their outputs are printed in this order once all have ended. Any failure ends the run before a suite starts.
+// the import rules (`.dependency-cruiser.cjs`: a wrong-way import or a cycle) and the code
+// style (`npm run format:check`, prettier; `npm run format` fixes it). They run at once (the type
+// check, the longest, takes one core, the others share the second, so together they take about as
+// long as the type check alone); their outputs are printed in this order once all have ended. Any failure ends the run before a suite starts.
 if (args.length === 0) {
   const checks = ['typecheck', 'types:check', 'build:web:check', 'lint:imports', 'format:check'];
   const results = await Promise.all(checks.map(runCheck));

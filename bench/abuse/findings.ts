@@ -278,7 +278,7 @@ async function truncatedBodies(): Promise<void> {
         const json = parseJson(answer.body) as { error?: { code?: string }; request_id?: string } | null;
         const app = await appAnswer(requestId);
         // The dev server's proxy (miniflare's entry worker) answers its own 500 when it loses the
-        // request stream: not the app's answer (README "Errors"). The app's own, when the request
+        // request stream: not the app's answer (docs/api.md "Errors"). The app's own, when the request
         // reached it, must be the 400.
         const devProxy = answer.status === 500 && /entry\.worker\.js/.test(answer.body);
         const structured =
@@ -331,7 +331,7 @@ async function slots(file: string): Promise<void> {
   );
   const accepted = answers.filter((a) => a.status === 200).map((a) => a.json!.video_id as string);
   const refused = answers.filter((a) => a.status === 429);
-  // The key's limit as the 429 states it (MAX_CONCURRENT_JOBS, default DEFAULT_CONCURRENT_JOBS: README Limits).
+  // The key's limit as the 429 states it (MAX_CONCURRENT_JOBS, default DEFAULT_CONCURRENT_JOBS: docs/limits.md).
   const limit = Number(refused[0]?.json?.error?.limit ?? DEFAULT_CONCURRENT_JOBS);
   const reasons = [...new Set(refused.map((a) => a.json?.error?.reason))].join(', ');
   // At its limit now: an invalid form must still be judged first.
@@ -495,7 +495,7 @@ async function smallerFindings(media: (name: string) => string, base: string, do
     {
       finding: '7 register-avatar, random bytes',
       reproduction:
-        'register-avatar with 100 KB of random bytes, then process-video with that avatar (decided: README "Errors")',
+        'register-avatar with 100 KB of random bytes, then process-video with that avatar (decided: docs/api.md "Errors")',
       saw: 'registration_status: true',
     },
     async () => {
@@ -596,9 +596,9 @@ async function smallerFindings(media: (name: string) => string, base: string, do
     { finding: '7 100 KB URL', reproduction: 'GET /api/status/{id}?pad=<100 KB>', saw: 'a text/plain 414' },
     async () => {
       const a = await request(`${UNKNOWN_STATUS}?pad=${'a'.repeat(100_000)}`);
-      // Decided (README "Errors"): the HTTP server in front of the app refuses it; the app never sees it.
+      // Decided (docs/api.md "Errors"): the HTTP server in front of the app refuses it; the app never sees it.
       return {
-        answer: `${a.status} ${a.headers.get('content-type') ?? ''}${a.json?.request_id ? ' with request_id' : ", from the dev server's HTTP layer before the app (README: Cloudflare's edge has its own 16 KB limit)"}`,
+        answer: `${a.status} ${a.headers.get('content-type') ?? ''}${a.json?.request_id ? ' with request_id' : ", from the dev server's HTTP layer before the app (docs/api.md: Cloudflare's edge has its own 16 KB limit)"}`,
         ok: a.status === 414,
       };
     },
@@ -884,13 +884,13 @@ async function issue34(base: string, downloadUrl: string | null, dir: string): P
   );
   await finding(
     {
-      finding: '34.7 conflicting_fields in the README',
-      reproduction: "the README's error table",
+      finding: '34.7 conflicting_fields in the error table',
+      reproduction: 'the error table of docs/api.md',
       saw: 'conflicting_fields missing',
     },
     async () => {
       const listed = /\| `conflicting_fields` \| 400 \|/.test(
-        readFileSync(join(BENCH_ROOT, 'README.md'), 'utf8'),
+        readFileSync(join(BENCH_ROOT, 'docs', 'api.md'), 'utf8'),
       );
       return { answer: listed ? 'listed (400)' : 'missing', ok: listed };
     },

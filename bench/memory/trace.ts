@@ -8,8 +8,8 @@
  * `Runtime.getHeapUsage` but not `HeapProfiler.collectGarbage`: a heap figure may include garbage
  * not yet collected (V8 collects on its own as the heap nears its limit). `--live` takes a heap
  * snapshot of each isolate first (V8 collects all garbage before one; the snapshot itself is
- * dropped), so the figure is the live heap; each snapshot takes ~1.5 s and raises workerd's RSS
- * (idle: 319 → 590 → 728 MiB over two rounds), so RSS from a `--live` run is not comparable.
+ * dropped), so the figure is the live heap; each snapshot takes a second or two and raises
+ * workerd's RSS by hundreds of MiB for good, so RSS from a `--live` run is not comparable.
  *
  *   npx tsx bench/memory/trace.ts --out /tmp/trace.ndjson   # PORT: the service's (default 8787)
  *

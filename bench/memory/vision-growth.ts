@@ -1,7 +1,7 @@
 /**
  * @module bench/memory/vision-growth
  * Whether the vision step's memory grows with the frames it has seen (issue #14: the media
- * service's Node grew 646 → 837 MiB from 1 to 10 min of visual analysis): runs the vision pool
+ * service's Node grew with the length of a visual analysis): runs the vision pool
  * over the same clip several times in this process and prints the process's RSS after each pass.
  * A high-water mark levels off after the first passes; a leak keeps adding per pass.
  *

@@ -33,7 +33,7 @@ import { createProcessSegmenter } from '../../containers/media/engines/segment/i
 import { talkingHead720p60s } from './clips.js';
 import { floorTranscodeArgs } from '../support/media.js';
 
-/** The segmenter's input size for this video (as the render chooses it: README "Blur speed and quality"). */
+/** The segmenter's input size for this video (as the render chooses it: docs/benchmarks.md, Blur speed and quality). */
 function maskSize(plan: ReturnType<typeof planRender>): { w: number; h: number } {
   using s = createProcessSegmenter();
   s.fitVideo?.(plan.width, plan.height);
@@ -72,7 +72,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /**
  * The blur path's stages, each on its own: decode at mask size, the segmenter, composite + encode,
- * with the render's own ffmpeg (FFMPEG_BIN; the floor is Debian's, as in the README's table).
+ * with the render's own ffmpeg (FFMPEG_BIN; the floor is Debian's, as in docs/benchmarks.md's table).
  */
 async function stages(
   hd: string,

@@ -2,7 +2,7 @@
  * @module bench/visual/profile
  * Per-stage profile of the vision step (issue #14): where the time and the CPU of one sampled
  * frame go, stage by stage, on the 60 s 1280×720 talking head the speed gate uses. Prints a
- * markdown table (the README's regression table).
+ * markdown table (docs/benchmarks.md, Visual analytics speed).
  *
  *   npx tsx bench/visual/profile.ts [--fps 2] [--clip FILE]
  *

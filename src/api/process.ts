@@ -1,6 +1,6 @@
 /**
  * @module api/process
- * POST /api/process-video — creates a processing job (SPEC rules 1–8).
+ * POST /api/process-video — creates a processing job (the specification's rules 1–8).
  */
 import { Hono } from 'hono';
 import type { JobCreated } from '../contract/responses.js';

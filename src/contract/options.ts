@@ -82,7 +82,7 @@ export const ProcessFormOptions = z.object({
     .describe(
       `Caption or prompt; with voice_generator 0 or 1 the output speaks it. Trimmed; empty = absent; more than ${MAX_DESCRIPTION_CHARS} characters is 400 \`invalid_field\`. Not used with voice_generator 2.`,
     ),
-  /** Checked only with voice_generator 1 (SPEC rules 6–7: otherwise accepted and ignored). */
+  /** Checked only with voice_generator 1 (the specification's rules 6–7: otherwise accepted and ignored). */
   voice_id: z
     .string()
     .max(MAX_VOICE_ID_CHARS)

@@ -1,6 +1,7 @@
 /**
  * @module contract/result
- * The `result` object of a completed analysis job, exactly as SPEC.md names its fields.
+ * The `result` object of a completed analysis job, exactly as the interface specification (v2.2)
+ * names its fields.
  * Speech analytics are always present; the video section only when `visual_analytics=true`.
  */
 import { z } from 'zod';

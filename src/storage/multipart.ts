@@ -6,8 +6,8 @@
  * this instead: parts are yielded one at a time and each part's body is itself a stream of
  * chunks, which the caller must consume (or `skip()`) before asking for the next part.
  * Memory stays bounded by the largest chunk plus the boundary length.
- * Hand-written on purpose: `@mjackson/multipart-parser` 0.10 collects each part whole (`part.bytes`;
- * measured: 563 MiB peak RSS in Node for one 256 MiB part), and an upload may be 2 GiB in a 128 MB isolate.
+ * Hand-written on purpose: `@mjackson/multipart-parser` 0.10 collects each part whole (`part.bytes`:
+ * over twice the part in memory, docs/benchmarks.md), and an upload may be 2 GiB in a 128 MB isolate.
  */
 
 const CRLF = new Uint8Array([13, 10]);

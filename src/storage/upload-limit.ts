@@ -1,8 +1,8 @@
 /**
  * @module storage/upload-limit
  * The largest file an upload may store: `MAX_UPLOAD_BYTES`, default 2 GiB. One definition for
- * every upload route and the OpenAPI document (it used to live in `api/analyze.ts`, which tied
- * `api/uploads.ts` and `api/analyze.ts` in an import cycle).
+ * every upload route and the OpenAPI document, here rather than in a route so that no route
+ * imports another (`api/uploads.ts` and `api/analyze.ts` would form an import cycle).
  */
 import { numberVar } from '../shared/env.js';
 

@@ -245,8 +245,8 @@ describe('faster-whisper engine', () => {
 
 describe('whisper worker', () => {
   it('should decode ASR_WORKERS requests at once', async () => {
-    // Two single-thread decodes at once beat one two-thread decode at a time (README, Speech
-    // recognition, measured). Serially the second answer would come a whole decode after the first.
+    // Two single-thread decodes at once beat one two-thread decode at a time (engines/asr/README.md,
+    // ASR_WORKERS). Serially the second answer would come a whole decode after the first.
     const jfk = media('speech/jfk.wav');
     const pcmPath = join(tmp, 'jfk.raw');
     writeFileSync(pcmPath, Buffer.from(jfk.buffer, jfk.byteOffset, jfk.byteLength));

@@ -7,7 +7,7 @@
  *   no ffmpeg internals) within a time bound; never a 5xx; never a stuck job;
  * - a normal job of another key completes in about its normal time while a slow job runs;
  * - DELETE of a running job stops its processes within 5 s.
- * The figures are printed (`[abuse]` lines) for the README and the issue.
+ * The figures are printed (`[abuse]` lines) for docs/limits.md and the issue.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

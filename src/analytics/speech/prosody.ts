@@ -6,7 +6,7 @@
  * absolute threshold, parabolic interpolation — searched over 50–400 Hz, the range of adult
  * speaking voices. For speed and robustness the signal is first low-passed at 1 kHz (keeps
  * the first harmonics, removes formant energy that causes octave errors) and decimated to
- * ≈ 5 kHz: 60 s of 16 kHz audio takes ~0.2 s CPU in Node (~0.5 s worst case, loud noise).
+ * ≈ 5 kHz, which leaves a third of the samples to search.
  * Energy: RMS of the raw samples over the same window, in dBFS (0 dB = full-scale square
  * wave; a full-scale sine reads −3.01 dB), floored at −100 dB so silence stays finite.
  *

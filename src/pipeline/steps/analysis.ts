@@ -100,8 +100,8 @@ async function storeCaptions(ctx: StepContext<JobOf<'analysis'>>): Promise<void>
 }
 
 /**
- * Speech and vision need only the probe, not each other: they run side by side (measured on the
- * 60 s 720p gate clip: README "Speed"). A speech-only job is the speech lane alone.
+ * Speech and vision need only the probe, not each other: they run side by side, so a job takes
+ * its longer lane's time, not their sum. A speech-only job is the speech lane alone.
  */
 export const speechAndVisionStep = concurrentSteps('speech+vision', [
   [audioStep, vadStep, asrStep, prosodyStep],

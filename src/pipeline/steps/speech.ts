@@ -18,8 +18,8 @@ const SEAM_JOIN_SEC = 0.05;
 /**
  * Rows of one batched Silero run (wasm/vad/batch-plan.ts): 1 is the exact sequential pass, 16 the
  * fastest (−40 % of the inference) with ~4 % of frame decisions moved near the row seams
- * (wasm/test/vad.test.ts). 8 (default, as in wrangler.toml, where every speech figure of the
- * README was measured) sits between: the segments only choose what Whisper decodes, and the
+ * (wasm/test/vad.test.ts). 8 (default, as in wrangler.toml, which docs/benchmarks.md's speech
+ * figures ran with) sits between: the segments only choose what Whisper decodes, and the
  * aligner times the words. `VAD_MAX_BATCH` chooses.
  */
 export const DEFAULT_VAD_MAX_BATCH = 8;

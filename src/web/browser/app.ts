@@ -7,6 +7,7 @@
  * embedded source of `web/results.ts`.
  */
 import type { createResultsRenderer } from '../results.js';
+import { analyzeForm, processForm } from './form-fields.js';
 
 declare const ResultsRenderer: ReturnType<typeof createResultsRenderer>;
 
@@ -134,37 +135,29 @@ document.querySelectorAll('input[name=mode]').forEach((r) => r.addEventListener(
 $('voice-generator').addEventListener('change', syncOptions);
 syncOptions();
 
-const flag = (id: string) => (input(id).checked ? 'true' : 'false');
+const checked = (id: string) => input(id).checked;
 
 function buildForm(): { path: string; body: FormData } {
-  const fd = new FormData();
   if (mode() === 'analyze') {
-    if (!state.file) throw new Error('Choose or drop a video first.');
-    fd.append('file', state.file, state.file.name);
-    fd.append('visual_analytics', flag('visual'));
-    const language = input('language').value.trim().toLowerCase();
-    if (language) fd.append('language', language);
-    return { path: '/api/analyze-video', body: fd };
+    const body = analyzeForm({
+      file: state.file,
+      visualAnalytics: checked('visual'),
+      language: input('language').value,
+    });
+    return { path: '/api/analyze-video', body };
   }
-  const avatar = input('avatar-id').value.trim();
-  if (avatar) fd.append('video_id', avatar);
-  else if (state.file) fd.append('file', state.file, state.file.name);
-  else throw new Error('Choose a video, or enter a registered avatar id.');
-  const vg = voiceGenerator();
-  fd.append('voice_generator', vg);
-  const desc = $<HTMLTextAreaElement>('description').value.trim();
-  if (desc && vg !== '2') fd.append('description', desc);
-  const voiceId = input('voice-id').value.trim();
-  if (vg === '1' && voiceId) fd.append('voice_id', voiceId);
-  if (vg === '2') {
-    const audio = input('audio').files?.[0];
-    if (!audio) throw new Error('Voice generator 2 uses your audio: choose an audio file.');
-    fd.append('audio', audio, audio.name);
-  }
-  fd.append('blur_background', flag('blur'));
-  fd.append('lip_sync_correction', flag('lip-sync'));
-  fd.append('eye_contact_correction', flag('eye-contact'));
-  return { path: '/api/process-video', body: fd };
+  const body = processForm({
+    file: state.file,
+    avatarId: input('avatar-id').value,
+    voiceGenerator: voiceGenerator(),
+    description: $<HTMLTextAreaElement>('description').value,
+    voiceId: input('voice-id').value,
+    audio: input('audio').files?.[0] ?? null,
+    blurBackground: checked('blur'),
+    lipSyncCorrection: checked('lip-sync'),
+    eyeContactCorrection: checked('eye-contact'),
+  });
+  return { path: '/api/process-video', body };
 }
 
 // ---- progress and errors -----------------------------------------------------------------------

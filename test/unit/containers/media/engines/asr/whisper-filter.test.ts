@@ -1,7 +1,7 @@
 /**
  * Whisper's loop guards (pure): a repetitive decode is a loop only when its repeats are not
  * spread over the audio. Word times below are Whisper's cross-attention times as the worker
- * reported them for the two cases that set the rule (README, ASR): the "uh, uh, …" loop of
+ * reported them for the two cases that set the rule (containers/media/engines/asr/README.md): the "uh, uh, …" loop of
  * mfa_uhuh.flac and a talking head whose 8 s line is looped.
  */
 import { describe, expect, it } from 'vitest';
