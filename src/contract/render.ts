@@ -16,6 +16,11 @@ import { RenderToggles } from './options.js';
 export const RenderRequest = RenderToggles.extend({
   /** Text for a WebVTT caption track (mov_text in the MP4); null or blank: none. */
   captions: z.string().nullish(),
+  /**
+   * Time the new speech's words for the job's caption files: the render keeps them for
+   * `GET /render/speech/{job}` (a render without a job keeps none) and counts them in its report.
+   */
+  speech_words: z.boolean().optional(),
 });
 /** What a caller sends: every field optional. */
 export type RenderRequest = z.input<typeof RenderRequest>;

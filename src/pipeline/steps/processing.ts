@@ -76,11 +76,13 @@ async function speechStream(ctx: StepContext<ProcessingJob>): Promise<SizedStrea
 
 /**
  * Pure: the container's render request for a job's options: the render toggles as the form set
- * them (nothing else of the job's options, never the credential) and the spoken description as captions.
+ * them (nothing else of the job's options, never the credential), the spoken description as captions,
+ * and new speech's words timed for the caption files.
  */
 export const renderRequest = (options: ProcessOptions): RenderRequest => ({
   ...RenderToggles.parse(options),
   captions: options.speech === 'synthesized' ? options.description : null,
+  speech_words: options.speech !== 'original',
 });
 
 /** A bad upload fails before any speech is synthesized for it. */

@@ -1,8 +1,8 @@
 /**
  * @module containers/media/engines/render/speech-words
  * Render stage 3: the new speech's words, timed on the output's timeline, for the job's caption
- * files (the Worker reads them from `GET /render/speech/{job}`), and the aligned script for the
- * caption track. Speech synthesized from a script by an English voice is force-aligned to that
+ * files (asked by `speech_words`; the Worker reads them from `GET /render/speech/{job}`), and the
+ * aligned script for the caption track. Speech synthesized from a script by an English voice is force-aligned to that
  * script: one alignment times both. Speech that was supplied, spoken by a voice of another or an
  * unknown language (the aligner's acoustic model is English), or whose alignment failed is
  * transcribed by the service's recogniser instead: in the voice's language when it is named,
@@ -73,7 +73,7 @@ export function timeNewSpeech(
         )
       : Promise.resolve(null);
   const timed = async (): Promise<RenderSpeech | null> => {
-    if (!speech) return null;
+    if (!speech || !input.options.speech_words) return null;
     const language = script ? voiceLanguage(speech.provenance) : null;
     if (language === 'en') {
       const words = await aligned;
