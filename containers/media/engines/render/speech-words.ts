@@ -6,7 +6,8 @@
  * script: one alignment times both. Speech that was supplied, spoken by a voice of another or an
  * unknown language (the aligner's acoustic model is English), or whose alignment failed is
  * transcribed by the service's recogniser instead: in the voice's language when it is named,
- * else in the language the recogniser detects, as an analysis does.
+ * else in the language the recogniser detects, as an analysis does (a voice of unknown language
+ * heard speaking English gets its script's words after all).
  * The output carries the speech from its first sample and is cut at the speech's end
  * (`frame-pipeline/ffmpeg-args.ts`, `plan.ts`), so a time in the speech is the same time in the
  * output; nothing is kept past the output's end.
@@ -15,10 +16,14 @@ import type { TimedWord } from '../../../../src/contract/media.js';
 import { isSpokenLanguage } from '../../../../src/contract/languages.js';
 import type { RenderSpeech } from '../../../../src/contract/render.js';
 import type { SpeechProvenance } from '../tts/wav.js';
+import { MAX_ALIGN_SEC } from './align.js';
 import type { CaptionWord } from './captions.js';
 import type { Prepared } from './prepare.js';
 import type { RenderLog } from './render-log.js';
 import type { RenderEngines, RenderInput } from './types.js';
+
+/** Longest new speech transcribed for the caption files: what `POST /asr` takes in one body (`MAX_PCM_BODY_BYTES`). */
+export const MAX_TRANSCRIBE_SEC = 30 * 60;
 
 /** Engines whose voice ids open with their language (Piper `en_US-joe-medium`, espeak-ng `en-gb+f3`). */
 const LANGUAGE_NAMED_VOICES = new Set(['piper', 'espeak-ng']);
@@ -72,24 +77,41 @@ export function timeNewSpeech(
           }),
         )
       : Promise.resolve(null);
+  /** The script's words with the aligner's times: the exact words of speech synthesized from it. */
+  const fromScript = async (): Promise<RenderSpeech | null> => {
+    // The aligner hears at most its first MAX_ALIGN_SEC: a longer speech's later words get no times.
+    if (plan.durationSec > MAX_ALIGN_SEC) return null;
+    const words = await aligned;
+    if (!words?.length) return null;
+    const scored = words.map((w) => ({ ...w, confidence: 1 }));
+    return { timing: 'alignment', language: 'en', words: onOutputTimeline(scored, plan.durationSec) };
+  };
   const timed = async (): Promise<RenderSpeech | null> => {
     if (!speech || !input.options.speech_words) return null;
     const language = script ? voiceLanguage(speech.provenance) : null;
     if (language === 'en') {
-      const words = await aligned;
-      if (words?.length) {
-        const kept = onOutputTimeline(
-          words.map((w) => ({ ...w, confidence: 1 })),
-          plan.durationSec,
-        );
-        return { timing: 'alignment', language, words: kept };
-      }
+      const own = await fromScript();
+      if (own) return own;
     }
     if (!engines.transcribe) return null;
     try {
+      if (plan.durationSec > MAX_TRANSCRIBE_SEC)
+        log.note(
+          `caption files: only the first ${MAX_TRANSCRIBE_SEC / 60} min of the new speech are transcribed`,
+        );
       const out = await log.time('speech_transcribe', () =>
-        engines.transcribe!(speech.path, plan.durationSec, language ?? undefined, input.signal),
+        engines.transcribe!(
+          speech.path,
+          Math.min(plan.durationSec, MAX_TRANSCRIBE_SEC),
+          language ?? undefined,
+          input.signal,
+        ),
       );
+      // A voice of an unknown language that spoke English: its script, aligned, has the exact words.
+      if (script && language === null && out.language === 'en') {
+        const own = await fromScript();
+        if (own) return own;
+      }
       const words = onOutputTimeline(out.words, plan.durationSec);
       if (words.length === 0) return null;
       for (const w of out.warnings ?? []) log.note(`caption files: ${w}`);
