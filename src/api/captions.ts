@@ -1,9 +1,10 @@
 /**
  * @module api/captions
  * GET /api/jobs/{video_id}/captions.vtt and .srt (extension): the caption files of a completed
- * analysis job's transcript, built from the recogniser's word times when the job completed
- * (`pipeline/steps/analysis.ts`). Another key's id is 404 `not_found`; a job still running or failed
- * is 409 `job_not_completed`; a completed job without captions is 404 `no_captions`.
+ * job, written as it completed (`pipeline/captions.ts`): an analysis job's transcript from the
+ * recogniser's word times, a processing job's new speech from the words the render timed on its
+ * output. Another key's id is 404 `not_found`; a job still running or failed is 409
+ * `job_not_completed`; a completed job without captions is 404 `no_captions`.
  */
 import { Hono, type Context } from 'hono';
 import { ApiError } from '../contract/errors.js';
@@ -26,16 +27,13 @@ async function captions(c: Context<AppEnv>, format: 'vtt' | 'srt'): Promise<Resp
         : `the job is ${job.status}: its captions exist once it has completed`,
       { status: job.status },
     );
-  if (job.kind !== 'analysis')
-    throw new ApiError(
-      'no_captions',
-      'captions are made of an analysis job’s transcript; a processing job has none (its synthesized speech is captioned in the video itself)',
-    );
   const file = await c.env.MEDIA.get(r2Keys.captions(videoId, format));
   if (!file)
     throw new ApiError(
       'no_captions',
-      'this job has no captions: no speech was recognised in it (or it completed before caption files were made)',
+      job.kind === 'analysis'
+        ? 'this job has no captions: no speech was recognised in it (or it completed before caption files were made)'
+        : 'this job has no captions: its output has no new speech (speech synthesized from the description or supplied as audio) whose words could be timed',
     );
   return new Response(file.body, {
     headers: {

@@ -37,7 +37,7 @@ Commands:
   download ID -o FILE                            download a completed processing job
   jobs [--status S] [--kind K] [--limit N] [--all] [--json]
                                                  the key's jobs, newest first (--all: every page)
-  captions ID [--format vtt|srt] [-o FILE]       caption file of a completed analysis
+  captions ID [--format vtt|srt] [-o FILE]       caption file of a completed job
   webhook-listen [--port N] [--count N] [--json] receive, verify and print webhook deliveries on
                                                  127.0.0.1:N (default 8790); --count: stop after N
   --webhook-url URL (analyze, process, register) a signed POST to URL when the job ends

@@ -229,7 +229,7 @@ export class VideoApiClient {
     } while (cursor);
   }
 
-  /** The caption file of a completed analysis job's transcript, as text (extension). */
+  /** The caption file of a completed job's speech (a transcript, or a processed video's new speech), as text (extension). */
   async captions(videoId: string, format: 'vtt' | 'srt' = 'vtt', signal?: AbortSignal): Promise<string> {
     const path = `/api/jobs/${encodeURIComponent(videoId)}/captions.${format === 'srt' ? 'srt' : 'vtt'}`;
     let res: Response;

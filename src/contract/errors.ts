@@ -12,7 +12,7 @@ export const ERROR_CODES = {
   link_expired: 403,
   not_found: 404,
   avatar_not_found: 404,
-  /** A completed job without captions (no speech recognised, a processing job, or a job older than captions). */
+  /** A completed job without captions (no speech recognised, no new speech in a processing job's output, or a job older than captions). */
   no_captions: 404,
   method_not_allowed: 405,
   invalid_request: 400,

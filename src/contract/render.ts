@@ -16,6 +16,11 @@ import { RenderToggles } from './options.js';
 export const RenderRequest = RenderToggles.extend({
   /** Text for a WebVTT caption track (mov_text in the MP4); null or blank: none. */
   captions: z.string().nullish(),
+  /**
+   * Time the new speech's words for the job's caption files: the render keeps them for
+   * `GET /render/speech/{job}` (a render without a job keeps none) and counts them in its report.
+   */
+  speech_words: z.boolean().optional(),
 });
 /** What a caller sends: every field optional. */
 export type RenderRequest = z.input<typeof RenderRequest>;
@@ -25,6 +30,8 @@ export type RenderOptions = z.output<typeof RenderRequest>;
 export const LIP_SYNC_MODES = ['offset', 'embedded', 'remote', 'none'] as const;
 export const OUTPUT_FITS = ['source', 'loop', 'trim'] as const;
 export const CAPTION_TIMINGS = ['alignment', 'even-split'] as const;
+/** How the new speech's words got their times: aligned to the known script, or recognised. */
+export const SPEECH_TIMINGS = ['alignment', 'transcription'] as const;
 
 const count = z.number().finite();
 
@@ -65,12 +72,44 @@ export const RenderReport = z.object({
     .object({ cues_from: z.enum(CAPTION_TIMINGS).catch('even-split'), words: z.number().catch(0) })
     .optional()
     .catch(undefined),
+  /**
+   * The new speech's words (`GET /render/speech/{job}` answers them): how they were timed, how
+   * many, their language. Absent without new speech or when none of it could be timed.
+   */
+  speech: z
+    .object({
+      timing: z.enum(SPEECH_TIMINGS),
+      words: count.catch(0),
+      language: z.string().nullable().catch(null),
+    })
+    .optional()
+    .catch(undefined),
   /** Which engine and voice spoke the new speech, when it was synthesized by /tts (read from the WAV's INFO chunk). */
   voice: z.object({ engine: z.string(), voice_id: z.string() }).optional().catch(undefined),
   notes: z.array(z.string()).catch([]),
 });
 /** What the container sends. */
 export type RenderReport = z.input<typeof RenderReport>;
+
+/**
+ * `GET /render/speech/{job}`: the new speech of the job's last render as timed words on the
+ * OUTPUT's timeline (the output carries the speech from its first sample and ends with it), for
+ * the job's caption files. `language` is a Whisper code (ISO 639-1). 404 `no_render` when the
+ * container keeps none for the job (no render of it lately, or it had no timed speech).
+ */
+export const RenderSpeech = z.object({
+  timing: z.enum(SPEECH_TIMINGS),
+  language: z.string().min(2).max(12),
+  words: z.array(
+    z.object({
+      word: z.string(),
+      start: z.number().finite().min(0),
+      end: z.number().finite().min(0),
+      confidence: z.number().finite(),
+    }),
+  ),
+});
+export type RenderSpeech = z.infer<typeof RenderSpeech>;
 
 /**
  * The render's error codes (`{ error: { code, message } }`). The input's problems are 4xx and never

@@ -10,7 +10,7 @@ import {
   type TimeSegment,
   type VisionFrame,
 } from '../contract/media.js';
-import { MediaErrorBody, type RenderRequest } from '../contract/render.js';
+import { MediaErrorBody, RenderSpeech, type RenderRequest } from '../contract/render.js';
 import type { TtsRequest } from '../contract/tts.js';
 import { ADMISSION_WAIT_MS, fetchTimeoutMs, workBudgetMs } from './budget.js';
 import { JobAbortedError, MediaUnreachableError, TransientError, UnrecoverableError } from './errors.js';
@@ -32,6 +32,8 @@ export interface SourceHints {
 const ABORT_CALL_TIMEOUT_MS = 3_000;
 /** A render's progress is asked every few seconds; a late answer is worth nothing. */
 const PROGRESS_CALL_TIMEOUT_MS = 1_000;
+/** A render's words are in the container's memory: a small, quick answer. */
+const SPEECH_CALL_TIMEOUT_MS = 15_000;
 
 const hintHeaders = (hints: SourceHints): Record<string, string> => ({
   ...(hints.filename ? { 'x-source-filename': encodeURIComponent(hints.filename) } : {}),
@@ -191,6 +193,33 @@ export class MediaClient {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * The new speech's timed words of `jobId`'s render, on the output's timeline (asked once the
+   * render answered with a report that counts them). A missing or unreadable answer is transient:
+   * the render step runs again rather than the job completing without the captions it has.
+   */
+  async renderSpeech(jobId: string): Promise<RenderSpeech> {
+    const what = 'reading the new speech of the render';
+    let res: Response;
+    try {
+      res = await this.transport.fetch(`/render/speech/${encodeURIComponent(jobId)}`, {
+        method: 'GET',
+        signal: AbortSignal.any([
+          AbortSignal.timeout(SPEECH_CALL_TIMEOUT_MS),
+          ...(this.scope?.signal ? [this.scope.signal] : []),
+        ]),
+      });
+    } catch (err) {
+      if (this.scope?.signal?.aborted) throw new JobAbortedError(what, { cause: err });
+      throw new MediaUnreachableError(`${what}: ${(err as Error).message}`, { cause: err });
+    }
+    if (!res.ok) await res.body?.cancel();
+    const parsed = RenderSpeech.safeParse(res.ok ? await res.json().catch(() => null) : null);
+    if (!parsed.success)
+      throw new TransientError(`${what} failed: ${res.ok ? 'not the words' : `HTTP ${res.status}`}`);
+    return parsed.data;
   }
 
   /** Stops every running piece of work of `jobId` in the container (DELETE of the job). */

@@ -5,12 +5,13 @@
  * `RenderReport` schema, which tolerates missing fields; strict about what it claims: an option
  * is "applied" only when the container says so.
  */
+import type { z } from 'zod';
 import type { ProcessingReport } from '../contract/jobs.js';
 import { AppliedOption } from '../contract/options.js';
 import { RenderReport } from '../contract/render.js';
 
-/** Null when the header is missing or not a JSON object (an older container): the job still completes. */
-export function summarizeRenderReport(header: string | null): ProcessingReport | null {
+/** The render report as the Worker reads it; null when the header is missing or not a JSON object. */
+export function parseRenderReport(header: string | null): z.output<typeof RenderReport> | null {
   if (!header) return null;
   let json: unknown;
   try {
@@ -19,8 +20,14 @@ export function summarizeRenderReport(header: string | null): ProcessingReport |
     return null;
   }
   const parsed = RenderReport.safeParse(json);
-  if (!parsed.success) return null;
-  const { options_applied, lip_sync, captions, voice, output, notes } = parsed.data;
+  return parsed.success ? parsed.data : null;
+}
+
+/** Null when the header is missing or not a JSON object (an older container): the job still completes. */
+export function summarizeRenderReport(header: string | null): ProcessingReport | null {
+  const report = parseRenderReport(header);
+  if (!report) return null;
+  const { options_applied, lip_sync, captions, voice, output, notes } = report;
   const mode = lip_sync?.mode ?? null;
   return {
     options_applied: AppliedOption.options.filter((o) => options_applied.includes(o)),

@@ -11,7 +11,7 @@ export const r2Keys = {
   work: (videoId: string, step: string) => `work/${videoId}/${step}`,
   workPrefix: (videoId: string) => `work/${videoId}/`,
   output: (videoId: string) => `outputs/${videoId}/video.mp4`,
-  /** Caption files of the job's speech (an analysis job's transcript), written when it completes. */
+  /** Caption files of the job's speech (an analysis job's transcript, a processing job's new speech), written as it completes. */
   captions: (videoId: string, format: 'vtt' | 'srt') => `outputs/${videoId}/captions.${format}`,
   result: (videoId: string) => `results/${videoId}.json`,
   /** Everything a job owns, except its result (`result`), which is a single key. */

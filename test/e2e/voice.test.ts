@@ -51,6 +51,9 @@ function pcm16k(path: string): Int16Array {
   return new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + (raw.byteLength & ~1)));
 }
 
+/** Seconds of a WebVTT time (`hh:mm:ss.mmm` or `mm:ss.mmm`). */
+const secondsOf = (t: string) => t.split(':').reduce((sum, part) => sum * 60 + Number(part), 0);
+
 describe('process-video with a 40-word description and voice_generator 0 (issue #15)', () => {
   it(
     'should speak with the neural voice, align the captions to it and last as long as the speech',
@@ -92,9 +95,9 @@ describe('process-video with a 40-word description and voice_generator 0 (issue 
       expect(report.notes.join(' ')).not.toMatch(/espeak|not installed|could not be loaded/);
 
       const out = join(tmp, 'out.mp4');
-      const file = await fetch(done.download_url!);
-      expect(file.status).toBe(200);
-      writeFileSync(out, new Uint8Array(await file.arrayBuffer()));
+      const video = await fetch(done.download_url!);
+      expect(video.status).toBe(200);
+      writeFileSync(out, new Uint8Array(await video.arrayBuffer()));
 
       // Duration = speech ± 1 frame: the video and the speech track end together, as reported.
       const speechSec = duration(out, 'a:0');
@@ -123,6 +126,26 @@ describe('process-video with a 40-word description and voice_generator 0 (issue 
       );
       const cues = [...vtt.matchAll(/([\d:.]+) --> ([\d:.]+)\n(.+)/g)];
       expect(cues.map((m) => m[3]).join(' ')).toBe(DESCRIPTION);
+
+      // The job's caption file: the description's words as written, on the output's timeline (its
+      // first cue opens where the voice does, as the track inside the video; its last ends with it).
+      const file = await fetch(`${stack.base}/api/jobs/${video_id}/captions.vtt`, {
+        headers: { 'X-API-Key': KEY },
+      });
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-language')).toBe('en');
+      const text = await file.text();
+      expect(text.startsWith('WEBVTT\nLanguage: en\n')).toBe(true);
+      const fileCues = [...text.matchAll(/([\d:.]+) --> ([\d:.]+)\n((?:.+\n?)+)/g)].map((m) => ({
+        start: secondsOf(m[1]),
+        end: secondsOf(m[2]),
+        text: m[3].trim().replace(/\n/g, ' '),
+      }));
+      expect(fileCues.map((c) => c.text).join(' ')).toBe(DESCRIPTION);
+      expect(Math.abs(fileCues[0].start - firstVoiced)).toBeLessThan(0.2);
+      expect(fileCues[0].start).toBeCloseTo(secondsOf(cues[0][1]), 2);
+      expect(Math.abs(fileCues.at(-1)!.end - lastVoiced)).toBeLessThan(0.4);
+      expect(fileCues.at(-1)!.end).toBeLessThanOrEqual(speechSec + 1e-3);
 
       // What the output says is the description (the recogniser's default, Whisper).
       using asr = await createAsrEngine(process.env);

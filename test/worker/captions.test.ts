@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { BOB, call, expectError, fixture, post, waitForJob } from './helpers.js';
+import { env, SELF } from 'cloudflare:test';
+import { describe, expect, it, vi } from 'vitest';
+import { BOB, call, expectError, fixture, post, waitForJob, type Status } from './helpers.js';
 
 interface ParsedCue {
   start: number;
@@ -13,9 +14,9 @@ const seconds = (t: string) => {
 };
 
 /** Parses a WebVTT or SubRip file of numbered cues. */
-function parseCues(text: string, separator: '.' | ','): ParsedCue[] {
+function parseCues(text: string, separator: '.' | ',', language = 'en'): ParsedCue[] {
   const blocks = text.trim().split('\n\n');
-  if (separator === '.') expect(blocks.shift()).toBe('WEBVTT\nLanguage: en');
+  if (separator === '.') expect(blocks.shift()).toBe(`WEBVTT\nLanguage: ${language}`);
   return blocks.map((block, i) => {
     const [n, times, ...lines] = block.split('\n');
     expect(n).toBe(String(i + 1));
@@ -102,5 +103,136 @@ describe('captions of an analysis job', () => {
     await expectError(early, 409, 'job_not_completed');
     await waitForJob(video_id);
     await expectError(await call(`/api/jobs/${video_id}/captions.srt`), 409, 'job_not_completed');
+  });
+});
+
+/** Frame of the loudness measure of the output's audio, s. */
+const FRAME_SEC = 0.02;
+
+/**
+ * Where the output's audio is loud (speech), measured on the output itself: its 16 kHz PCM from
+ * the real container, 20 ms frames above a tenth of the loudest frame's RMS (−20 dB).
+ */
+async function loudSpan(downloadUrl: string): Promise<{ onset: number; offset: number }> {
+  const mp4 = await SELF.fetch(downloadUrl);
+  expect(mp4.status).toBe(200);
+  const res = await fetch(`${env.CONTAINER_URL}/audio`, { method: 'POST', body: await mp4.arrayBuffer() });
+  expect(res.status).toBe(200);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const pcm = new Int16Array(bytes.buffer, 0, bytes.byteLength >> 1);
+  const n = Math.round(16_000 * FRAME_SEC);
+  const rms: number[] = [];
+  for (let i = 0; i + n <= pcm.length; i += n) {
+    let sum = 0;
+    for (let k = i; k < i + n; k++) sum += pcm[k] * pcm[k];
+    rms.push(Math.sqrt(sum / n));
+  }
+  const threshold = Math.max(...rms) / 10;
+  const first = rms.findIndex((r) => r > threshold);
+  let last = rms.length - 1;
+  while (last > 0 && rms[last] <= threshold) last--;
+  return { onset: first * FRAME_SEC, offset: (last + 1) * FRAME_SEC };
+}
+
+async function processed(
+  fields: Record<string, Parameters<typeof post>[1][string]>,
+): Promise<{ id: string; done: Status }> {
+  const res = await post('/api/process-video', {
+    file: { bytes: await fixture('generated/tone-3s.mp4'), filename: 'clip.mp4', type: 'video/mp4' },
+    blur_background: 'false',
+    ...fields,
+  });
+  expect(res.status).toBe(200);
+  const { video_id } = await res.json<{ video_id: string }>();
+  const done = await waitForJob(video_id, undefined, 150_000);
+  expect(done.status, done.error_message ?? '').toBe('completed');
+  return { id: video_id, done };
+}
+
+/** The cues of both files (the same cues), checked against the output: in order, within its duration and the limits. */
+async function captionsOf(id: string, done: Status, language: string): Promise<ParsedCue[]> {
+  const vtt = await call(`/api/jobs/${id}/captions.vtt`);
+  expect(vtt.status).toBe(200);
+  expect(vtt.headers.get('content-language')).toBe(language);
+  const cues = parseCues(await vtt.text(), '.', language);
+  const srt = await call(`/api/jobs/${id}/captions.srt`);
+  expect(srt.status).toBe(200);
+  expect(srt.headers.get('content-language')).toBe(language);
+  expect(parseCues(await srt.text(), ',')).toEqual(cues);
+  const duration = done.processing_report!.output.duration_sec;
+  let last = 0;
+  for (const cue of cues) {
+    expect(cue.start).toBeGreaterThanOrEqual(last);
+    expect(cue.end).toBeGreaterThan(cue.start);
+    expect(cue.end - cue.start).toBeLessThanOrEqual(7);
+    expect(cue.lines.length).toBeLessThanOrEqual(2);
+    for (const line of cue.lines) expect(line.length).toBeLessThanOrEqual(42);
+    last = cue.end;
+  }
+  expect(last).toBeLessThanOrEqual(duration + 0.001);
+  return cues;
+}
+
+/**
+ * The speech's first and last cue against where the output is loud: the words are on the output's
+ * timeline. A word's start is within a few frames of the loudness onset; its end may carry a fading
+ * tail the threshold cuts, hence the wider margin there.
+ */
+async function expectOnSpeech(cues: ParsedCue[], done: Status): Promise<void> {
+  const { onset, offset } = await loudSpan(done.download_url!);
+  expect(
+    Math.abs(cues[0].start - onset),
+    `first cue ${cues[0].start} s, speech from ${onset} s`,
+  ).toBeLessThan(0.2);
+  const end = cues[cues.length - 1].end;
+  expect(Math.abs(end - offset), `last cue ends ${end} s, speech until ${offset} s`).toBeLessThan(0.4);
+}
+
+describe('captions of a processing job', () => {
+  it('should caption speech synthesized from the description with its words, timed on the output', async () => {
+    // Leading words the aligner must place after the voice's own lead-in silence.
+    const script =
+      'Welcome to the quarterly review. Our team shipped three features, and the customers noticed.';
+    const { id, done } = await processed({ description: script, voice_generator: '0' });
+    expect(done.processing_report!.voice?.engine).toBe('piper');
+    const cues = await captionsOf(id, done, 'en');
+    expect(cues.flatMap((c) => c.lines.join(' ').split(' '))).toEqual(script.split(' '));
+    // A sentence end starts a new cue.
+    expect(cues.length).toBeGreaterThanOrEqual(2);
+    expect(cues[0].lines.join(' ')).toBe('Welcome to the quarterly review.');
+    await expectOnSpeech(cues, done);
+
+    await expectError(await call(`/api/jobs/${id}/captions.vtt`, { key: BOB }), 404, 'not_found');
+    // Deleting the job removes its caption files with its output.
+    expect(await env.MEDIA.head(`outputs/${id}/captions.vtt`)).not.toBeNull();
+    expect((await call(`/api/jobs/${id}`, { method: 'DELETE' })).status).toBeLessThan(300);
+    await vi.waitUntil(
+      async () => (await env.MEDIA.list({ prefix: `outputs/${id}/` })).objects.length === 0,
+      {
+        timeout: 10_000,
+      },
+    );
+    await expectError(await call(`/api/jobs/${id}/captions.srt`), 404, 'not_found');
+  });
+
+  it('should caption supplied speech in its own language, transcribed and timed on the output', async () => {
+    const { id, done } = await processed({
+      voice_generator: '2',
+      audio: { bytes: await fixture('generated/speech-de.wav'), filename: 'rede.wav', type: 'audio/wav' },
+    });
+    const cues = await captionsOf(id, done, 'de');
+    const text = cues
+      .map((c) => c.lines.join(' '))
+      .join(' ')
+      .toLowerCase();
+    expect(text).toMatch(/aussichten|insel|wetter/);
+    expect(text.split(' ')).not.toContain('the');
+    await expectOnSpeech(cues, done);
+  });
+
+  it('should answer no_captions for a processing job without new speech', async () => {
+    const { id } = await processed({});
+    await expectError(await call(`/api/jobs/${id}/captions.vtt`), 404, 'no_captions');
+    await expectError(await call(`/api/jobs/${id}/captions.srt`), 404, 'no_captions');
   });
 });

@@ -9,6 +9,7 @@ import { mediaLimitsFrom, plainMediaError } from './media-limits.js';
 import { probeAnswer } from './probe-answer.js';
 import { waitingJobs } from './admission.js';
 import { abortJob, runningJobs } from './work-scope.js';
+import { forgetRenderSpeech } from '../engines/render/render-speech.js';
 import { hintsFrom, rawPcmInputArgs, receiveToTempFile } from './input.js';
 
 export const PCM_SAMPLE_RATE_HZ = 16_000;
@@ -16,8 +17,12 @@ export const PCM_SAMPLE_RATE_HZ = 16_000;
 export const coreRoutes = new Hono()
   .get('/health', (c) => c.json({ ok: true }))
   .get('/ping', (c) => c.text('ok'))
-  // DELETE of a job in the API: stop every running piece of its work here (its processes are killed).
-  .delete('/jobs/:id', (c) => c.json({ aborted: abortJob(c.req.param('id')) }))
+  // DELETE of a job in the API: stop every running piece of its work here (its processes are
+  // killed), and forget the words of its speech a render kept.
+  .delete('/jobs/:id', (c) => {
+    forgetRenderSpeech(c.req.param('id'));
+    return c.json({ aborted: abortJob(c.req.param('id')) });
+  })
   // `running`: jobs with work here (waiting requests included); `waiting`: jobs whose request waits its key's turn.
   .get('/jobs', (c) => c.json({ running: runningJobs(), waiting: waitingJobs() }))
   .post('/probe', async function probe(c) {

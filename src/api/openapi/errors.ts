@@ -17,7 +17,7 @@ const WHEN: Record<ErrorCode, string> = {
   avatar_not_found:
     'process-video `video_id` is not an avatar registered by this API key (`field`: video_id).',
   no_captions:
-    'Captions of a completed job that has none: no speech was recognised, a processing job (its output has no caption file), or a job that completed before caption files existed.',
+    'Captions of a completed job that has none: no speech was recognised, a processing job whose output has no new speech, or a job that completed before caption files existed.',
   method_not_allowed:
     'The path exists but not with this method (e.g. GET /api/analyze-video); the `Allow` header lists the methods it takes.',
   invalid_request:

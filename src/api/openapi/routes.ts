@@ -150,9 +150,9 @@ const captionRoute = (format: 'vtt' | 'srt', mediaType: string): RouteDoc => ({
   path: `/api/jobs/{video_id}/captions.${format}`,
   operationId: format === 'vtt' ? 'getCaptionsVtt' : 'getCaptionsSrt',
   tag: 'jobs',
-  summary: `Captions of a completed analysis job as ${format === 'vtt' ? 'WebVTT' : 'SubRip'} (extension)`,
+  summary: `Captions of a completed job as ${format === 'vtt' ? 'WebVTT' : 'SubRip'} (extension)`,
   description:
-    "Made from the recogniser's word times when the job completed: at most 2 lines of 42 characters and 7 s per cue, a new cue after each sentence end and each pause of 0.6 s or more; each cue starts at its first word and ends at its last. The language (always `en`) is in `Content-Language`" +
+    "Made when the job completed, from word times: an analysis job's transcript, or a processing job's new speech (synthesized from `description`, or the supplied `audio`) on its output's timeline; a processing job without new speech has none (404 `no_captions`). At most 2 lines of 42 characters and 7 s per cue, a new cue after each sentence end and each pause of 0.6 s or more; each cue starts at its first word and ends at its last. The speech's language (a Whisper code) is in `Content-Language`" +
     (format === 'vtt' ? " and in the file's `Language:` header." : '.'),
   auth: 'apiKey',
   replies: {

@@ -4,11 +4,12 @@
  * Every number of the result comes from the pure functions of src/analytics.
  */
 import { analyzeDelivery } from '../../analytics/delivery/index.js';
-import { analyzeSpeech, buildCues, languageWarnings, toSrt, toWebVtt } from '../../analytics/speech/index.js';
+import { analyzeSpeech, languageWarnings } from '../../analytics/speech/index.js';
 import { analyzeVisual } from '../../analytics/visual/index.js';
 import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
 import type { JobOf } from '../../jobs/state.js';
 import { r2Keys } from '../../shared/r2-keys.js';
+import { storeCaptions } from '../captions.js';
 import type { Plan, Step, StepContext } from '../context.js';
 import { concurrentSteps } from '../concurrent.js';
 import { audioStep } from './audio.js';
@@ -75,7 +76,7 @@ const resultStep: Step<JobOf<'analysis'>> = {
   weight: 5,
   async run(ctx) {
     const result = await buildResult(ctx);
-    await storeCaptions(ctx);
+    await storeTranscriptCaptions(ctx);
     await ctx.bucket.put(r2Keys.result(ctx.job.video_id), JSON.stringify(result), {
       httpMetadata: { contentType: 'application/json' },
     });
@@ -83,20 +84,11 @@ const resultStep: Step<JobOf<'analysis'>> = {
 };
 
 /** The transcript's caption files (`GET /api/jobs/{id}/captions.vtt|srt`), when words were recognised. */
-async function storeCaptions(ctx: StepContext<JobOf<'analysis'>>): Promise<void> {
+async function storeTranscriptCaptions(ctx: StepContext<JobOf<'analysis'>>): Promise<void> {
   if (!(await probeSource(ctx)).audio) return;
   const asr = await transcript(ctx);
-  const cues = buildCues(asr.words);
-  if (cues.length === 0) return;
-  // The transcript's own language (a Whisper code: ISO 639-1, which BCP 47 takes as it is).
-  const language = asr.language ?? 'en';
-  const id = ctx.job.video_id;
-  await ctx.bucket.put(r2Keys.captions(id, 'vtt'), toWebVtt(cues, language), {
-    httpMetadata: { contentType: 'text/vtt; charset=utf-8', contentLanguage: language },
-  });
-  await ctx.bucket.put(r2Keys.captions(id, 'srt'), toSrt(cues), {
-    httpMetadata: { contentType: 'application/x-subrip; charset=utf-8', contentLanguage: language },
-  });
+  // In the transcript's own language.
+  await storeCaptions(ctx.bucket, ctx.job.video_id, asr.words, asr.language ?? 'en');
 }
 
 /**

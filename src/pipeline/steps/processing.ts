@@ -4,7 +4,8 @@
  * encode) streamed into R2 as the output MP4. Without speech to synthesize, the probe comes from
  * the render instead of before it: the source crosses to the container once, with the render,
  * whose own probe the Worker asks for (`renderProbe`) to check the file and bound its wait. The
- * job saves the probe's round trip and transfer, ≈ 0.4 s a minute of 720p.
+ * job saves the probe's round trip and transfer, ≈ 0.4 s a minute of 720p. New speech in the
+ * output gets caption files, of the words the render timed on the output's timeline.
  */
 import type { ProcessingReport } from '../../contract/jobs.js';
 import { RenderToggles, type ProcessOptions } from '../../contract/options.js';
@@ -12,9 +13,10 @@ import type { RenderRequest } from '../../contract/render.js';
 import type { JobOf } from '../../jobs/state.js';
 import type { SizedStream } from '../../media/client.js';
 import { UnrecoverableError } from '../../media/errors.js';
-import { summarizeRenderReport } from '../../media/render-report.js';
+import { parseRenderReport, summarizeRenderReport } from '../../media/render-report.js';
 import { r2Keys } from '../../shared/r2-keys.js';
 import { iterate, storeResponseBody, streamToR2 } from '../../storage/r2-upload.js';
+import { storeCaptions } from '../captions.js';
 import type { Plan, Step, StepContext } from '../context.js';
 import { withTicks } from '../ticks.js';
 import { SEALED_PREFIX, unseal } from '../../shared/sealed.js';
@@ -74,11 +76,13 @@ async function speechStream(ctx: StepContext<ProcessingJob>): Promise<SizedStrea
 
 /**
  * Pure: the container's render request for a job's options: the render toggles as the form set
- * them (nothing else of the job's options, never the credential) and the spoken description as captions.
+ * them (nothing else of the job's options, never the credential), the spoken description as captions,
+ * and new speech's words timed for the caption files.
  */
 export const renderRequest = (options: ProcessOptions): RenderRequest => ({
   ...RenderToggles.parse(options),
   captions: options.speech === 'synthesized' ? options.description : null,
+  speech_words: options.speech !== 'original',
 });
 
 /** A bad upload fails before any speech is synthesized for it. */
@@ -118,9 +122,18 @@ const renderStep: Step<ProcessingJob> = {
     );
     if (probed.status === 'rejected') throw probed.reason;
     if (res.status === 'rejected') throw res.reason;
-    await storeResponseBody(ctx.bucket, r2Keys.output(ctx.job.video_id), res.value, 'video/mp4');
+    const id = ctx.job.video_id;
+    const header = res.value.headers.get('x-render-report');
+    // The new speech's words are asked while the output is stored: the container keeps them a while.
+    const speech = parseRenderReport(header)?.speech?.words ? ctx.media.renderSpeech(id) : null;
+    speech?.catch(() => {}); // awaited below
+    await storeResponseBody(ctx.bucket, r2Keys.output(id), res.value, 'video/mp4');
+    if (speech) {
+      const { words, language } = await speech;
+      await storeCaptions(ctx.bucket, id, words, language);
+    }
     // Kept beside the step's other work so `finish` finds it after a retry too.
-    const report = summarizeRenderReport(res.value.headers.get('x-render-report'));
+    const report = summarizeRenderReport(header);
     if (report) await ctx.bucket.put(ctx.workKey(REPORT_STEP), JSON.stringify(report));
   },
 };

@@ -96,8 +96,11 @@ export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutes
 
 let defaultEngine: Promise<AsrEngine> | undefined;
 
-/** The service's engine, chosen once by `process.env` (ASR_ENGINE, PYTHON_VENV, WHISPER_MODEL_DIR). */
-function defaultAsrEngine(): Promise<AsrEngine> {
+/**
+ * The service's engine, chosen once by `process.env` (ASR_ENGINE, PYTHON_VENV, WHISPER_MODEL_DIR):
+ * `POST /asr` and the render (the new speech of a processing job) share its warm Whisper.
+ */
+export function defaultAsrEngine(): Promise<AsrEngine> {
   defaultEngine ??= createAsrEngine(process.env);
   defaultEngine.catch(() => {
     defaultEngine = undefined;

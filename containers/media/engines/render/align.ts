@@ -18,8 +18,12 @@ import { normalizeText } from '../tts/normalize.js';
  * runs at ~0.05–0.1× real time on synthesized speech, slower when phrases must be re-planned. */
 export const MAX_ALIGN_SEC = 600;
 
-/** Decodes any audio file to 16 kHz mono s16 samples. */
-async function decodePcm16k(path: string, signal?: AbortSignal): Promise<Int16Array> {
+/** Decodes any audio file to 16 kHz mono s16 samples, its first `maxSec` seconds at most. */
+export async function decodePcm16k(
+  path: string,
+  signal?: AbortSignal,
+  maxSec = MAX_ALIGN_SEC,
+): Promise<Int16Array> {
   using proc = spawnFfmpeg(
     [
       '-i',
@@ -30,7 +34,7 @@ async function decodePcm16k(path: string, signal?: AbortSignal): Promise<Int16Ar
       '-ar',
       String(ASR_SAMPLE_RATE_HZ),
       '-t',
-      String(MAX_ALIGN_SEC),
+      String(maxSec),
       '-f',
       's16le',
       'pipe:1',

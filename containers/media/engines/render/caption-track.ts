@@ -1,16 +1,17 @@
 /**
  * @module containers/media/engines/render/caption-track
  * Render stage 3: the WebVTT caption track. New speech that was synthesized from (or is known to
- * say) the caption text is force-aligned; without an aligner, or when alignment fails, the cue
- * times are an even split of the output, and the report says which.
+ * say) the caption text is force-aligned (`speech-words.ts`); without an aligner, or when
+ * alignment fails, the cue times are an even split of the output, and the report says which.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RenderReport } from '../../../../src/contract/render.js';
 import { evenWordTimes, toWebVtt } from './captions.js';
 import type { Prepared } from './prepare.js';
-import type { RenderEngines, RenderInput } from './types.js';
+import type { RenderInput } from './types.js';
 import type { RenderLog } from './render-log.js';
+import type { SpeechTiming } from './speech-words.js';
 
 export interface CaptionTrack {
   path: string;
@@ -19,23 +20,13 @@ export interface CaptionTrack {
 
 export async function writeCaptionTrack(
   input: RenderInput,
-  { speech, plan }: Prepared,
-  engines: RenderEngines,
+  { plan }: Prepared,
+  timing: SpeechTiming,
   log: RenderLog,
 ): Promise<CaptionTrack | null> {
   const text = input.options.captions;
   if (!text) return null;
-  const aligned =
-    speech && engines.align
-      ? await log.time('captions_align', () =>
-          engines.align!(speech.path, text).catch((err) => {
-            log.note(
-              `captions: forced alignment failed (${(err as Error).message}); cue times are an even split`,
-            );
-            return null;
-          }),
-        )
-      : null;
+  const aligned = await timing.aligned;
   const fromAlignment = !!aligned && aligned.length > 0;
   const words = fromAlignment ? aligned : evenWordTimes(text, plan.durationSec);
   const path = join(input.workDir, 'captions.vtt');

@@ -7,7 +7,8 @@ import { measureAvOffset, syncApiFromEnv, syncLipSync, SyncApiError } from '../l
 import { engineFailure } from './errors.js';
 import { createProcessSegmenter } from '../segment/index.js';
 import { gazeEngineFromEnv } from '../gaze/index.js';
-import { alignCaptions } from './align.js';
+import { alignCaptions, decodePcm16k } from './align.js';
+import { defaultAsrEngine } from '../asr/routes.js';
 import { createMouthEditor } from '../mouth/index.js';
 import { meshEveryNthFromEnv } from '../frame-pipeline/editors.js';
 import type { RenderEngines } from './types.js';
@@ -38,6 +39,10 @@ export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): Rend
         everyNth: eyes?.everyNth ?? meshEveryNthFromEnv(env),
       }),
     align: (audioPath, text) => alignCaptions(audioPath, text),
+    transcribe: async (audioPath, maxSec, language, signal) => {
+      const pcm = await decodePcm16k(audioPath, signal, maxSec);
+      return (await defaultAsrEngine()).transcribe(pcm, { language, signal });
+    },
     // A child process per render: the job's nice, DELETE and deadline reach it; the main thread stays free.
     segmenter: async () =>
       createProcessSegmenter({

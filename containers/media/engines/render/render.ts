@@ -1,7 +1,8 @@
 /**
  * @module containers/media/engines/render/render
  * One render as a sequence of stages that return data: prepare (probe, plan, budget) → audio
- * and offset → remote lip sync → captions → editor chain → runner → report. The runner is one
+ * and offset → remote lip sync → captions (and the new speech's timed words, beside the
+ * encode) → editor chain → runner → report. The runner is one
  * decode → per-frame work → one encode, in three shapes chosen by the chain:
  * - nothing to edit per frame: the encoder reads the source itself (normalize / speech swap);
  * - blur only: a decoder at mask size feeds the segmenter, masks are piped into the encoder,
@@ -30,6 +31,7 @@ import { RecordPool } from '../frame-pipeline/record-pool.js';
 import type { RenderReport } from '../../../../src/contract/render.js';
 import { chooseAudio, remoteLipSync } from './audio.js';
 import { writeCaptionTrack } from './caption-track.js';
+import { timeNewSpeech } from './speech-words.js';
 import { buildEditorChain, type EditorChain } from './editor-chain.js';
 import { mediaFailure } from './media-failure.js';
 import { prepare } from './prepare.js';
@@ -109,8 +111,10 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   const prepared = await prepare(input, log);
   const { audio, lipSync } = await chooseAudio(input, prepared, engines, log);
   const remote = await remoteLipSync(input, prepared, engines, log);
-  // The caption alignment (on the alignment thread) runs beside the editors' set-up (the mouth analysis).
-  const captionTrack = writeCaptionTrack(input, prepared, engines, log);
+  // The caption alignment (on the alignment thread) runs beside the editors' set-up (the mouth
+  // analysis); a transcription of the new speech runs beside the encode.
+  const timing = timeNewSpeech(input, prepared, engines, log);
+  const captionTrack = writeCaptionTrack(input, prepared, timing, log);
   captionTrack.catch(() => {}); // awaited below, once the chain is built
   using chain = await buildEditorChain(input, prepared, engines, log, {
     videoSource: remote?.videoPath ?? input.sourcePath,
@@ -132,7 +136,8 @@ export async function renderVideo(input: RenderInput, engines: RenderEngines = {
   const loop = plan.fit === 'loop' && !remote;
   const run = await log.time('encode', () => runRender(chain, loop, spec, input.signal));
   await checkOutputSize(spec);
-  return { outputPath, report: buildReport(prepared, chain, captions, run, log) };
+  const speech = await timing.speech;
+  return { outputPath, report: buildReport(prepared, chain, captions, speech, run, log), speech };
 }
 
 /** What the runners encode (the encoder's arguments but its inputs), and who hears how far it got. */

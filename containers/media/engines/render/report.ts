@@ -4,7 +4,7 @@
  * recorded. The mouth editor's own report completes the lip-sync entry; a mouth edit that did
  * not happen (no usable mouth in the source) is taken back, never claimed.
  */
-import type { RenderReport } from '../../../../src/contract/render.js';
+import type { RenderReport, RenderSpeech } from '../../../../src/contract/render.js';
 import type { LipSyncReport } from './audio.js';
 import type { CaptionTrack } from './caption-track.js';
 import type { EditorChain } from './editor-chain.js';
@@ -22,6 +22,7 @@ export function buildReport(
   { plan, speech }: Prepared,
   chain: EditorChain,
   captions: CaptionTrack | null,
+  speechWords: RenderSpeech | null,
   run: RunOutcome,
   log: RenderLog,
 ): RenderReport {
@@ -43,6 +44,9 @@ export function buildReport(
       ? Object.fromEntries(chain.editors.map((e) => [e.name, e.report()]))
       : undefined,
     captions: captions?.report,
+    speech: speechWords
+      ? { timing: speechWords.timing, words: speechWords.words.length, language: speechWords.language }
+      : undefined,
     voice: speech?.provenance
       ? { engine: speech.provenance.engine, voice_id: speech.provenance.voice_id }
       : undefined,

@@ -2,7 +2,8 @@
  * @module containers/media/engines/render/routes
  * `POST /render` (multipart: `source`, optional `speech`, `options` JSON) → the MP4, with the
  * render report in the `x-render-report` header; `GET /render/probe` and `GET /render/progress/{job}`
- * answer about a job's render while it runs. Parts stream to a temp directory that is
+ * answer about a job's render while it runs, `GET /render/speech/{job}` with its new speech's
+ * timed words once it has answered. Parts stream to a temp directory that is
  * removed once the response body has been sent (or the client went away).
  */
 import { createReadStream } from 'node:fs';
@@ -24,6 +25,7 @@ import { receiveForm } from './multipart.js';
 import { parseRenderOptions } from './options.js';
 import { NoRenderProbe, renderProbe, startRenderProbe } from './render-probes.js';
 import { renderProgress, trackRenderProgress } from './render-progress.js';
+import { forgetRenderSpeech, keepRenderSpeech, renderSpeech } from './render-speech.js';
 import { renderVideo, type RenderEngines } from './render.js';
 
 export interface RenderRoutesOptions {
@@ -70,7 +72,13 @@ export function createRenderRoutes({
       const sourceProbe = probeFile(source.path, abort.signal, rawPcmInputArgs(source));
       sourceProbe.catch(() => {}); // the render reports it
       probeAnswer?.answer(answerFor(sourceProbe, limits));
-      const { outputPath, report } = await renderVideo(
+      // A retried render must not leave the words of the one before it.
+      if (jobId) forgetRenderSpeech(jobId);
+      const {
+        outputPath,
+        report,
+        speech: words,
+      } = await renderVideo(
         {
           sourcePath: source.path,
           speechPath: speech?.path,
@@ -83,6 +91,7 @@ export function createRenderRoutes({
         },
         early.engines(),
       );
+      if (jobId && words) keepRenderSpeech(jobId, words);
       const { size } = await stat(outputPath);
       const file = createReadStream(outputPath);
       const sendFrom = performance.now();
@@ -123,6 +132,17 @@ export function createRenderRoutes({
     if (fraction === null)
       return c.json({ error: { code: 'no_render', message: 'no render of this job ran here lately' } }, 404);
     return c.json({ fraction });
+  });
+  // The new speech's words of the job's last render (the report's `speech` counts them). In the
+  // path like the progress: asked once the render is over, it never waits for an admission.
+  app.get('/render/speech/:job', function speechOfRender(c) {
+    const speech = renderSpeech(c.req.param('job'));
+    if (!speech)
+      return c.json(
+        { error: { code: 'no_render', message: 'no timed speech of a render of this job is kept here' } },
+        404,
+      );
+    return c.json(speech);
   });
   app.onError(function renderError(err, c) {
     if (err instanceof NoRenderProbe)

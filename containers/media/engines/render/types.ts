@@ -3,8 +3,8 @@
  * The render's inputs and result, shared by its stages: what to render, the engines it may use,
  * and what it returns.
  */
-import type { ProbeResult } from '../../../../src/contract/media.js';
-import type { RenderReport } from '../../../../src/contract/render.js';
+import type { AsrOutput, ProbeResult } from '../../../../src/contract/media.js';
+import type { RenderReport, RenderSpeech } from '../../../../src/contract/render.js';
 import type { MediaLimits } from '../../src/media-limits.js';
 import type { FrameEditor } from '../frame-pipeline/editors.js';
 import type { RenderPlan } from '../frame-pipeline/plan.js';
@@ -41,6 +41,16 @@ export interface RenderEngines {
   remoteLipSync?: (videoPath: string, speechPath: string, workDir: string) => Promise<string | null>;
   /** Word timings of `text` spoken in `audioPath`, or null when no aligner is available. */
   align?: (audioPath: string, text: string) => Promise<CaptionWord[] | null>;
+  /**
+   * The words of the speech in `audioPath` (its first `maxSec` seconds) by the service's
+   * recogniser, in `language` when given, else in the language it detects.
+   */
+  transcribe?: (
+    audioPath: string,
+    maxSec: number,
+    language?: string,
+    signal?: AbortSignal,
+  ) => Promise<AsrOutput>;
 }
 
 export interface RenderInput {
@@ -59,9 +69,11 @@ export interface RenderInput {
 }
 
 /** The report's shape is the contract's: the Worker reads it with the same schema. */
-export type { RenderReport };
+export type { RenderReport, RenderSpeech };
 
 export interface RenderResult {
   outputPath: string;
   report: RenderReport;
+  /** The new speech's timed words on the output's timeline (`speech-words.ts`), or null. */
+  speech: RenderSpeech | null;
 }

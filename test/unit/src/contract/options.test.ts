@@ -41,14 +41,18 @@ describe('the API and the container agree', () => {
       { lip_sync_correction: 'false', lip_sync_correction_model: 'lipsync2', description: 'Hello there.' },
       { voice_generator: '1', description: 'Hi', voice_id: 'v', credential_voice_generator: 'secret' },
     ];
-    for (const form of forms) {
-      const job = processOptions(form, false);
+    for (const [form, hasAudio] of [
+      ...forms.map((f) => [f, false] as const),
+      [{ voice_generator: '2' }, true] as const,
+    ]) {
+      const job = processOptions(form, hasAudio);
       const request = renderRequest(job);
       expect(JSON.stringify(request)).not.toContain('secret');
       const rendered = parseRenderOptions(JSON.stringify(request));
       for (const name of TOGGLES)
         expect(rendered[name], `${JSON.stringify(form)} ${name}`).toEqual(job[name]);
       expect(rendered.captions).toBe(job.speech === 'synthesized' ? job.description! : undefined);
+      expect(rendered.speech_words).toBe(job.speech !== 'original');
     }
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { workBudgetMs } from '../../../../src/media/budget.js';
 import { MediaClient, multipartStream, tightenableDeadline } from '../../../../src/media/client.js';
+import { TransientError } from '../../../../src/media/errors.js';
 import type { MediaTransport } from '../../../../src/media/transport.js';
 
 /** A transport that records each request and answers when told to (or when its signal aborts). */
@@ -106,5 +107,38 @@ describe('multipartStream', () => {
     ]);
     expect(form.length).toBeNull();
     await new Response(form.body).arrayBuffer();
+  });
+});
+
+describe('MediaClient.renderSpeech', () => {
+  const words = [{ word: 'Hi.', start: 0.1, end: 0.4, confidence: 1 }];
+  const answering = (res: () => Response) => {
+    const paths: string[] = [];
+    const transport: MediaTransport = {
+      fetch: async (path) => {
+        paths.push(path);
+        return res();
+      },
+    };
+    return { client: new MediaClient(transport, { jobId: 'vid_a' }), paths };
+  };
+
+  it('should read the words of the job named in the path', async () => {
+    const { client, paths } = answering(() => Response.json({ timing: 'alignment', language: 'en', words }));
+    await expect(client.renderSpeech('vid_a')).resolves.toEqual({
+      timing: 'alignment',
+      language: 'en',
+      words,
+    });
+    expect(paths).toEqual(['/render/speech/vid_a']);
+  });
+
+  it('should call words the container no longer has, or cannot give, transient (the render runs again)', async () => {
+    const gone = answering(() =>
+      Response.json({ error: { code: 'no_render', message: 'x' } }, { status: 404 }),
+    );
+    await expect(gone.client.renderSpeech('vid_a')).rejects.toBeInstanceOf(TransientError);
+    const bad = answering(() => Response.json({ timing: 'alignment', words: 'none' }));
+    await expect(bad.client.renderSpeech('vid_a')).rejects.toBeInstanceOf(TransientError);
   });
 });

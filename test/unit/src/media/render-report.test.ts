@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProcessingReport } from '../../../../src/contract/jobs.js';
-import { summarizeRenderReport } from '../../../../src/media/render-report.js';
+import { parseRenderReport, summarizeRenderReport } from '../../../../src/media/render-report.js';
 
 const header = (report: object) => JSON.stringify(report);
 const base = {
@@ -61,5 +61,16 @@ describe('summarizeRenderReport', () => {
     expect(
       summarizeRenderReport(header({ options_applied: ['teleport', 'blur_background'] }))!.options_applied,
     ).toEqual(['blur_background']);
+  });
+});
+
+describe('parseRenderReport', () => {
+  it('should read how many words of new speech the render timed, and keep them out of the public report', () => {
+    const speech = { timing: 'transcription', words: 12, language: 'de' };
+    const text = header({ ...base, options_applied: [], speech });
+    expect(parseRenderReport(text)?.speech).toEqual(speech);
+    expect(summarizeRenderReport(text)).not.toHaveProperty('speech');
+    expect(parseRenderReport(header({ ...base, options_applied: [] }))?.speech).toBeUndefined();
+    expect(parseRenderReport('not json')).toBeNull();
   });
 });

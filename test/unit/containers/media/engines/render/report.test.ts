@@ -47,7 +47,20 @@ describe('buildReport', () => {
     const log = new RenderLog();
     log.apply('lip_sync_correction');
     log.stagesMs.encode = 1200;
-    const report = buildReport(prepared, chainWith(mouth()), null, { path: 'frames', frames: 100 }, log);
+    const speech = {
+      timing: 'alignment' as const,
+      language: 'en',
+      words: [{ word: 'Hi.', start: 0.1, end: 0.4, confidence: 1 }],
+    };
+    const report = buildReport(
+      prepared,
+      chainWith(mouth()),
+      null,
+      speech,
+      { path: 'frames', frames: 100 },
+      log,
+    );
+    expect(report.speech).toEqual({ timing: 'alignment', words: 1, language: 'en' });
     expect(report.options_applied).toEqual(['lip_sync_correction']);
     expect(report.lip_sync).toMatchObject({ mode: 'embedded', frames_edited: 90, engine: 'classical' });
     expect(report.voice).toEqual({ engine: 'piper', voice_id: 'en_US-joe-medium' });
@@ -63,10 +76,12 @@ describe('buildReport', () => {
       prepared,
       chainWith(mouth('no face in the source')),
       null,
+      null,
       { path: 'frames', frames: 100 },
       log,
     );
     expect(report.options_applied).toEqual(['captions']);
+    expect(report.speech).toBeUndefined();
     expect(report.lip_sync).toMatchObject({ mode: 'none', skipped: 'no face in the source' });
     expect(report.notes).toContain(
       'lip_sync_correction with new speech: not applied (no face in the source)',
