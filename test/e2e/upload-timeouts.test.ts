@@ -19,7 +19,7 @@ const PORT = Number(process.env.E2E_TIMEOUTS_PORT ?? 8856);
 const KEY = `dev_e2e_${randomBytes(12).toString('hex')}`;
 const IDLE_SEC = 2;
 /** What the answer may take beyond the timeout: the cancel, the R2 abort, 2 shared cores. */
-const MARGIN_MS = 3_000;
+const MARGIN_MS = 5_000;
 const CLIP = readFileSync(join(SHARED_MEDIA, 'talking_head', 'retalking_face3.mp4'));
 const BOUNDARY = 'pace';
 

@@ -47,7 +47,9 @@ function controlledStream() {
     start: (c) => void (controller = c),
     cancel: (reason) => void (state.cancelled = reason),
   });
-  return { stream, push: (n: number) => controller.enqueue(new Uint8Array(n)), state };
+  // A chunk due after the cancel is dropped, as a client's bytes are once the server stops reading.
+  const push = (n: number) => state.cancelled === null && controller.enqueue(new Uint8Array(n));
+  return { stream, push, state };
 }
 
 describe('PacedReader', () => {
@@ -71,6 +73,18 @@ describe('PacedReader', () => {
       read += (await reader.read()).value!.length;
     }
     expect(read).toBe(800);
+  });
+
+  it('should cut a body that keeps its pace but outlasts the deadline, naming the deadline', async () => {
+    const { stream, push } = controlledStream();
+    const reader = new PacedReader(stream.getReader(), { idleMs: 1000, minBytes: 1, totalMs: 120 });
+    const reads = async () => {
+      for (;;) {
+        setTimeout(() => push(1), 30);
+        await reader.read();
+      }
+    };
+    await expect(reads()).rejects.toMatchObject({ name: 'BodyTimeoutError', why: 'deadline' });
   });
 
   it('should surface the timeout from the multipart parser, not as a malformed body', async () => {
