@@ -12,6 +12,10 @@
  * token; default .wrangler/state) and CONTAINER_PORT (the media container the crash row kills with
  * `kill -9`, found by its listening port; default 8788), as given to `npm start`.
  *
+ * Finding 34.6's stalled uploads need a second key (`DEV_API_KEY=k1,k2` given to npm start and
+ * here, or in .dev.vars) and UPLOAD_IDLE_TIMEOUT_SEC as given to npm start (default 30).
+ * `--only 34.6` runs only the rows whose finding starts so.
+ *
  * `--log` (the service's output) lets finding 3 show what the app itself answered behind the dev
  * server's proxy (its access-log line for the request id). The client-address rows run last: they
  * spend an address's unauthenticated budget for a minute (random documentation addresses each run).
@@ -27,14 +31,21 @@ import { BENCH_ROOT, devKey, serviceClient } from '../support/service.js';
 import { DEFAULT_UPLOAD_MAX_SESSIONS } from '../../src/api/uploads.js';
 import { DEFAULT_MAX_HELD_POLLS } from '../../src/api/held-polls.js';
 import { sendTruncated } from './raw-request.js';
+import { stalledUploads } from './stalled-uploads.js';
+import { DEFAULT_UPLOAD_IDLE_TIMEOUT_SEC } from '../../src/storage/body-pace.js';
 
 const { baseUrl } = serviceClient();
 const KEY = devKey();
 const PORT = Number(new URL(baseUrl).port);
-const logPath = (() => {
-  const at = process.argv.indexOf('--log');
+const argOf = (name: string) => {
+  const at = process.argv.indexOf(name);
   return at === -1 ? null : process.argv[at + 1];
-})();
+};
+const logPath = argOf('--log');
+/** `--only 34.6`: run only the rows whose finding starts so (the others' setup still runs). */
+const only = argOf('--only');
+/** The upload idle timeout the service was started with (UPLOAD_IDLE_TIMEOUT_SEC; 0: off). */
+const IDLE_SEC = Number(process.env.UPLOAD_IDLE_TIMEOUT_SEC || DEFAULT_UPLOAD_IDLE_TIMEOUT_SEC);
 /** ffmpeg's own words must not reach users (the same rule as test/e2e/abuse.test.ts). */
 const INTERNALS = /stream #\d|#\d+:\d+|exited with code|ffmpeg|ffprobe|\/tmp\//i;
 /** "At once": an input error known from the first look, on 2 shared cores. */
@@ -55,6 +66,7 @@ const failedMessages: string[] = [];
 
 /** Runs one reproduction and records its row; an exception is that row's FAIL, not the end of the run. */
 async function finding(spec: Finding, run: () => Promise<{ answer: string; ok: boolean }>): Promise<void> {
+  if (only !== null && !spec.finding.startsWith(only)) return;
   let answer: string;
   let ok = false;
   try {
@@ -697,6 +709,18 @@ const argvHolding = (needle: string) =>
     .filter((l) => l.includes(needle) && !l.includes('ps -eo'));
 
 /** The pid listening on `port` (ss -p shows it for this user's processes). */
+/** The second development key (DEV_API_KEY=k1,k2 here, or in .dev.vars), or null. */
+function secondKey(): string | null {
+  const fromVars = () => {
+    const path = join(BENCH_ROOT, '.dev.vars');
+    return existsSync(path)
+      ? /^DEV_API_KEY\s*=\s*"?([^"\n]+)/m.exec(readFileSync(path, 'utf8'))?.[1]
+      : undefined;
+  };
+  const keys = (process.env.DEV_API_KEY ?? fromVars() ?? '').split(',').map((k) => k.trim());
+  return keys[1] || null;
+}
+
 function listenerPid(port: number): number | null {
   const out = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
   const m = /pid=(\d+)/.exec(out);
@@ -814,6 +838,39 @@ async function issue34(base: string, downloadUrl: string | null, dir: string): P
       return {
         answer: `${tally(polls.map((p) => p.status))}; reason ${refused[0]?.json?.error?.reason ?? '—'}`,
         ok: refused.length >= 5 && refused.every((p) => p.json?.error?.reason === 'held_polls'),
+      };
+    },
+  );
+  await finding(
+    {
+      finding: '34.6 stalled uploads vs another key',
+      reproduction: `100 analyze-video uploads of one key: headers and 1 KiB of the file part, then 10 bytes every 2 s (node:net); another key polls GET /api/status/{id} one at a time, ~5/s, before (50) and during; UPLOAD_IDLE_TIMEOUT_SEC ${IDLE_SEC}`,
+      saw: "100 stalled uploads stayed open 60 s+; another key's p99 0.15 → 2.4–2.9 s",
+    },
+    async () => {
+      const otherKey = secondKey();
+      if (!otherKey) throw new Error('needs a second key: DEV_API_KEY=k1,k2 for npm start and here');
+      const watchSec = IDLE_SEC > 0 ? IDLE_SEC + 30 : 75;
+      const m = await stalledUploads({
+        port: PORT,
+        key: KEY,
+        otherKey,
+        n: 100,
+        trickle: { bytes: 10, everyMs: 2000 },
+        watchSec,
+      });
+      const timedOut = m.codes.filter((c) => c === 'body_timeout').length;
+      const sec = (ms: number) => (ms / 1000).toFixed(2);
+      const answered = m.answeredMs.length
+        ? `answered ${sec(Math.min(...m.answeredMs))}–${sec(Math.max(...m.answeredMs))} s after their headers`
+        : `none answered within ${watchSec} s`;
+      return {
+        answer: `${tally(m.statuses.map((s) => (s === 0 ? 'unanswered' : String(s))))} (${timedOut} body_timeout), ${answered}; the other key's status p50/p99 ${sec(m.baseline.p50Ms)}/${sec(m.baseline.p99Ms)} s before (${m.baseline.count}), ${sec(m.during.p50Ms)}/${sec(m.during.p99Ms)} s during (${m.during.count})`,
+        ok:
+          IDLE_SEC > 0 &&
+          timedOut === 100 &&
+          Math.max(...m.answeredMs) <= (IDLE_SEC + 10) * 1000 &&
+          m.during.p99Ms < 1000,
       };
     },
   );

@@ -61,3 +61,87 @@ export function parseAnswer(text: string): RawAnswer {
   const contentType = /^content-type:\s*(.*)$/im.exec(head)?.[1].trim() ?? '';
   return { status, contentType, body: split === -1 ? '' : text.slice(split + 4) };
 }
+
+export interface PacedRequest {
+  port: number;
+  method?: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The whole body (its length is the Content-Length sent). */
+  body: Buffer;
+  /** Bytes of the body sent at once after the headers. */
+  first: number;
+  /** Then the rest, `bytes` every `everyMs`; null: nothing more (a stalled body). */
+  trickle: { bytes: number; everyMs: number } | null;
+  /** Give up (and destroy the socket) after this long without an answer. Default 120 s. */
+  timeoutMs?: number;
+}
+
+export interface PacedAnswer extends RawAnswer {
+  /** From the headers sent to the answer's first byte; null when the connection closed unanswered. */
+  answeredMs: number | null;
+  /** Body bytes written before the answer came (or the connection closed). */
+  sent: number;
+}
+
+/**
+ * Sends a request whose body comes slowly or stalls (issue #34, finding 6), over one socket, and
+ * reads the answer; the sending stops when the answer begins. The socket is closed at the end.
+ * @example const a = await sendPaced({ port, path: '/api/uploads/u/parts/1', headers, body, first: 1000, trickle: null });
+ */
+export function sendPaced({
+  port,
+  method = 'POST',
+  path,
+  headers,
+  body,
+  first,
+  trickle,
+  timeoutMs = 120_000,
+}: PacedRequest): Promise<PacedAnswer> {
+  const head = [
+    `${method} ${path} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    `Content-Length: ${body.length}`,
+    'Connection: close',
+    '',
+    '',
+  ].join('\r\n');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let sent = 0;
+    let t0 = 0;
+    let answeredMs: number | null = null;
+    let pacer: ReturnType<typeof setInterval> | undefined;
+    const socket = connect(port, '127.0.0.1', () => {
+      t0 = performance.now();
+      socket.write(head);
+      socket.write(body.subarray(0, first));
+      sent = first;
+      if (trickle)
+        pacer = setInterval(() => {
+          if (sent >= body.length || answeredMs !== null) return clearInterval(pacer);
+          const next = Math.min(body.length, sent + trickle.bytes);
+          socket.write(body.subarray(sent, next));
+          sent = next;
+        }, trickle.everyMs);
+    });
+    const give = setTimeout(() => socket.destroy(), timeoutMs);
+    socket.on('data', (d: Buffer) => {
+      if (answeredMs === null) {
+        answeredMs = performance.now() - t0;
+        clearInterval(pacer);
+      }
+      chunks.push(d);
+    });
+    // The server may close while a write is in flight (it answered and stopped reading): not a failure.
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearInterval(pacer);
+      clearTimeout(give);
+      if (t0 === 0) return reject(new Error(`could not connect to 127.0.0.1:${port}`));
+      resolve({ ...parseAnswer(Buffer.concat(chunks).toString('utf8')), answeredMs, sent });
+    });
+  });
+}

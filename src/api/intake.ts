@@ -7,6 +7,7 @@
  */
 import type { Context } from 'hono';
 import type { SourceRef } from '../contract/jobs.js';
+import { bodyPaceOf } from '../storage/body-pace.js';
 import { readUploadForm, type ParsedForm } from '../storage/form.js';
 import { maxUploadBytes } from '../storage/upload-limit.js';
 import { openGate } from './admission.js';
@@ -45,6 +46,7 @@ export async function intake<T extends Record<string, unknown>>(
       ...spec,
       maxFileBytes: maxUploadBytes(c.env),
       hash: gate.hashing,
+      pace: bodyPaceOf(c.env),
     });
     const replay = await gate.check(form);
     if (replay) return replay;

@@ -26,6 +26,7 @@ import type { UploadCompleted, UploadCreated, UploadPart, UploadState } from '..
 import { numberVar } from '../shared/env.js';
 import { isUploadId } from '../shared/ids.js';
 import { DEFAULT_UPLOAD_ABANDON_SEC, discardUpload, type UploadSession } from '../shared/upload-session.js';
+import { bodyPaceOf } from '../storage/body-pace.js';
 import type { ParsedForm } from '../storage/form.js';
 import {
   beginUpload,
@@ -138,7 +139,7 @@ export const uploadRoutes = new Hono<AppEnv>()
         `this API key's resumable uploads would hold more than ${maxBytes} bytes (${usage.bytes} now): complete and use, or delete, an upload first`,
         { reason: 'upload_bytes', limit: maxBytes },
       );
-    const part = await storePart(c.env.MEDIA, session, n, c.req.raw.body, length);
+    const part = await storePart(c.env.MEDIA, session, n, c.req.raw.body, length, bodyPaceOf(c.env));
     const updated = await sessions(c).uploadRecordPart(session.upload_id, n, part);
     if (!updated) throw new ApiError('upload_conflict', 'the upload was completed or aborted meanwhile');
     return c.json({ part: n, size: length } satisfies UploadPart);

@@ -41,9 +41,14 @@ export class VideoApiError extends Error {
     this.retryAfterSec = fields.retryAfterSec ?? null;
   }
 
-  /** Worth retrying: network failures, 429 and 5xx other than "not configured". */
+  /** Worth retrying: network failures, 408 (a body that stalled: nothing was stored), 429 and 5xx other than "not configured". */
   get retryable(): boolean {
-    return this.status === 0 || this.status === 429 || (this.status >= 500 && this.code !== 'not_configured');
+    return (
+      this.status === 0 ||
+      this.status === 408 ||
+      this.status === 429 ||
+      (this.status >= 500 && this.code !== 'not_configured')
+    );
   }
 }
 

@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   range_not_satisfiable: 416,
+  /** An upload body that stalled (less than UPLOAD_IDLE_MIN_BYTES in UPLOAD_IDLE_TIMEOUT_SEC) or ran past UPLOAD_BODY_DEADLINE_SEC; nothing was stored. */
+  body_timeout: 408,
   /** The same Idempotency-Key was sent with a different request. */
   idempotency_key_reused: 422,
   /** The same Idempotency-Key and request are still being handled; retry shortly. */
@@ -54,7 +56,7 @@ export const ErrorBody = z
           .string()
           .optional()
           .describe(
-            'With rate_limited: which budget ran out: `requests_per_minute`, `status_per_minute`, `concurrent_jobs` (per key) or `unauthenticated_per_minute` (per client address).',
+            'With rate_limited: which budget ran out: `requests_per_minute`, `status_per_minute`, `concurrent_jobs` (per key) or `unauthenticated_per_minute` (per client address). With body_timeout: `idle` (the body stalled) or `deadline`.',
           ),
         limit: z.number().int().optional().describe('With rate_limited: that budget.'),
       })

@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../contract/errors.js';
 import type { SourceRef } from '../contract/jobs.js';
+import { bodyTimeoutAsApiError, type BodyPace } from './body-pace.js';
 import { boundaryOf, FieldTooLongError, MultipartError, parseMultipart } from './multipart.js';
 import { streamToR2 } from './r2-upload.js';
 import { looksLikeText } from './sniff.js';
@@ -20,6 +21,8 @@ export interface FormSpec {
   maxFileBytes: number;
   /** Hash each file's bytes as they stream by (for Idempotency-Key fingerprints). Default false. */
   hash?: boolean;
+  /** The pace the body must keep (408 `body_timeout` below it); default: none. */
+  pace?: BodyPace;
 }
 
 export interface ParsedForm {
@@ -66,7 +69,7 @@ export async function readUploadForm(
   const fields: Record<string, string> = {};
   const digests: Record<string, string> = {};
   try {
-    for await (const part of parseMultipart(request.body, boundary)) {
+    for await (const part of parseMultipart(request.body, boundary, { pace: spec.pace })) {
       const seen = part.name in files || part.name in fields;
       if (seen)
         throw new ApiError('invalid_field', `field "${part.name}" is sent more than once`, {
@@ -123,7 +126,7 @@ export async function readUploadForm(
       );
     if (err instanceof MultipartError)
       throw new ApiError('invalid_multipart', err.message, {}, { cause: err });
-    throw err;
+    throw bodyTimeoutAsApiError(err);
   }
   return { files, fields, digests };
 }

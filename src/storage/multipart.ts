@@ -10,6 +10,8 @@
  * over twice the part in memory, docs/benchmarks.md), and an upload may be 2 GiB in a 128 MB isolate.
  */
 
+import { BodyTimeoutError, PacedReader, type BodyPace } from './body-pace.js';
+
 const CRLF = new Uint8Array([13, 10]);
 const EMPTY = new Uint8Array(0);
 const encoder = new TextEncoder();
@@ -35,6 +37,8 @@ export class FieldTooLongError extends MultipartError {
 }
 
 export interface MultipartLimits {
+  /** The pace the body must keep (`storage/body-pace.ts`); default: none. */
+  pace?: BodyPace;
   /** Longest header block of one part. Default 16 KiB. */
   maxHeaderBytes?: number;
   /** Most parts in one body. Default 64. */
@@ -82,11 +86,13 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
+const NO_PACE: BodyPace = { idleMs: 0, minBytes: 0, totalMs: 0 };
+
 /** Pulls bytes from a stream with a small look-ahead buffer. */
 class ByteReader {
   private buf: Uint8Array = new Uint8Array(0);
   private done = false;
-  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
+  constructor(private readonly reader: PacedReader) {}
 
   get buffered(): Uint8Array {
     return this.buf;
@@ -99,6 +105,7 @@ class ByteReader {
     try {
       return await this.reader.read();
     } catch (err) {
+      if (err instanceof BodyTimeoutError) throw err;
       throw new MultipartError(`the request body was interrupted: ${(err as Error)?.message ?? err}`);
     }
   }
@@ -133,8 +140,8 @@ class ByteReader {
     while (this.buf.length < n) if (!(await this.fill())) return false;
     return true;
   }
-  cancel(): void {
-    this.reader.cancel().catch(() => {});
+  cancel(): Promise<void> {
+    return this.reader.cancel();
   }
 }
 
@@ -182,10 +189,10 @@ export function parseContentDisposition(value: string): { name: string | null; f
 export async function* parseMultipart(
   stream: ReadableStream<Uint8Array>,
   boundary: string,
-  { maxHeaderBytes = 16 * 1024, maxParts = 64 }: MultipartLimits = {},
+  { maxHeaderBytes = 16 * 1024, maxParts = 64, pace = NO_PACE }: MultipartLimits = {},
 ): AsyncGenerator<StreamedPart> {
   const delimiter = encoder.encode(`\r\n--${boundary}`);
-  const input = new ByteReader(stream.getReader());
+  const input = new ByteReader(new PacedReader(stream.getReader(), pace));
   let finished = false;
   try {
     // The first delimiter may sit at the very start, without the CRLF before it.
@@ -299,6 +306,6 @@ export async function* parseMultipart(
       if (!bodyDone) await part.skip();
     }
   } finally {
-    if (!finished) input.cancel();
+    if (!finished) await input.cancel();
   }
 }

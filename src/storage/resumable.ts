@@ -8,6 +8,7 @@ import { ApiError } from '../contract/errors.js';
 import { newUploadId } from '../shared/ids.js';
 import { r2Keys } from '../shared/r2-keys.js';
 import type { UploadSession } from '../shared/upload-session.js';
+import { BodyTimeoutError, bodyTimeoutAsApiError, PacedReader, type BodyPace } from './body-pace.js';
 import { looksLikeText } from './sniff.js';
 
 /** R2 needs equal parts of at least 5 MiB (except the last). */
@@ -67,31 +68,50 @@ export function checkPart(
   return { n, length };
 }
 
-/** Streams one part into R2: FixedLengthStream gives R2 the length and fails a short or long body. */
+/**
+ * Streams one part into R2: FixedLengthStream gives R2 the length and fails a short or long body.
+ * The body is fed by a read loop that keeps `pace` (408 `body_timeout` below it): on a stall the
+ * body is cancelled and the writer aborted, so R2's uploadPart fails and nothing is stored.
+ */
 export async function storePart(
   bucket: R2Bucket,
   session: UploadSession,
   n: number,
-  body: ReadableStream,
+  body: ReadableStream<Uint8Array>,
   length: number,
+  pace: BodyPace,
 ): Promise<{ etag: string; size: number }> {
   const fixed = new FixedLengthStream(length);
-  const piping = body.pipeTo(fixed.writable).catch(() => {});
-  try {
-    const part = await bucket
-      .resumeMultipartUpload(session.key, session.r2_upload_id)
-      .uploadPart(n, fixed.readable);
-    return { etag: part.etag, size: length };
-  } catch (err) {
+  const writer = fixed.writable.getWriter();
+  const source = new PacedReader(body.getReader(), pace);
+  const feed = async () => {
+    try {
+      for (;;) {
+        const { value, done } = await source.read();
+        if (done) break;
+        await writer.write(value);
+      }
+      await writer.close();
+    } catch (err) {
+      await writer.abort(err).catch(() => {});
+      await source.cancel(err);
+      throw err;
+    }
+  };
+  const [fed, stored] = await Promise.allSettled([
+    feed(),
+    bucket.resumeMultipartUpload(session.key, session.r2_upload_id).uploadPart(n, fixed.readable),
+  ]);
+  if (fed.status === 'rejected' && fed.reason instanceof BodyTimeoutError)
+    throw bodyTimeoutAsApiError(fed.reason);
+  if (stored.status === 'rejected' || fed.status === 'rejected')
     throw new ApiError(
       'invalid_request',
       'the part could not be stored (body shorter than Content-Length?)',
       {},
-      { cause: err },
+      { cause: stored.status === 'rejected' ? stored.reason : (fed as PromiseRejectedResult).reason },
     );
-  } finally {
-    await piping;
-  }
+  return { etag: stored.value.etag, size: length };
 }
 
 /** Pure: the part numbers in order and the file's size, or 409 when a part is missing or short. */

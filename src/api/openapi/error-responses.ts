@@ -41,6 +41,11 @@ export const ERROR_RESPONSES = {
     codes: ['invalid_signature', 'link_expired'],
   },
   PayloadTooLarge: { description: 'A file is larger than MAX_UPLOAD_BYTES.', codes: ['payload_too_large'] },
+  BodyTimeout: {
+    description:
+      'The body stalled (less than UPLOAD_IDLE_MIN_BYTES in UPLOAD_IDLE_TIMEOUT_SEC) or ran past UPLOAD_BODY_DEADLINE_SEC; nothing was stored.',
+    codes: ['body_timeout'],
+  },
   UnsupportedMediaType: { description: 'A file field holds plain text.', codes: ['unsupported_media_type'] },
   RangeNotSatisfiable: { description: 'The Range is outside the file.', codes: ['range_not_satisfiable'] },
   NotConfigured: {

@@ -32,6 +32,8 @@ const WHEN: Record<ErrorCode, string> = {
     'A file (or the declared body) is larger than MAX_UPLOAD_BYTES (default 2 GiB); `limit_bytes` gives the limit.',
   unsupported_media_type:
     'A file field holds plain text (UTF-8 or UTF-16, JSON or HTML included), not audio or video (`field` names it). Other undecodable bytes are accepted and fail the job later with `error_message`.',
+  body_timeout:
+    'An upload body (a job form or a resumable part) that sent less than UPLOAD_IDLE_MIN_BYTES (16 KiB) in UPLOAD_IDLE_TIMEOUT_SEC (30 s) of waiting for it (`reason`: idle), or that took longer than UPLOAD_BODY_DEADLINE_SEC (3600 s) (`reason`: deadline). Nothing of it was stored and no job was created: send it again.',
   range_not_satisfiable: 'A /files `Range` outside the file; `Content-Range: bytes */{size}` tells the size.',
   idempotency_key_reused:
     'The same `Idempotency-Key` was sent with a different request (other fields or file).',

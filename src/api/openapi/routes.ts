@@ -87,6 +87,7 @@ const UPLOAD_ERRORS: ErrorResponseName[] = [
   'NotFound',
   'Conflict',
   'PayloadTooLarge',
+  'BodyTimeout',
   'UnsupportedMediaType',
   'IdempotencyKeyReused',
 ];
@@ -461,7 +462,7 @@ export const ROUTES: RouteDoc[] = [
       },
     },
     replies: { 200: { description: 'Stored.', json: UploadPart } },
-    errors: ['BadRequest', 'NotFound', 'Conflict', 'PayloadTooLarge'],
+    errors: ['BadRequest', 'NotFound', 'Conflict', 'PayloadTooLarge', 'BodyTimeout'],
   },
   {
     method: 'post',

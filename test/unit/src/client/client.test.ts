@@ -181,6 +181,20 @@ describe('VideoApiClient errors', () => {
     });
   });
 
+  it('should count a 408 body_timeout as worth retrying (nothing of the request was stored)', async () => {
+    const { fetch } = fakeFetch(() =>
+      Response.json(
+        {
+          error: { code: 'body_timeout', message: 'the request body stalled', reason: 'idle' },
+          request_id: 'req_t',
+        },
+        { status: 408 },
+      ),
+    );
+    const err = await new VideoApiClient({ apiKey: 'k', fetch }).getStatus('vid_x').catch((e) => e);
+    expect(err).toMatchObject({ code: 'body_timeout', status: 408, retryable: true });
+  });
+
   it('should turn a network failure into network_error with status 0', async () => {
     const fetch = (async () => {
       throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
