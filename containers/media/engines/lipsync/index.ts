@@ -37,5 +37,5 @@ export {
   outerLipOpening,
   type FaceTracker,
   type FaceMesh,
-} from './face-track.js';
+} from '../face-tracking/face-track.js';
 export { syncLipSync, syncApiFromEnv, SyncApiError, SYNC_MODEL, type SyncApiOptions } from './sync-api.js';

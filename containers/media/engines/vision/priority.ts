@@ -9,8 +9,8 @@
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { lowerPriority } from '../../src/priority.js';
-import { intSetting } from '../../src/settings.js';
+import { lowerPriority } from '../../core/priority.js';
+import { intSetting } from '../../core/settings.js';
 
 /** Nice value of the vision threads and decoder (0–19); `VISION_NICE`, default 10. */
 export const DEFAULT_VISION_NICE = 10;

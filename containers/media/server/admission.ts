@@ -20,7 +20,7 @@ import {
   runningJobsOf,
   type WorkAbortedError,
   type WorkScope,
-} from './work-scope.js';
+} from '../core/work-scope.js';
 
 /**
  * Pure: how many jobs of one key may run at once in a service with `cpus` cores: half the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mustYield, nextHold } from '../../../../../containers/media/src/cpu-hold.js';
+import { mustYield, nextHold } from '../../../../../containers/media/server/cpu-hold.js';
 
 describe('mustYield', () => {
   it('should yield only to strictly higher priority (a lower nice value) of another key', () => {

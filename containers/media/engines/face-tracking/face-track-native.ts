@@ -7,7 +7,7 @@
  * Human's mesh on TensorFlow.js wasm (README "Native face mesh and segmenter"). The mesh tracks
  * from frame to frame, so one tracker takes the frames of one video in order.
  */
-import { nativeVision } from '../../src/venv.js';
+import { nativeVision } from '../../core/venv.js';
 import { startRecordProcess } from '../frame-pipeline/record-process.js';
 import { faceAngles } from './face-angles.js';
 import type { FaceMesh, FaceTracker, MeshPoint } from './face-track.js';

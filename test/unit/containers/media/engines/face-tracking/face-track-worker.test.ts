@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFaceTracker } from '../../../../../../containers/media/engines/lipsync/face-track.js';
+import { createFaceTracker } from '../../../../../../containers/media/engines/face-tracking/face-track.js';
 import {
   createFaceTrackerThread,
   faceMeshThreadWanted,
-} from '../../../../../../containers/media/engines/lipsync/face-track-worker.js';
+} from '../../../../../../containers/media/engines/face-tracking/face-track-worker.js';
 import { SHARED_MEDIA } from '../../../../../support/services.js';
 
 const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4');

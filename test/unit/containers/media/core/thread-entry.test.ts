@@ -4,7 +4,7 @@ import {
   profilingFlags,
   threadEntry,
   type InOrderReply,
-} from '../../../../../containers/media/src/thread-entry.js';
+} from '../../../../../containers/media/core/thread-entry.js';
 
 describe('profilingFlags', () => {
   it('keeps the CPU and heap profiling flags of the parent, nothing else', () => {

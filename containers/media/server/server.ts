@@ -13,7 +13,7 @@ import { coreRoutes } from './routes.js';
 import { admit } from './admission.js';
 // Holds lower-priority keys' children while higher-priority work runs (starts itself).
 import './cpu-hold.js';
-import { openScope, runInScope, WorkAbortedError } from './work-scope.js';
+import { openScope, runInScope, WorkAbortedError } from '../core/work-scope.js';
 
 /**
  * Runs each request in its work scope (work-scope.ts): the job id and the wall-clock budget the

@@ -4,19 +4,19 @@
  * ends at once on DELETE.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type * as AdmissionModule from '../../../../../containers/media/src/admission.js';
+import type * as AdmissionModule from '../../../../../containers/media/server/admission.js';
 import {
   abortJob,
   openScope,
   WorkAbortedError,
   type WorkScope,
-} from '../../../../../containers/media/src/work-scope.js';
+} from '../../../../../containers/media/core/work-scope.js';
 
 let admission: typeof AdmissionModule;
 beforeAll(async () => {
   // One job per key, whatever this machine's core count (read when the module loads).
   process.env.MEDIA_JOBS_PER_KEY = '1';
-  admission = await import('../../../../../containers/media/src/admission.js');
+  admission = await import('../../../../../containers/media/server/admission.js');
 });
 
 const opened: WorkScope[] = [];

@@ -8,8 +8,8 @@
  * at the job's nice value (long work: 19), so short jobs of other keys get the CPU first.
  */
 import { Worker } from 'node:worker_threads';
-import { currentNice, currentScope } from '../../src/work-scope.js';
-import { threadEntry } from '../../src/thread-entry.js';
+import { currentNice, currentScope } from '../../core/work-scope.js';
+import { threadEntry } from '../../core/thread-entry.js';
 import type { FaceThreadReply, FaceThreadRequest } from './face-track-thread.js';
 import { createFaceTracker, type FaceMesh, type FaceTracker, type FaceTrackerOptions } from './face-track.js';
 import { createNativeFaceTracker } from './face-track-native.js';

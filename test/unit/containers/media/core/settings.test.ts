@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intSetting } from '../../../../../containers/media/src/settings.js';
+import { intSetting } from '../../../../../containers/media/core/settings.js';
 
 describe('intSetting', () => {
   const range = { min: 1, max: 8, fallback: 2 };

@@ -10,7 +10,7 @@ import {
   nextBurst,
   tenantJobs,
   yieldToOtherKeys,
-} from '../../../../../containers/media/src/work-scope.js';
+} from '../../../../../containers/media/core/work-scope.js';
 
 const timed = async (p: Promise<unknown>) => {
   const t0 = Date.now();

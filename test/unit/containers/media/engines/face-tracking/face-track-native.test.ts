@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { faceAngles } from '../../../../../../containers/media/engines/lipsync/face-angles.js';
-import { meshFromRecord } from '../../../../../../containers/media/engines/lipsync/face-track-native.js';
-import type { MeshPoint } from '../../../../../../containers/media/engines/lipsync/face-track.js';
+import { faceAngles } from '../../../../../../containers/media/engines/face-tracking/face-angles.js';
+import { meshFromRecord } from '../../../../../../containers/media/engines/face-tracking/face-track-native.js';
+import type { MeshPoint } from '../../../../../../containers/media/engines/face-tracking/face-track.js';
 
 /** A mesh whose forehead, chin and cheek points (10, 152, 234, 454) sit on a head turned by `yaw`. */
 function turnedHead(yaw: number, pitch = 0): MeshPoint[] {

@@ -3,13 +3,13 @@
  * plain messages, budgets follow the real duration, ffmpeg's words never reach users.
  */
 import { describe, expect, it } from 'vitest';
-import { contentDuration, FfmpegError, WorkLimitError } from '../../../../../containers/media/src/ffmpeg.js';
+import { contentDuration, FfmpegError, WorkLimitError } from '../../../../../containers/media/core/ffmpeg.js';
 import {
   isTransientMediaFailure,
   mediaProblem,
   plainMediaError,
-} from '../../../../../containers/media/src/media-limits.js';
-import { niceFor, workSeconds } from '../../../../../containers/media/src/work-scope.js';
+} from '../../../../../containers/media/core/media-limits.js';
+import { niceFor, workSeconds } from '../../../../../containers/media/core/work-scope.js';
 import { blurRadius } from '../../../../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { fetchTimeoutMs, workBudgetMs } from '../../../../../src/media/budget.js';
 import { forgeMp4Durations } from '../../../../fixtures/abuse/make-corpus.js';

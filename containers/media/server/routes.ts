@@ -4,12 +4,12 @@
  */
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import { probeFile, spawnFfmpeg, type FfmpegError } from './ffmpeg.js';
-import { mediaLimitsFrom, plainMediaError } from './media-limits.js';
-import { probeAnswer } from './probe-answer.js';
+import { probeFile, spawnFfmpeg, type FfmpegError } from '../core/ffmpeg.js';
+import { mediaLimitsFrom, plainMediaError } from '../core/media-limits.js';
+import { probeAnswer } from '../core/probe-answer.js';
 import { waitingJobs } from './admission.js';
-import { abortJob, runningJobs } from './work-scope.js';
-import { hintsFrom, rawPcmInputArgs, receiveToTempFile } from './input.js';
+import { abortJob, runningJobs } from '../core/work-scope.js';
+import { hintsFrom, rawPcmInputArgs, receiveToTempFile } from '../core/input.js';
 
 export const PCM_SAMPLE_RATE_HZ = 16_000;
 

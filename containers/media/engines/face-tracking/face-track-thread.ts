@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadHuman } from '../vision/human/load.js';
 import { niceThisThread } from '../vision/priority.js';
-import { answerInOrder } from '../../src/thread-entry.js';
+import { answerInOrder } from '../../core/thread-entry.js';
 import { detectFace, type FaceMesh } from './face-track.js';
 
 export type FaceThreadRequest = { id: number; rgb: Uint8Array; width: number; height: number; iris: boolean };

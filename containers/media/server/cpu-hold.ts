@@ -13,7 +13,7 @@
  * length) leaves room for the slowdown. SIGKILL (DELETE, deadlines) reaches a held process as it
  * is; a service that exits lets its held children go first.
  */
-import { activeScopes, onScopesChanged, currentNice, type WorkScope } from './work-scope.js';
+import { activeScopes, onScopesChanged, currentNice, type WorkScope } from '../core/work-scope.js';
 
 /** Longest time a child is held at once (`MEDIA_HOLD_MS`, default 2000; 0 turns holding off). */
 export const HOLD_MS = numberSetting(process.env.MEDIA_HOLD_MS, 2000);

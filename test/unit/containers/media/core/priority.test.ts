@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { getPriority } from 'node:os';
-import { spawnMedia } from '../../../../../containers/media/src/ffmpeg.js';
-import { autogroupNice, autogroupsEnabled } from '../../../../../containers/media/src/priority.js';
-import { openScope, reniceTenant, runInScope } from '../../../../../containers/media/src/work-scope.js';
+import { spawnMedia } from '../../../../../containers/media/core/ffmpeg.js';
+import { autogroupNice, autogroupsEnabled } from '../../../../../containers/media/core/priority.js';
+import { openScope, reniceTenant, runInScope } from '../../../../../containers/media/core/work-scope.js';
 
 const sleeper = () => spawnMedia('sleep', ['30']);
 

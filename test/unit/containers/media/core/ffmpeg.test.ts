@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseProbe, spawnMedia, statsTimeSec } from '../../../../../containers/media/src/ffmpeg.js';
+import { parseProbe, spawnMedia, statsTimeSec } from '../../../../../containers/media/core/ffmpeg.js';
 
 describe('spawnMedia', () => {
   it('stops at once a process whose signal fired before it started', async () => {

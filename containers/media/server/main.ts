@@ -7,7 +7,7 @@ import { preloadAsr } from '../engines/asr/routes.js';
 import { preloadPiperVoice, ttsPreloadWanted } from '../engines/tts/embedded.js';
 import { preloadVision, visionPreloadWanted } from '../engines/vision/pool.js';
 import { createMediaApp } from './server.js';
-import { sweepStaleWorkDirs } from './stale-work-dirs.js';
+import { sweepStaleWorkDirs } from '../core/stale-work-dirs.js';
 
 const port = Number(process.env.PORT ?? process.env.CONTAINER_PORT ?? 8788);
 const hostname = process.env.HOST ?? '0.0.0.0';

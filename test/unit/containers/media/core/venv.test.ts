@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { venvFfmpeg } from '../../../../../containers/media/src/venv.js';
+import { venvFfmpeg } from '../../../../../containers/media/core/venv.js';
 
 describe('venvFfmpeg', () => {
   const dirs: string[] = [];

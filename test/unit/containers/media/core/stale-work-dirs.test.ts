@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   STALE_WORK_DIR_MS,
   sweepStaleWorkDirs,
-} from '../../../../../containers/media/src/stale-work-dirs.js';
+} from '../../../../../containers/media/core/stale-work-dirs.js';
 import { testTempDir } from '../../../../support/temp-dir.js';
 
 describe('sweepStaleWorkDirs', () => {

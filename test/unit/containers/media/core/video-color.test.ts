@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { videoColor } from '../../../../../containers/media/src/video-color.js';
+import { videoColor } from '../../../../../containers/media/core/video-color.js';
 
 describe('videoColor', () => {
   it("should keep the names ffmpeg's setparams takes, spell two transfers its way, and drop the rest", () => {
