@@ -1,5 +1,5 @@
 /**
- * @module containers/media/ffmpeg
+ * @module containers/media/core/ffmpeg
  * The one wrapper around native ffmpeg/ffprobe (and every other child) process. Every child
  * process is disposable, its stderr tail is kept for error messages, and a failed run rejects
  * with `FfmpegError`. Every child is bounded (ARCHITECTURE "Bounded work"):

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/input
+ * @module containers/media/core/input
  * Receiving an input: the request body goes to a temp file (MP4s with the index at the end
  * need a seekable file), and the client's filename/content-type hints pick ffmpeg's demuxer
  * for headerless formats (raw PCM).

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/media-limits
+ * @module containers/media/core/media-limits
  * What media the service accepts, as pure rules over a probe whose duration was measured from
  * the content, and the plain messages users get. Deterministic input problems are answered
  * 422 at once (the Worker fails the job without retries); nothing here mentions internal

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/priority
+ * @module containers/media/core/priority
  * Lowers a child process's CPU priority so that it really yields. Every child runs in its own
  * session (`detached`, so a kill reaches its process group), and with the kernel's session
  * autogroups (`/proc/sys/kernel/sched_autogroup_enabled`, on in Debian's and most distributions'

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/probe-answer
+ * @module containers/media/core/probe-answer
  * What `POST /probe` answers for a file, as data: 200 with the probe, or 422 with why the file is
  * refused (deterministic: the same file is refused the same way on every attempt). The render
  * gives the same answer for its own source (`GET /render/probe`).

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/settings
+ * @module containers/media/core/settings
  * Whole-number settings read from the environment (thread counts, nice values, strides): the value
  * when it is an integer in range, otherwise the default, never an error (README "Configuration").
  */

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/stale-work-dirs
+ * @module containers/media/core/stale-work-dirs
  * The service's per-request work directories, and a start-up sweep of those a killed service left
  * behind: a request removes its directory when it ends, but SIGKILL, an out-of-memory kill or a
  * crash skip that, and each left a source, frames or an output behind (tens of MB) in the OS temp

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/src/thread-entry
+ * @module containers/media/core/thread-entry
  * How the media service starts one of its worker threads (vision, forced alignment, face mesh):
  * the entry file beside the module that owns the thread, loaded the way the service itself was
  * loaded; and how a model thread answers its requests, one at a time and in order.

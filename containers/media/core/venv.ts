@@ -1,5 +1,5 @@
 /**
- * @module containers/media/venv
+ * @module containers/media/core/venv
  * Where the project-local Python environment lives (made by scripts/setup.mjs and the
  * Dockerfile at the repository or image root) and where install_models.py puts the verified
  * weights: `<venv>/models/<name>`. One definition for every engine that uses them.

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/video-color
+ * @module containers/media/core/video-color
  * A video stream's colour description as ffprobe reports it, kept in the names ffmpeg's
  * `setparams` filter takes back, so the frames path can tag its raw pictures with it.
  */

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/work-scope
+ * @module containers/media/core/work-scope
  * The budget of one container request, seen by every child process it starts. A request runs
  * inside a scope (AsyncLocalStorage) that carries:
  * - the job it works for (`x-job-id`): `DELETE /jobs/{id}` aborts every scope of that job;

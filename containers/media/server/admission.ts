@@ -1,5 +1,5 @@
 /**
- * @module containers/media/admission
+ * @module containers/media/server/admission
  * Fair admission between API keys (tenants) in one media service: a key runs at most
  * `MEDIA_JOBS_PER_KEY` jobs here at once; a request of a further job of that key waits its turn
  * (first come, first served within the key), so one key's burst cannot take the cores from

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/cpu-hold
+ * @module containers/media/server/cpu-hold
  * Stronger than nice: while a key's work of higher priority (a lower nice value, work-scope
  * `currentNice`) runs here, the child processes of lower-priority work are held (SIGSTOP to their
  * process group), not merely niced. Measured on 2 cores: a normal 2 s job of one key beside five

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/main
+ * @module containers/media/server/main
  * Starts the media service on PORT (default 8788).
  */
 import { serve } from '@hono/node-server';

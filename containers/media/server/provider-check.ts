@@ -1,5 +1,5 @@
 /**
- * @module containers/media/provider-check
+ * @module containers/media/server/provider-check
  * Before speech synthesis goes to the remote voice provider (voice_generator 1), checks that the
  * provider's host resolves from here. A name that does not resolve is the deployment's setup (no
  * outbound DNS, a wrong ELEVENLABS_BASE_URL), not a passing outage: the request fails at once with a

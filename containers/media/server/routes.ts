@@ -1,5 +1,5 @@
 /**
- * @module containers/media/routes
+ * @module containers/media/server/routes
  * The container's own routes: health, probe and audio extraction, and stopping a job's work.
  */
 import { Readable } from 'node:stream';

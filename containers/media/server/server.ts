@@ -1,5 +1,5 @@
 /**
- * @module containers/media/server
+ * @module containers/media/server/server
  * The media container's HTTP service (Hono on Node): the internal API the pipeline calls.
  * Each engine family contributes its routes; this file only mounts them.
  */

@@ -1,5 +1,5 @@
 /**
- * @module containers/media/engines/lipsync/face-angles
+ * @module containers/media/engines/face-tracking/face-angles
  * Head angles from a face mesh, the way Human computes them (`src/face/angles.ts` of
  * @vladmandic/human, MIT): axes through the forehead–chin (10, 152) and cheek–cheek (234, 454)
  * points, made orthogonal, read as Euler angles. For meshes that come from elsewhere (MediaPipe's

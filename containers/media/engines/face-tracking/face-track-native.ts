@@ -1,5 +1,5 @@
 /**
- * @module containers/media/engines/lipsync/face-track-native
+ * @module containers/media/engines/face-tracking/face-track-native
  * A `FaceTracker` on MediaPipe's native face mesh (TFLite + XNNPACK on one core), run by
  * `python/vision_worker.py face-mesh` (468 points) or `face-mesh-eyes` (478, lids and irises from
  * the attention mesh) as a child process of the job (`startRecordProcess`: the job's nice, DELETE,

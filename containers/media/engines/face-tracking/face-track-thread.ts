@@ -1,5 +1,5 @@
 /**
- * @module containers/media/engines/lipsync/face-track-thread
+ * @module containers/media/engines/face-tracking/face-track-thread
  * Worker-thread entry of `createFaceTrackerThread`: owns one Human instance (its own wasm heap)
  * and answers face-mesh requests strictly in order. Never imported by other modules.
  */

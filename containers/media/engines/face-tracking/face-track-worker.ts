@@ -1,5 +1,5 @@
 /**
- * @module containers/media/engines/lipsync/face-track-worker
+ * @module containers/media/engines/face-tracking/face-track-worker
  * A `FaceTracker` whose face mesh runs on its own worker thread (one Human instance there), so
  * the render's main thread keeps decoding and editing while a keyframe is meshed: `detect` posts
  * the frame and returns at once with a promise; several may be in flight and are answered in

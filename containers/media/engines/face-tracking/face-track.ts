@@ -1,5 +1,5 @@
 /**
- * @module containers/media/engines/lipsync/face-track
+ * @module containers/media/engines/face-tracking/face-track
  * Face-mesh landmarks (478 points with iris) per frame for the processing engines, using the
  * vision engineer's Human loader (models from local files, wasm backend) with every model but
  * the face detector, mesh and iris switched off per call, so a frame costs one mesh pass.
