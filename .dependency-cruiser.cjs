@@ -48,6 +48,108 @@ const layerRules = Object.entries(LAYERS).map(([from, allowed]) => ({
   to: { path: OURS, pathNot: [from, ...allowed].map((f) => `^${escape(f)}/`) },
 }));
 
+/**
+ * The media container's floors (docs/development.md): `server/` on top (the entry, the HTTP server,
+ * its routes and start-up checks), `engines/` in the middle, `core/` below (ffmpeg, work scopes,
+ * limits, the venv, settings, thread entries). An engine may import core, its own folder and the
+ * engines listed for it here; every engine folder must be listed.
+ * - `frame-pipeline` and `face-tracking` are the shared engines: raw frames, the editor contract and
+ *   the render plan; the face mesh per frame that lipsync, gaze and mouth read.
+ * - `render` composes the engines around one decode and one encode: it may import every engine and
+ *   none imports it.
+ * - face-tracking → vision, two files only: the Human loader (`vision/human/load.ts`: the TF.js face
+ *   mesh is Human's face model, loaded the way the vision engine loads it) and `niceThisThread`
+ *   (`vision/priority.ts`) for the face-mesh thread.
+ * - mouth → gaze: the mouth's analysis pass meshes with the iris model and keeps gaze's eye
+ *   landmarks (`EyeKeys`, `Keyframe`, the detection size) so that the gaze editor does not mesh the
+ *   same frames again.
+ * - mouth → lipsync: the mouth follows the speech envelope (`lipsync/envelope.ts`) with the lag
+ *   the A/V offset measure uses (`MOUTH_LEADS_AUDIO_SEC`).
+ * The table must stay acyclic (checked below), so engine folders never import each other in a circle.
+ */
+const SHARED_ENGINES = ['frame-pipeline', 'face-tracking'];
+const ENGINES = {
+  'frame-pipeline': [],
+  'face-tracking': ['frame-pipeline', 'vision/human/load.ts', 'vision/priority.ts'],
+  asr: SHARED_ENGINES,
+  tts: SHARED_ENGINES,
+  vision: ['frame-pipeline'], // not face-tracking: that builds on vision's Human loader
+  segment: SHARED_ENGINES,
+  lipsync: SHARED_ENGINES,
+  gaze: SHARED_ENGINES,
+  mouth: [...SHARED_ENGINES, 'gaze', 'lipsync'],
+  render: ['*'],
+};
+const MEDIA = 'containers/media';
+const engineFolder = (entry) => entry.split('/')[0];
+(function assertAcyclic() {
+  const edges = (e) => (ENGINES[e].includes('*') ? [] : ENGINES[e].map(engineFolder).filter((t) => t !== e));
+  const state = {};
+  const visit = (e, path) => {
+    if (!(e in ENGINES))
+      throw new Error(`.dependency-cruiser.cjs: ENGINES names ${e}, which is not an engine`);
+    if (state[e] === 'done') return;
+    if (state[e] === 'open')
+      throw new Error(`.dependency-cruiser.cjs: ENGINES has a cycle: ${[...path, e].join(' → ')}`);
+    state[e] = 'open';
+    for (const t of edges(e)) visit(t, [...path, e]);
+    state[e] = 'done';
+  };
+  for (const e of Object.keys(ENGINES)) visit(e, []);
+  if (Object.values(ENGINES).some((uses) => uses.includes('render') && !uses.includes('*')))
+    throw new Error('.dependency-cruiser.cjs: no engine imports render');
+})();
+const enginePath = (entry) =>
+  entry.endsWith('.ts')
+    ? `^${escape(`${MEDIA}/engines/${entry}`)}$`
+    : `^${escape(`${MEDIA}/engines/${entry}`)}/`;
+
+const mediaRules = [
+  {
+    name: 'media:core-is-the-floor',
+    severity: 'error',
+    comment: `${MEDIA}/core is the container's floor: it imports no engine and not the server.`,
+    from: { path: `^${MEDIA}/core/` },
+    to: { path: `^${MEDIA}/(engines|server)/` },
+  },
+  {
+    name: 'media:engines-below-server',
+    severity: 'error',
+    comment: `The engines sit below the server: they import core and engines, never ${MEDIA}/server.`,
+    from: { path: `^${MEDIA}/engines/` },
+    to: { path: `^${MEDIA}/server/` },
+  },
+  {
+    name: 'media:three-floors',
+    severity: 'error',
+    comment: `Every module of the container is on a floor: ${MEDIA}/server, ${MEDIA}/engines/<engine> or ${MEDIA}/core.`,
+    from: {
+      path: `^${MEDIA}/`,
+      pathNot: `^${MEDIA}/(server|core|python)/|^${MEDIA}/engines/[^/]+/|^${MEDIA}/compile\\.mjs$`,
+    },
+    to: {},
+  },
+  {
+    name: 'media:engine-declared',
+    severity: 'error',
+    comment: `Every engine folder is declared in ENGINES (.dependency-cruiser.cjs) with the engines it may import.`,
+    from: {
+      path: `^${MEDIA}/engines/`,
+      pathNot: Object.keys(ENGINES).map((e) => `^${escape(`${MEDIA}/engines/${e}`)}/`),
+    },
+    to: {},
+  },
+  ...Object.entries(ENGINES)
+    .filter(([, uses]) => !uses.includes('*'))
+    .map(([engine, uses]) => ({
+      name: `media:engine:${engine}`,
+      severity: 'error',
+      comment: `engines/${engine} may import, of the other engines, only ${uses.length ? uses.join(', ') : 'none'} (.dependency-cruiser.cjs ENGINES)`,
+      from: { path: `^${escape(`${MEDIA}/engines/${engine}`)}/` },
+      to: { path: `^${MEDIA}/engines/`, pathNot: [engine, ...uses].map(enginePath) },
+    })),
+];
+
 module.exports = {
   forbidden: [
     {
@@ -65,24 +167,7 @@ module.exports = {
       to: { path: '^src/api/' },
     },
     ...layerRules,
-    // The container's engines: render composes them around one decode and one encode, so it sits on
-    // top; the frame-pipeline core (raw frames, the editor contract, the plan, ffmpeg arguments) sits
-    // at the bottom. Module cycles are caught by no-circular; these two keep the folders in order.
-    {
-      name: 'engines-below-render',
-      severity: 'error',
-      comment:
-        'Only render imports render: engines (gaze, mouth, lipsync…) take what they share from frame-pipeline.',
-      from: { path: '^containers/media/engines/', pathNot: '^containers/media/engines/render/' },
-      to: { path: '^containers/media/engines/render/' },
-    },
-    {
-      name: 'frame-pipeline-is-core',
-      severity: 'error',
-      comment: 'frame-pipeline is the core the engines build on: it imports no engine.',
-      from: { path: '^containers/media/engines/frame-pipeline/' },
-      to: { path: '^containers/media/engines/', pathNot: '^containers/media/engines/frame-pipeline/' },
-    },
+    ...mediaRules,
   ],
   options: {
     includeOnly: OURS,

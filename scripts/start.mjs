@@ -62,7 +62,13 @@ const mediaNodeFlags = (process.env.MEDIA_NODE_FLAGS ?? '').split(/\s+/).filter(
 const MEDIA_V8_FLAGS = ['--max-semi-space-size=64', '--heap-growing-percent=100'];
 // One Node process (tsx as a loader, not its CLI, which would run the service as a child of its own):
 // a `kill -9` of the service leaves no orphan holding the port, and the restart below can bind it.
-const mediaArgs = [...MEDIA_V8_FLAGS, ...mediaNodeFlags, '--import', 'tsx', 'containers/media/src/main.ts'];
+const mediaArgs = [
+  ...MEDIA_V8_FLAGS,
+  ...mediaNodeFlags,
+  '--import',
+  'tsx',
+  'containers/media/server/main.ts',
+];
 const mediaEnv = { PORT: String(containerPort), HOST: '127.0.0.1' };
 /**
  * The media container is supervised (issue #34): when it dies (a crash, `kill -9`, out of memory)

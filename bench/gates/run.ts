@@ -28,7 +28,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { FFMPEG_BIN } from '../../containers/media/src/ffmpeg.js';
+import { FFMPEG_BIN } from '../../containers/media/core/ffmpeg.js';
 import type { VideoApiClient } from '../../src/client/index.js';
 import { ffmpegBenchmark } from '../support/ffmpeg-benchmark.js';
 import { floorTranscodeArgs, speechMp3, talkingHead720p } from '../support/media.js';

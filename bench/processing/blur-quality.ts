@@ -33,7 +33,7 @@ import { readRecords } from '../../containers/media/engines/frame-pipeline/frame
 import { blurKeyOptions, maskDecoderArgs } from '../../containers/media/engines/render/render.js';
 import { decoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { planRender } from '../../containers/media/engines/frame-pipeline/plan.js';
-import { probeFile } from '../../containers/media/src/ffmpeg.js';
+import { probeFile } from '../../containers/media/core/ffmpeg.js';
 
 const FACE2 = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4');
 const S = 422;

@@ -27,7 +27,7 @@ import {
 import { encoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { yuv420pMask } from '../../containers/media/engines/frame-pipeline/frames.js';
 import { planRender } from '../../containers/media/engines/frame-pipeline/plan.js';
-import { FFMPEG_BIN, probeFile } from '../../containers/media/src/ffmpeg.js';
+import { FFMPEG_BIN, probeFile } from '../../containers/media/core/ffmpeg.js';
 import { maskDecoderArgs } from '../../containers/media/engines/render/render.js';
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
 import { talkingHead720p60s } from './clips.js';

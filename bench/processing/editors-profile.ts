@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { probeFile } from '../../containers/media/src/ffmpeg.js';
+import { probeFile } from '../../containers/media/core/ffmpeg.js';
 import { FrameCanvas } from '../../containers/media/engines/frame-pipeline/yuv.js';
 import { decodeSourceFrames } from '../../containers/media/engines/frame-pipeline/source-frames.js';
 import { planRender, type RenderPlan } from '../../containers/media/engines/frame-pipeline/plan.js';

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
+import { spawnFfmpeg } from '../../containers/media/core/ffmpeg.js';
 
 /** Where the shared media lives (override with MEDIA_DIR). */
 export const MEDIA_DIR = resolve(process.env.MEDIA_DIR ?? join(import.meta.dirname, '../../../shared/media'));

@@ -27,7 +27,7 @@ export function processRole(cmdline: string): string {
   const cmd = cmdline.replace(/\0/g, ' ');
   if (/workerd/.test(cmd)) return 'workerd';
   if (/wrangler/.test(cmd)) return 'wrangler (node)';
-  // Debian's `ffmpeg` or the environment's `ffmpeg-linux-x86_64-v9.0.2` (containers/media/src/venv.ts).
+  // Debian's `ffmpeg` or the environment's `ffmpeg-linux-x86_64-v9.0.2` (containers/media/core/venv.ts).
   if (/(^|\/)ffmpeg(-[^ /]*)? /.test(cmd)) return 'ffmpeg';
   if (/segmenter-process/.test(cmd)) return 'segmenter';
   if (/engines\/vision\/worker/.test(cmd)) return 'vision worker';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { FrameObservation } from '../../src/contract/media.js';
 import { analyzeVisual, compactFrame, frameHands } from '../../src/analytics/visual/index.js';
-import { probeFile, spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
+import { probeFile, spawnFfmpeg } from '../../containers/media/core/ffmpeg.js';
 import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import {

@@ -9,7 +9,7 @@ import { buildEngine, capture, storageArgs } from './tools.mjs';
 
 const CONTAINER_NAME = 'video-api-media-smoke';
 
-/** The log lines that mean each engine has loaded (containers/media/src/main.ts). */
+/** The log lines that mean each engine has loaded (containers/media/server/main.ts). */
 export const READY_LINES = {
   listening: /media container listening on/,
   piper: /Piper voice loaded/,

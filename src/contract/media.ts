@@ -21,7 +21,7 @@ export const WORK_BUDGET_BASE_SEC = 120;
 export const WORK_BUDGET_PER_MEDIA_SEC = 10;
 /**
  * Longest a container request waits for its key's turn (the media service runs a few jobs per key
- * at once: containers/media/src/admission.ts) before it runs anyway. Not part of the work budget:
+ * at once: containers/media/server/admission.ts) before it runs anyway. Not part of the work budget:
  * the budget starts when the work does, and the Worker's fetch allows for the wait on top.
  */
 export const MAX_ADMISSION_WAIT_SEC = 600;

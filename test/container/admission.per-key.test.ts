@@ -22,7 +22,7 @@ let admissionLog: { job_id: string; admission: string; waited_ms: number }[] = [
 beforeAll(async () => {
   // One job per key, whatever this machine's core count (read when the module loads).
   process.env.MEDIA_JOBS_PER_KEY = '1';
-  const { createMediaApp } = await import('../../containers/media/src/server.js');
+  const { createMediaApp } = await import('../../containers/media/server/server.js');
   app = createMediaApp();
   const path = join(tmp, 'clip.mp4');
   // 20 s of 1280×720: its render (a full libx264 encode) must outlast a 600 ms allowance and a

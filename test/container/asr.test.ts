@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TimedWord } from '../../src/contract/media.js';
-import { spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
+import { spawnFfmpeg } from '../../containers/media/core/ffmpeg.js';
 import {
   alignText,
   createAsrEngine,

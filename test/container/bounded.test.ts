@@ -7,10 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { probeFile, spawnMedia, WorkLimitError } from '../../containers/media/src/ffmpeg.js';
-import { abortJob, openScope, runInScope, runningJobs } from '../../containers/media/src/work-scope.js';
+import { probeFile, spawnMedia, WorkLimitError } from '../../containers/media/core/ffmpeg.js';
+import { abortJob, openScope, runInScope, runningJobs } from '../../containers/media/core/work-scope.js';
 import { renderVideo } from '../../containers/media/engines/render/render.js';
-import { createMediaApp } from '../../containers/media/src/server.js';
+import { createMediaApp } from '../../containers/media/server/server.js';
 import { forgeMp4Durations } from '../fixtures/abuse/make-corpus.js';
 import { testTempDir } from '../support/temp-dir.js';
 

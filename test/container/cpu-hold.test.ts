@@ -1,13 +1,13 @@
 /**
- * Holding lower-priority work (containers/media/src/cpu-hold.ts) on real processes: a long job's
+ * Holding lower-priority work (containers/media/server/cpu-hold.ts) on real processes: a long job's
  * child is stopped while another key's short job runs, runs again on its duty cycle and when
  * that job ends, is never held beside equal work, and is still killed at once by DELETE.
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOLD_MS, LINGER_MS } from '../../containers/media/src/cpu-hold.js';
-import { spawnMedia, type MediaProcess } from '../../containers/media/src/ffmpeg.js';
-import { abortJob, openScope, runInScope, type WorkScope } from '../../containers/media/src/work-scope.js';
+import { HOLD_MS, LINGER_MS } from '../../containers/media/server/cpu-hold.js';
+import { spawnMedia, type MediaProcess } from '../../containers/media/core/ffmpeg.js';
+import { abortJob, openScope, runInScope, type WorkScope } from '../../containers/media/core/work-scope.js';
 
 /** The kernel's state letter of `pid` ('R' running, 'S' sleeping, 'T' stopped), or null when gone. */
 const state = (pid: number): string | null => {

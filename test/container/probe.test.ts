@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProbeResult } from '../../src/contract/media.js';
-import { createMediaApp } from '../../containers/media/src/server.js';
+import { createMediaApp } from '../../containers/media/server/server.js';
 import { generateFixtures } from '../support/fixtures.js';
 import { SHARED_MEDIA } from '../support/services.js';
 

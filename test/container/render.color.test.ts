@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FFMPEG_BIN, probeFile } from '../../containers/media/src/ffmpeg.js';
+import { FFMPEG_BIN, probeFile } from '../../containers/media/core/ffmpeg.js';
 import {
   defaultRenderEngines,
   parseRenderOptions,

@@ -11,7 +11,7 @@ import {
   speechEnvelope,
   type AvOffsetResult,
 } from '../../containers/media/engines/lipsync/index.js';
-import { probeFile } from '../../containers/media/src/ffmpeg.js';
+import { probeFile } from '../../containers/media/core/ffmpeg.js';
 import { SHARED_MEDIA } from '../support/services.js';
 
 // Real HDTF footage (512², 25 fps, 8 s) whose own reading is confident (0.4) and at the in-sync

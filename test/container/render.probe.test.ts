@@ -11,7 +11,7 @@ import { SHARED_MEDIA } from '../support/services.js';
 
 // A short wait for a render that never comes (read when the module loads).
 process.env.RENDER_PROBE_WAIT_MS = '400';
-const { createMediaApp } = await import('../../containers/media/src/server.js');
+const { createMediaApp } = await import('../../containers/media/server/server.js');
 
 const CLIP = join(SHARED_MEDIA, 'talking_head', 'retalking_face3.mp4'); // 590², 25 fps, 5 s
 const tmp = mkdtempSync(join(tmpdir(), 'render-probe-test-'));

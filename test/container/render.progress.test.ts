@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMediaApp } from '../../containers/media/src/server.js';
+import { createMediaApp } from '../../containers/media/server/server.js';
 import { SHARED_MEDIA } from '../support/services.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'render-progress-test-'));

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
-import { abortJob, openScope, runInScope } from '../../containers/media/src/work-scope.js';
+import { abortJob, openScope, runInScope } from '../../containers/media/core/work-scope.js';
 import { childrenLeftAfter, liveChildPids } from '../support/child-pids.js';
 import { SHARED_MEDIA } from '../support/services.js';
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FFMPEG_BIN, spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
+import { FFMPEG_BIN, spawnFfmpeg } from '../../containers/media/core/ffmpeg.js';
 import { decoderArgs } from '../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import { readRecords } from '../../containers/media/engines/frame-pipeline/frames.js';
 import { frameCount, type RenderPlan } from '../../containers/media/engines/frame-pipeline/plan.js';

@@ -7,11 +7,11 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFaceTracker, type FaceMesh } from '../../containers/media/engines/lipsync/face-track.js';
-import { createNativeFaceTracker } from '../../containers/media/engines/lipsync/face-track-native.js';
+import { createFaceTracker, type FaceMesh } from '../../containers/media/engines/face-tracking/face-track.js';
+import { createNativeFaceTracker } from '../../containers/media/engines/face-tracking/face-track-native.js';
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
-import { nativeVision } from '../../containers/media/src/venv.js';
-import { abortJob, openScope, runInScope } from '../../containers/media/src/work-scope.js';
+import { nativeVision } from '../../containers/media/core/venv.js';
+import { abortJob, openScope, runInScope } from '../../containers/media/core/work-scope.js';
 import { childrenLeftAfter, liveChildPids } from '../support/child-pids.js';
 import { SHARED_MEDIA } from '../support/services.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnFfmpeg } from '../../containers/media/src/ffmpeg.js';
+import { spawnFfmpeg } from '../../containers/media/core/ffmpeg.js';
 import { decodeFrames, PpmStreamParser } from '../../containers/media/engines/vision/frames.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { visionRoutes } from '../../containers/media/engines/vision/routes.js';

@@ -23,7 +23,7 @@ import {
   WORKER_SCRIPT,
 } from '../../containers/media/engines/asr/faster-whisper.js';
 import { WhisperProcess } from '../../containers/media/engines/asr/whisper-process.js';
-import { DEFAULT_PYTHON_VENV } from '../../containers/media/src/venv.js';
+import { DEFAULT_PYTHON_VENV } from '../../containers/media/core/venv.js';
 import {
   grammarItems,
   jsgfOf,

@@ -60,7 +60,7 @@ async function kill(child: ChildProcess | null): Promise<void> {
 }
 
 async function startMedia(): Promise<void> {
-  media = start('tsx', ['containers/media/src/main.ts'], { PORT: String(MEDIA_PORT), HOST: '127.0.0.1' });
+  media = start('tsx', ['containers/media/server/main.ts'], { PORT: String(MEDIA_PORT), HOST: '127.0.0.1' });
   await waitFor(`http://127.0.0.1:${MEDIA_PORT}/health`, 60_000);
 }
 

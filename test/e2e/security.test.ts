@@ -203,7 +203,7 @@ describe('no lockout (issue #34)', () => {
 /** The media container's process: a child of the stack's `scripts/start.mjs`. */
 function mediaPid(): number {
   const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(stack.pid)], { encoding: 'utf8' });
-  const line = out.split('\n').find((l) => l.includes('containers/media/src/main.ts'));
+  const line = out.split('\n').find((l) => l.includes('containers/media/server/main.ts'));
   if (!line) throw new Error(`no media container under ${stack.pid}:\n${out}`);
   return Number(line.trim().split(/\s+/)[0]);
 }

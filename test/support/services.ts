@@ -30,7 +30,7 @@ export async function startMediaService(
   port: number,
   env: Record<string, string> = {},
 ): Promise<ChildProcess> {
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['containers/media/src/main.ts'], {
+  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['containers/media/server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

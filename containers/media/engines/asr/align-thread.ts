@@ -14,7 +14,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { TimedWord } from '../../../../src/contract/media.js';
-import { threadEntry } from '../../src/thread-entry.js';
+import { threadEntry } from '../../core/thread-entry.js';
 import { utteranceSamples, type FillerAlignOptions } from './align-fillers.js';
 import { AsrAbortedError, AsrEngineError, AsrInputError, type AsrErrorCode } from './errors.js';
 import { ASR_SAMPLE_RATE_HZ } from './pcm.js';

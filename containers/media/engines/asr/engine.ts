@@ -4,7 +4,7 @@
  * project's Python venv) and Debian pocketsphinx as the fallback when Whisper is not installed.
  */
 import type { AsrOutput } from '../../../../src/contract/media.js';
-import { DEFAULT_PYTHON_VENV, venvModelDir, venvPython } from '../../src/venv.js';
+import { DEFAULT_PYTHON_VENV, venvModelDir, venvPython } from '../../core/venv.js';
 import { AsrEngineError, AsrModelError } from './errors.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 

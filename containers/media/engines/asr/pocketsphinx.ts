@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AsrOutput, TimedWord, TimeSegment } from '../../../../src/contract/media.js';
-import { spawnMedia, type MediaProcess } from '../../src/ffmpeg.js';
+import { spawnMedia, type MediaProcess } from '../../core/ffmpeg.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError } from './errors.js';
 import { ASR_SAMPLE_RATE_HZ, pcmToBytes, readPeakRss } from './pcm.js';

@@ -7,7 +7,7 @@
  *   (raw PCM) → `{ words: TimedWord[] }`.
  * Errors are `{ error: { code, message } }`: 4xx for bad input, 500 for engine failures.
  */
-import { withScopeSignal } from '../../src/work-scope.js';
+import { withScopeSignal } from '../../core/work-scope.js';
 import { Hono, type Context } from 'hono';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
 import { isSpokenLanguage } from '../../../../src/contract/languages.js';

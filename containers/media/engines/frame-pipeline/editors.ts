@@ -6,7 +6,7 @@
  * pixels back at the end of the frame, so editors of `frame.yuv` go first in a chain). Editors
  * that look ahead observe frames at decode time and edit them a few frames later.
  */
-import { intSetting } from '../../src/settings.js';
+import { intSetting } from '../../core/settings.js';
 import type { Box, FrameCanvas } from './yuv.js';
 
 /** A decoded frame of the frames path: yuv420p at plan size. */

@@ -6,7 +6,7 @@
  * our next request is not stuck (the segmenter starts before a mouth analysis that can take
  * minutes on a long video; with the spawn's own idle timer it was killed after 120 s).
  */
-import { IDLE_TIMEOUT_MS, spawnMedia, WorkLimitError } from '../../src/ffmpeg.js';
+import { IDLE_TIMEOUT_MS, spawnMedia, WorkLimitError } from '../../core/ffmpeg.js';
 import { readRecords } from './frames.js';
 
 export interface RecordProcess<T> extends Disposable {

@@ -6,7 +6,7 @@
  * names the same picture there; `-stream_loop` instead let the fps filter drop or repeat a frame
  * at each restart, which the mouth editor had to find again by thumbnails.
  */
-import { spawnFfmpeg } from '../../src/ffmpeg.js';
+import { spawnFfmpeg } from '../../core/ffmpeg.js';
 import { decoderArgs } from './ffmpeg-args.js';
 import type { YuvFrame } from './editors.js';
 import { readRecords } from './frames.js';

@@ -4,8 +4,8 @@
  * then per frame and per eye a landmark-guided warp that slides the iris toward where it sits
  * when looking into the camera (head pose included). No weights beyond Human's face models.
  */
-import type { FaceMesh, FaceTracker, MeshPoint } from '../lipsync/face-track.js';
-import { createProcessingFaceTracker } from '../lipsync/face-track-worker.js';
+import type { FaceMesh, FaceTracker, MeshPoint } from '../face-tracking/face-track.js';
+import { createProcessingFaceTracker } from '../face-tracking/face-track-worker.js';
 import { DEFAULT_MESH_EVERY_NTH, type FrameEditor, type YuvFrame } from '../frame-pipeline/editors.js';
 import { rgbSizeAt, yuvToRgb } from '../frame-pipeline/yuv.js';
 import { RecordPool } from '../frame-pipeline/record-pool.js';

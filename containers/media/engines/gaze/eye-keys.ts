@@ -7,7 +7,7 @@
  * the mouth editor matched, instead of meshing every Nth output frame a second time.
  * Memory: ~0.4 KB per mesh frame, whatever the source's length.
  */
-import type { MeshPoint } from '../lipsync/face-track.js';
+import type { MeshPoint } from '../face-tracking/face-track.js';
 import { EYE_CONTOURS, IRIS_POINTS } from './geometry.js';
 import { between, type Keyframe } from './keyframes.js';
 

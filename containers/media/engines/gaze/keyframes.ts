@@ -5,7 +5,7 @@
  * Interpolation needs the next keyframe, so the editor asks the render loop for a lookahead of
  * N frames.
  */
-import type { MeshPoint } from '../lipsync/face-track.js';
+import type { MeshPoint } from '../face-tracking/face-track.js';
 
 export interface Keyframe {
   index: number;

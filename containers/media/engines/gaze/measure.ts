@@ -6,8 +6,8 @@
  */
 import type { FrameObservation } from '../../../../src/contract/media.js';
 import { gazeAngles } from '../../../../src/analytics/visual/gaze.js';
-import { probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
-import { createFaceTracker } from '../lipsync/face-track.js';
+import { probeFile, spawnFfmpeg } from '../../core/ffmpeg.js';
+import { createFaceTracker } from '../face-tracking/face-track.js';
 import { readFrames } from '../frame-pipeline/frames.js';
 import { eyeGeometry, IRIS_POINTS } from './geometry.js';
 import { locateIris } from './iris.js';

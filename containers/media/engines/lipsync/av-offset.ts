@@ -5,10 +5,10 @@
  * (see ./offset.ts for the estimator and its confidence).
  */
 import type { ProbeResult } from '../../../../src/contract/media.js';
-import { spawnFfmpeg } from '../../src/ffmpeg.js';
+import { spawnFfmpeg } from '../../core/ffmpeg.js';
 import { readFrames } from '../frame-pipeline/frames.js';
 import { ENVELOPE_HZ, F2_BAND_HZ, floorEnvelope, speechEnvelope } from './envelope.js';
-import { createFaceTracker, outerLipOpening } from './face-track.js';
+import { createFaceTracker, outerLipOpening } from '../face-tracking/face-track.js';
 import { estimateLag, resample, type OffsetEstimate } from './offset.js';
 
 /**

@@ -3,7 +3,7 @@
  * Speech energy envelope of a media file: ffmpeg decodes to 16 kHz mono, band-passed (so hum
  * and hiss do not move the envelope), then RMS in 10 ms hops, in dB.
  */
-import { spawnFfmpeg } from '../../src/ffmpeg.js';
+import { spawnFfmpeg } from '../../core/ffmpeg.js';
 
 export const ENVELOPE_HZ = 100;
 const SAMPLE_RATE_HZ = 16_000;

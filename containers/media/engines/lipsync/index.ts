@@ -31,11 +31,4 @@ export {
   F2_BAND_HZ,
   type SpeechEnvelopeOptions,
 } from './envelope.js';
-export {
-  createFaceTracker,
-  mouthOpenness,
-  outerLipOpening,
-  type FaceTracker,
-  type FaceMesh,
-} from './face-track.js';
 export { syncLipSync, syncApiFromEnv, SyncApiError, SYNC_MODEL, type SyncApiOptions } from './sync-api.js';

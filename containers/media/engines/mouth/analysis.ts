@@ -9,11 +9,11 @@
  * Memory: ~0.4 KB per source frame + at most `capacity` patches.
  */
 import { DEFAULT_MESH_EVERY_NTH } from '../frame-pipeline/editors.js';
-import { spawnFfmpeg } from '../../src/ffmpeg.js';
-import type { FaceMesh, FaceMeshEngine, FaceTracker } from '../lipsync/face-track.js';
+import { spawnFfmpeg } from '../../core/ffmpeg.js';
+import type { FaceMesh, FaceMeshEngine, FaceTracker } from '../face-tracking/face-track.js';
 import { DETECT_MAX_SIDE_PX } from '../gaze/editor.js';
 import type { EyeKeys } from '../gaze/eye-keys.js';
-import { analysisMeshLanes, createProcessingFaceTracker } from '../lipsync/face-track-worker.js';
+import { analysisMeshLanes, createProcessingFaceTracker } from '../face-tracking/face-track-worker.js';
 import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
 import { readRecords } from '../frame-pipeline/frames.js';
 import { rgbSizeAt, yuv420pSize, yuvToRgb } from '../frame-pipeline/yuv.js';

@@ -7,7 +7,7 @@
  * patch on it by a similarity transform on rigid anchors (nose base, mouth corners) and blends
  * it through a feathered ellipse around both lip outlines.
  */
-import type { FaceTracker } from '../lipsync/face-track.js';
+import type { FaceTracker } from '../face-tracking/face-track.js';
 import type { EyeKeys } from '../gaze/eye-keys.js';
 import type { Keyframe } from '../gaze/keyframes.js';
 import { ENVELOPE_HZ, speechEnvelope } from '../lipsync/envelope.js';

@@ -5,8 +5,8 @@
  * base, subnasal, mouth corners), so a patch aligned on them keeps its own lip shape instead
  * of being stretched onto the current one.
  */
-import type { MeshPoint } from '../lipsync/face-track.js';
-import { mouthOpenness } from '../lipsync/face-track.js';
+import type { MeshPoint } from '../face-tracking/face-track.js';
+import { mouthOpenness } from '../face-tracking/face-track.js';
 import type { Xy } from './similarity.js';
 
 /** Nose base (2), nose wings (98, 327), subnasal (164), outer mouth corners (61, 291). */

@@ -5,10 +5,10 @@
  * mouth-leads-audio offset. Used by the tests and the bench on the output and on the plain
  * fitted video.
  */
-import { probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
+import { probeFile, spawnFfmpeg } from '../../core/ffmpeg.js';
 import { MOUTH_LEADS_AUDIO_SEC } from '../lipsync/av-offset.js';
 import { ENVELOPE_HZ, speechEnvelope } from '../lipsync/envelope.js';
-import { createFaceTracker, mouthOpenness, type FaceTracker } from '../lipsync/face-track.js';
+import { createFaceTracker, mouthOpenness, type FaceTracker } from '../face-tracking/face-track.js';
 import { readFrames } from '../frame-pipeline/frames.js';
 import { frameLevels } from './target.js';
 

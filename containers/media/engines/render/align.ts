@@ -10,7 +10,7 @@
 import { alignTokens } from '../asr/align.js';
 import { alignTextInThread } from '../asr/align-thread.js';
 import { ASR_SAMPLE_RATE_HZ } from '../asr/pcm.js';
-import { spawnFfmpeg } from '../../src/ffmpeg.js';
+import { spawnFfmpeg } from '../../core/ffmpeg.js';
 import type { CaptionWord } from './captions.js';
 import { normalizeText } from '../tts/normalize.js';
 

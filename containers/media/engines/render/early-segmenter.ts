@@ -6,7 +6,7 @@
  * waits for. Started in the request's work scope, like every process of the render (DELETE and
  * the deadline reach it); disposed here unless the render took it.
  */
-import { currentScope, runInScope } from '../../src/work-scope.js';
+import { currentScope, runInScope } from '../../core/work-scope.js';
 import type { Segmenter } from '../segment/index.js';
 import { parseRenderOptions } from './options.js';
 import type { RenderEngines } from './types.js';

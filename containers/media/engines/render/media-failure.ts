@@ -5,7 +5,7 @@
  * is 500 and retried. The message is plain (no ffmpeg internals).
  */
 import type { RenderErrorCode } from '../../../../src/contract/render.js';
-import { isTransientMediaFailure, plainMediaError } from '../../src/media-limits.js';
+import { isTransientMediaFailure, plainMediaError } from '../../core/media-limits.js';
 import { badInput, engineFailure, RenderError } from './errors.js';
 
 export function mediaFailure(code: RenderErrorCode, what: string, err: unknown): RenderError {

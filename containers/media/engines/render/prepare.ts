@@ -9,9 +9,9 @@ import {
   WORK_BUDGET_PER_MEDIA_SEC,
   type ProbeResult,
 } from '../../../../src/contract/media.js';
-import { probeFile } from '../../src/ffmpeg.js';
-import { mediaLimitsFrom, mediaProblem } from '../../src/media-limits.js';
-import { currentScope, workSeconds } from '../../src/work-scope.js';
+import { probeFile } from '../../core/ffmpeg.js';
+import { mediaLimitsFrom, mediaProblem } from '../../core/media-limits.js';
+import { currentScope, workSeconds } from '../../core/work-scope.js';
 import { planRender, type RenderPlan } from '../frame-pipeline/plan.js';
 import { readProvenance } from '../tts/wav.js';
 import { badInput } from './errors.js';

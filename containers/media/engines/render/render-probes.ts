@@ -7,7 +7,7 @@
  * at most `RENDER_PROBE_WAIT_MS` for a render of the job to start (then the Worker probes the
  * source itself) and is kept that long after the render ended.
  */
-import type { ProbeAnswer } from '../../src/probe-answer.js';
+import type { ProbeAnswer } from '../../core/probe-answer.js';
 
 export const RENDER_PROBE_WAIT_MS = Number(process.env.RENDER_PROBE_WAIT_MS) || 60_000;
 

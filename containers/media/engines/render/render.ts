@@ -12,8 +12,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { spawnFfmpeg } from '../../src/ffmpeg.js';
-import { yieldToOtherKeys } from '../../src/work-scope.js';
+import { spawnFfmpeg } from '../../core/ffmpeg.js';
+import { yieldToOtherKeys } from '../../core/work-scope.js';
 import { KeyMaskStream, MaskTracker, type KeyMaskOptions, type Segmenter } from '../segment/index.js';
 import { editFrame, type FrameEditor, type YuvFrame } from '../frame-pipeline/editors.js';
 import { badInput, engineFailure, RenderError } from './errors.js';

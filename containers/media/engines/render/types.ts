@@ -5,7 +5,7 @@
  */
 import type { AsrOutput, ProbeResult } from '../../../../src/contract/media.js';
 import type { RenderReport, RenderSpeech } from '../../../../src/contract/render.js';
-import type { MediaLimits } from '../../src/media-limits.js';
+import type { MediaLimits } from '../../core/media-limits.js';
 import type { FrameEditor } from '../frame-pipeline/editors.js';
 import type { RenderPlan } from '../frame-pipeline/plan.js';
 import type { GazeEngine } from '../gaze/engine.js';

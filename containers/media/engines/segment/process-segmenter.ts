@@ -5,7 +5,7 @@
  * images queue on the child's stdin and their maps come back in order, so a caller can keep the
  * next key frame waiting while the child works (callers bound how many they keep in flight).
  */
-import { nativeVision } from '../../src/venv.js';
+import { nativeVision } from '../../core/venv.js';
 import { startRecordProcess } from '../frame-pipeline/record-process.js';
 import {
   MODEL_SIZE,

@@ -6,7 +6,7 @@
  * which is turned into a 16-bit mono WAV at 24 kHz (the rate our encoder and aligner expect).
  * Errors carry the provider's status and its `detail.message`.
  */
-import { spawnFfmpeg } from '../../src/ffmpeg.js';
+import { spawnFfmpeg } from '../../core/ffmpeg.js';
 import type { SynthesisRequest, SynthesisResult, TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { parseWav, pcmToWav } from './wav.js';

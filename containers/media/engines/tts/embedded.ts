@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { venvModelDir } from '../../src/venv.js';
+import { venvModelDir } from '../../core/venv.js';
 import type { SynthesisRequest, SynthesisResult, SynthesisStream, TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { createEspeakEngine, type EspeakOptions } from './espeak.js';

@@ -5,7 +5,7 @@
  * smoother Klatt-style variant, a slightly slower rate and lower pitch than espeak's defaults,
  * which listeners find less robotic than the stock 175 wpm.
  */
-import { spawnMedia } from '../../src/ffmpeg.js';
+import { spawnMedia } from '../../core/ffmpeg.js';
 import type { SynthesisRequest, SynthesisResult, TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { parseWav, repairWav } from './wav.js';

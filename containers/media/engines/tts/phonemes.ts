@@ -7,7 +7,7 @@
  * phoneme, EOS). The voices were trained on exactly that layout, so deviating from it (dropping
  * the punctuation or the pads) audibly flattens the prosody.
  */
-import { spawnMedia } from '../../src/ffmpeg.js';
+import { spawnMedia } from '../../core/ffmpeg.js';
 import { ESPEAK_BIN } from './espeak.js';
 import { TtsError } from './errors.js';
 

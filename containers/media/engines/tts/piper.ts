@@ -19,7 +19,7 @@ import { normalizeText } from './normalize.js';
 import { phonemeIds, sentencePhonemes, type PhonemeIdMap } from './phonemes.js';
 import { splitSpeech } from './sentences.js';
 import { pcmToWav } from './wav.js';
-import { intSetting } from '../../src/settings.js';
+import { intSetting } from '../../core/settings.js';
 
 /** The voice installed by containers/media/python/install_models.py. */
 export const PIPER_DEFAULT_VOICE = 'en_US-joe-medium';

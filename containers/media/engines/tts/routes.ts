@@ -11,7 +11,7 @@
  * `{error:{code,message}}` with their status; a failure later cuts the stream off (never a
  * WAV that looks complete).
  */
-import { withScopeSignal } from '../../src/work-scope.js';
+import { withScopeSignal } from '../../core/work-scope.js';
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import { createElevenLabsEngine, elevenLabsOptionsFromEnv } from './elevenlabs.js';

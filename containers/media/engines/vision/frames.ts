@@ -6,7 +6,7 @@
  * backpressure stops ffmpeg while the consumer is busy, so memory stays flat with file length.
  */
 import type { Readable } from 'node:stream';
-import { probeFile, spawnFfmpeg } from '../../src/ffmpeg.js';
+import { probeFile, spawnFfmpeg } from '../../core/ffmpeg.js';
 import type { RgbFrame } from './engines.js';
 import { defaultVisionNice, niceProcess } from './priority.js';
 

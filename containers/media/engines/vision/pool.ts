@@ -11,8 +11,8 @@ import type { FrameObservation } from '../../../../src/contract/media.js';
 import type { ModelTimings, RgbFrame } from './engines.js';
 import type { HumanConfigOptions } from './human/config.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
-import { intSetting } from '../../src/settings.js';
-import { threadEntry } from '../../src/thread-entry.js';
+import { intSetting } from '../../core/settings.js';
+import { threadEntry } from '../../core/thread-entry.js';
 
 /** How long a worker may take to load its models before the pool gives up. */
 const WORKER_READY_TIMEOUT_MS = 120_000;

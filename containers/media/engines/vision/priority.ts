@@ -9,8 +9,8 @@
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import { lowerPriority } from '../../src/priority.js';
-import { intSetting } from '../../src/settings.js';
+import { lowerPriority } from '../../core/priority.js';
+import { intSetting } from '../../core/settings.js';
 
 /** Nice value of the vision threads and decoder (0–19); `VISION_NICE`, default 10. */
 export const DEFAULT_VISION_NICE = 10;
@@ -39,7 +39,7 @@ export function niceThisThread(nice: number): boolean {
 /**
  * Sets the nice value of a child process (the decoder), on its session autogroup too: spawnMedia
  * starts every child in its own session, where a task's nice alone would not rank it against
- * Whisper (see containers/media/src/priority.ts). False when it cannot.
+ * Whisper (see containers/media/core/priority.ts). False when it cannot.
  */
 export function niceProcess(pid: number | undefined, nice: number): boolean {
   if (pid === undefined) return false;

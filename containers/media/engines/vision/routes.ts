@@ -16,9 +16,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono } from 'hono';
-import { FfmpegError, probeFile } from '../../src/ffmpeg.js';
-import { WORK_DIR_PREFIX } from '../../src/stale-work-dirs.js';
-import { plainMediaError } from '../../src/media-limits.js';
+import { FfmpegError, probeFile } from '../../core/ffmpeg.js';
+import { WORK_DIR_PREFIX } from '../../core/stale-work-dirs.js';
+import { plainMediaError } from '../../core/media-limits.js';
 import { compactFrame } from '../../../../src/analytics/visual/compact.js';
 import { analyzeVideo, defaultVisionFps, type VisionRunStats } from './analyze.js';
 

@@ -8,7 +8,7 @@ import type { HumanConfigOptions } from './human/config.js';
 import { createHumanEngine } from './human/engine.js';
 import { defaultVisionNice, niceThisThread } from './priority.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
-import { answerInOrder } from '../../src/thread-entry.js';
+import { answerInOrder } from '../../core/thread-entry.js';
 
 /** Size of the blank warm-up frame: the default sampling width at 16:9. */
 const WARMUP_WIDTH_PX = 640;

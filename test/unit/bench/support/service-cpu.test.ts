@@ -29,7 +29,7 @@ describe('processRole', () => {
     expect(processRole('/usr/bin/ffmpeg\0-v\0error\0-i\0x.mp4')).toBe('ffmpeg');
     expect(processRole('ffmpeg\0-i\0x.mp4')).toBe('ffmpeg');
     expect(processRole('/x/node_modules/@cloudflare/workerd-linux-64/bin/workerd\0serve')).toBe('workerd');
-    expect(processRole('node\0--import\0tsx\0containers/media/src/main.ts')).toBe('media service (node)');
+    expect(processRole('node\0--import\0tsx\0containers/media/server/main.ts')).toBe('media service (node)');
     expect(processRole('/x/node\0--no-warnings\0/x/node_modules/wrangler/wrangler-dist/cli.js\0dev')).toBe(
       'wrangler (node)',
     );

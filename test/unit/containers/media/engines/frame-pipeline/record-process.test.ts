@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startRecordProcess } from '../../../../../../containers/media/engines/frame-pipeline/record-process.js';
-import { WorkLimitError } from '../../../../../../containers/media/src/ffmpeg.js';
+import { WorkLimitError } from '../../../../../../containers/media/core/ffmpeg.js';
 
 /** A child that answers each 4-byte request with the bytes reversed. */
 const ECHO = `let b = Buffer.alloc(0);

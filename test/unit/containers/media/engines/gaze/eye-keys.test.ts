@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MeshPoint } from '../../../../../../containers/media/engines/lipsync/face-track.js';
+import type { MeshPoint } from '../../../../../../containers/media/engines/face-tracking/face-track.js';
 import { EyeKeys } from '../../../../../../containers/media/engines/gaze/eye-keys.js';
 import { eyeGeometry } from '../../../../../../containers/media/engines/gaze/geometry.js';
 import { KeyframeTrack } from '../../../../../../containers/media/engines/gaze/keyframes.js';

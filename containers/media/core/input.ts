@@ -1,0 +1,70 @@
+/**
+ * @module containers/media/core/input
+ * Receiving an input: the request body goes to a temp file (MP4s with the index at the end
+ * need a seekable file), and the client's filename/content-type hints pick ffmpeg's demuxer
+ * for headerless formats (raw PCM).
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { WORK_DIR_PREFIX } from './stale-work-dirs.js';
+
+export interface InputHints {
+  filename: string | null;
+  contentType: string | null;
+}
+
+export function hintsFrom(headers: Headers): InputHints {
+  const name = headers.get('x-source-filename');
+  let filename: string | null = null;
+  try {
+    filename = name ? decodeURIComponent(name) : null;
+  } catch {
+    filename = name;
+  }
+  return { filename, contentType: headers.get('x-source-content-type') };
+}
+
+/** Headerless 16-bit PCM cannot be probed; we read it as 16 kHz mono s16le (documented). */
+export function rawPcmInputArgs(hints: InputHints): string[] {
+  const raw =
+    /\.(raw|pcm|s16le)$/i.test(hints.filename ?? '') || /^audio\/(l16|pcm)\b/i.test(hints.contentType ?? '');
+  if (!raw) return [];
+  const rate = /rate=(\d+)/i.exec(hints.contentType ?? '')?.[1] ?? '16000';
+  const channels = /channels=(\d+)/i.exec(hints.contentType ?? '')?.[1] ?? '1';
+  return ['-f', 's16le', '-ar', rate, '-ac', channels];
+}
+
+export interface TempInput extends AsyncDisposable {
+  path: string;
+  bytes: number;
+}
+
+/** Streams a request body into a private temp file, removed on dispose. */
+export async function receiveToTempFile(
+  body: ReadableStream<Uint8Array> | null,
+  name = 'input',
+): Promise<TempInput> {
+  const dir = await mkdtemp(join(tmpdir(), WORK_DIR_PREFIX.input));
+  const path = join(dir, name);
+  let bytes = 0;
+  const cleanup = () => rm(dir, { recursive: true, force: true });
+  try {
+    const source = body ? Readable.fromWeb(body as never) : Readable.from([]);
+    source.on('data', (c: Buffer) => (bytes += c.length));
+    await pipeline(source, createWriteStream(path));
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  return {
+    path,
+    get bytes() {
+      return bytes;
+    },
+    [Symbol.asyncDispose]: cleanup,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * @module containers/media/server/routes
+ * The container's own routes: health, probe and audio extraction, and stopping a job's work.
+ */
+import { Readable } from 'node:stream';
+import { Hono } from 'hono';
+import { probeFile, spawnFfmpeg, type FfmpegError } from '../core/ffmpeg.js';
+import { mediaLimitsFrom, plainMediaError } from '../core/media-limits.js';
+import { probeAnswer } from '../core/probe-answer.js';
+import { waitingJobs } from './admission.js';
+import { abortJob, runningJobs } from '../core/work-scope.js';
+import { forgetRenderSpeech } from '../engines/render/render-speech.js';
+import { hintsFrom, rawPcmInputArgs, receiveToTempFile } from '../core/input.js';
+
+export const PCM_SAMPLE_RATE_HZ = 16_000;
+
+export const coreRoutes = new Hono()
+  .get('/health', (c) => c.json({ ok: true }))
+  .get('/ping', (c) => c.text('ok'))
+  // DELETE of a job in the API: stop every running piece of its work here (its processes are
+  // killed), and forget the words of its speech a render kept.
+  .delete('/jobs/:id', (c) => {
+    forgetRenderSpeech(c.req.param('id'));
+    return c.json({ aborted: abortJob(c.req.param('id')) });
+  })
+  // `running`: jobs with work here (waiting requests included); `waiting`: jobs whose request waits its key's turn.
+  .get('/jobs', (c) => c.json({ running: runningJobs(), waiting: waitingJobs() }))
+  .post('/probe', async function probe(c) {
+    await using input = await receiveToTempFile(c.req.raw.body);
+    if (input.bytes === 0)
+      return c.json({ error: { code: 'empty_input', message: 'the file is empty' } }, 400);
+    const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
+    const answer = await probeAnswer(
+      probeFile(input.path, undefined, raw),
+      mediaLimitsFrom(c.req.raw.headers),
+    );
+    return c.json(answer.body, answer.status);
+  })
+  .post('/audio', async function extractAudio(c) {
+    const input = await receiveToTempFile(c.req.raw.body);
+    const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
+    const proc = spawnFfmpeg([
+      ...raw,
+      '-i',
+      input.path,
+      '-vn',
+      '-map',
+      '0:a:0',
+      '-ac',
+      '1',
+      '-ar',
+      String(PCM_SAMPLE_RATE_HZ),
+      '-f',
+      's16le',
+      'pipe:1',
+    ]);
+    proc.child.stdin.end();
+    const cleanup = () => {
+      proc.dispose();
+      void input[Symbol.asyncDispose]();
+    };
+    proc.done.then(cleanup, cleanup);
+    // Wait for the first bytes or the failure, so errors still become a JSON status.
+    const first = await new Promise<Buffer | null>((resolve) => {
+      proc.child.stdout.once('readable', () => resolve(null));
+      proc.done.catch(() => resolve(null));
+    });
+    void first;
+    if (proc.child.exitCode !== null && proc.child.exitCode !== 0) {
+      const err = await proc.done.catch((e: FfmpegError) => e);
+      return c.json(
+        {
+          error: {
+            code: 'audio_unreadable',
+            message: `could not extract audio: ${plainMediaError(err, 'the audio')}`,
+          },
+        },
+        422,
+      );
+    }
+    return new Response(Readable.toWeb(proc.child.stdout) as unknown as ReadableStream, {
+      headers: { 'content-type': `audio/L16; rate=${PCM_SAMPLE_RATE_HZ}; channels=1` },
+    });
+  });
