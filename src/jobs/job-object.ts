@@ -66,9 +66,10 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   ) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      this.record = (await ctx.storage.get<JobRecord>(RECORD_KEY)) ?? null;
+      // Records written before the union per status are flat: read either shape.
+      this.record = state.readJobRecord(await ctx.storage.get<state.StoredJob>(RECORD_KEY));
       // A job that ended before retention existed has no alarm: give it one.
-      if (this.record && state.isTerminal(this.record.status) && (await ctx.storage.getAlarm()) === null) {
+      if (this.record && state.hasEnded(this.record) && (await ctx.storage.getAlarm()) === null) {
         await ctx.storage.setAlarm(this.expiresAt(this.record));
       }
     });
@@ -110,8 +111,8 @@ export class JobObject extends DurableObject<JobObjectEnv> {
       status: job.status,
       progress: job.progress,
       created_at: job.created_at,
-      finished_at: job.finished_at,
-      expires_at: state.isTerminal(job.status) ? this.expiresAt(job) : null,
+      finished_at: state.finishedAt(job),
+      expires_at: state.hasEnded(job) ? this.expiresAt(job) : null,
     });
   }
 
@@ -148,7 +149,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   }
 
   private expiresAt(job: JobRecord): number {
-    return (job.finished_at ?? job.updated_at) + retentionMs(this.env);
+    return state.endedOrUpdatedAt(job) + retentionMs(this.env);
   }
 
   /** R2 keys the job owns outside its own prefixes (a resumable upload it took over); never an avatar. */
@@ -178,7 +179,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   }
 
   /** The record if `lease` still holds it; null tells the caller to stop (returned, not thrown: RPC loses error classes). */
-  private held(lease: number): JobRecord | null {
+  private held(lease: number): state.JobIn<'processing'> | null {
     const job = this.record;
     return job && job.lease === lease && job.status === 'processing' ? job : null;
   }
@@ -278,7 +279,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   async release(lease: number, message: string): Promise<boolean> {
     const job = this.held(lease);
     if (!job) return false;
-    await this.save({ ...state.noteError(job, message, Date.now()), heartbeat_at: null });
+    await this.save(state.giveBack(job, message, Date.now()));
     return true;
   }
 
@@ -346,15 +347,8 @@ export class JobObject extends DurableObject<JobObjectEnv> {
         await this.save(state.fail(job, verdict.message, Date.now()));
         return;
       case 'redispatch':
-        // A new lease makes any silent consumer stale; the message lets a live one resume.
-        // heartbeat_at null: the next claim succeeds at once; updated_at restarts the stall clock.
-        await this.save({
-          ...job,
-          redispatches: job.redispatches + 1,
-          lease: job.lease + 1,
-          heartbeat_at: null,
-          updated_at: Date.now(),
-        });
+        // The message lets a live consumer resume (under the new lease).
+        await this.save(state.redispatch(job, Date.now()));
         await this.env.JOBS.send({ video_id: job.video_id });
         break;
       default:

@@ -8,7 +8,7 @@
  */
 import type { StatusResponse } from '../contract/jobs.js';
 import { WEBHOOK_MAX_INLINE_RESULT_BYTES, type WebhookEvent } from '../contract/webhooks.js';
-import { statusFields, type JobRecord } from '../jobs/state.js';
+import { endedOrUpdatedAt, statusFields, type JobRecord } from '../jobs/state.js';
 import type { Env } from '../shared/env.js';
 import { downloadTtlSec, signDownloadUrl } from '../storage/signed-url.js';
 
@@ -40,5 +40,5 @@ export async function jobWebhookBody(
       if (stored) data.result = await stored.json();
     } else if (head) data.result_omitted = true;
   }
-  return webhookBody(type, job.finished_at ?? job.updated_at, data);
+  return webhookBody(type, endedOrUpdatedAt(job), data);
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as s from '../../../../src/jobs/state.js';
+import { flatJobRecord, type FlatJob } from '../../../support/flat-job-record.js';
+import { ProcessOptions } from '../../../../src/contract/options.js';
 
 const init: s.NewJob = {
   video_id: 'vid_x',
@@ -9,6 +11,27 @@ const init: s.NewJob = {
   options: { visual_analytics: false },
   source: { key: 'uploads/vid_x/source', size: 1, filename: null, content_type: null },
 };
+const processingInit: s.NewJob = {
+  ...init,
+  video_id: 'vid_p',
+  kind: 'processing',
+  options: ProcessOptions.parse({ speech: 'original' }),
+};
+const BASE_KEYS = [
+  'video_id',
+  'tenant',
+  'kind',
+  'options',
+  'source',
+  'audio',
+  'status',
+  'progress',
+  'created_at',
+  'updated_at',
+  'lease',
+  'redispatches',
+  'last_error',
+];
 const limits: s.WatchdogLimits = {
   pendingRedispatchMs: 60_000,
   stallMs: 180_000,
@@ -27,8 +50,54 @@ describe('job state machine', () => {
     expect(job.progress).toBe(40); // monotonic
     job = s.advance(job, 150, 'x', 4);
     expect(job.progress).toBe(99.9); // 100 only on completion
-    job = s.complete(job, { result_key: 'results/vid_x.json' }, 5);
-    expect(job).toMatchObject({ status: 'completed', progress: 100, stage: null, error_message: null });
+    const done = s.complete(job, { result_key: 'results/vid_x.json' }, 5);
+    expect(done).toMatchObject({ status: 'completed', progress: 100, started_at: 1, finished_at: 5 });
+    // Each status has exactly its fields: no stage, heartbeat or error on a completed job.
+    expect(Object.keys(done).sort()).toEqual(
+      [...BASE_KEYS, 'started_at', 'finished_at', 'result_key'].sort(),
+    );
+  });
+
+  it('should keep to each status exactly the fields it has', () => {
+    const pending = s.createJob(init, 0);
+    expect(Object.keys(pending).sort()).toEqual([...BASE_KEYS].sort());
+    const running = s.claim(pending, 1);
+    expect(Object.keys(running).sort()).toEqual([...BASE_KEYS, 'stage', 'started_at', 'heartbeat_at'].sort());
+    const failed = s.fail(running, 'bad input', 2);
+    expect(Object.keys(failed).sort()).toEqual(
+      [...BASE_KEYS, 'started_at', 'finished_at', 'error_message'].sort(),
+    );
+    expect(failed.started_at).toBe(1);
+    expect(s.fail(pending, 'x', 2).started_at).toBeNull(); // never ran
+    const processing = s.claim(s.createJob(processingInit, 0), 1);
+    const rendered = s.complete(processing, { output_key: 'outputs/vid_p/out.mp4' }, 2);
+    expect(rendered).toMatchObject({
+      kind: 'processing',
+      output_key: 'outputs/vid_p/out.mp4',
+      processing_report: null,
+    });
+    expect(rendered).not.toHaveProperty('result_key');
+  });
+
+  it('should give a job back and re-dispatch it with a new lease, clearing the heartbeat', () => {
+    const running = s.claim(s.createJob(init, 0), 1);
+    expect(s.giveBack(running, 'unreachable', 5)).toMatchObject({
+      status: 'processing',
+      heartbeat_at: null,
+      last_error: 'unreachable',
+      updated_at: 5,
+      lease: 1,
+    });
+    expect(s.redispatch(running, 6)).toMatchObject({
+      lease: 2,
+      redispatches: 1,
+      heartbeat_at: null,
+      updated_at: 6,
+    });
+    const pending = s.redispatch(s.createJob(init, 0), 6);
+    expect(pending).toMatchObject({ status: 'pending', lease: 1, redispatches: 1 });
+    expect(pending).not.toHaveProperty('heartbeat_at');
+    expect(() => s.redispatch(s.fail(running, 'x', 7), 8)).toThrow(s.InvalidTransition);
   });
 
   it('should refuse transitions out of terminal states', () => {
@@ -82,5 +151,118 @@ describe('long-poll', () => {
     expect(s.longPollRemainingMs(seen, moved, 100, 500)).toBe(400);
     expect(s.longPollRemainingMs(seen, seen, 1_500, 25_000)).toBe(23_500);
     expect(s.longPollRemainingMs(seen, seen, 25_000, 25_000)).toBe(0);
+  });
+});
+
+const flat = (over: Partial<FlatJob>) => flatJobRecord(init, 10, { updated_at: 20, ...over });
+
+describe('stored records', () => {
+  it('should read a record of this version as itself', () => {
+    const job = s.complete(s.claim(s.createJob(init, 0), 1), { result_key: 'results/vid_x.json' }, 2);
+    expect(s.readJobRecord(job)).toEqual(job);
+    const failed = s.fail(
+      s.createJob({ ...init, webhook: { url: 'https://h.example/x', origin: 'o' } }, 0),
+      'e',
+      1,
+    );
+    expect(s.readJobRecord(failed)).toEqual(failed);
+    expect(s.readJobRecord(undefined)).toBeNull();
+  });
+
+  it('should read the flat records of the previous version, status by status', () => {
+    expect(s.readJobRecord(flat({ status: 'pending' }))).toEqual({
+      ...init,
+      status: 'pending',
+      progress: 0,
+      created_at: 10,
+      updated_at: 20,
+      lease: 1,
+      redispatches: 0,
+      last_error: null,
+    });
+    expect(
+      s.readJobRecord(
+        flat({ status: 'processing', progress: 42, stage: 'asr', started_at: 12, heartbeat_at: 19 }),
+      ),
+    ).toMatchObject({ status: 'processing', progress: 42, stage: 'asr', started_at: 12, heartbeat_at: 19 });
+    const failed = s.readJobRecord(
+      flat({
+        status: 'failed',
+        progress: 30,
+        error_message: 'bad input',
+        started_at: 12,
+        finished_at: 25,
+        last_error: 'e',
+      }),
+    );
+    expect(failed).toEqual({
+      ...init,
+      status: 'failed',
+      progress: 30,
+      created_at: 10,
+      updated_at: 20,
+      lease: 1,
+      redispatches: 0,
+      last_error: 'e',
+      started_at: 12,
+      finished_at: 25,
+      error_message: 'bad input',
+    });
+    const done = s.readJobRecord(
+      flat({
+        status: 'completed',
+        progress: 100,
+        result_key: 'results/vid_x.json',
+        started_at: 12,
+        finished_at: 25,
+        processing_report: null,
+      }),
+    );
+    expect(done).toMatchObject({ status: 'completed', result_key: 'results/vid_x.json', finished_at: 25 });
+    expect(done).not.toHaveProperty('output_key');
+    expect(done).not.toHaveProperty('processing_report');
+  });
+
+  it('should read a flat completed processing record with or without its report', () => {
+    const report = {
+      options_applied: [],
+      lip_sync: null,
+      captions: null,
+      output: { width: 640, height: 360, fps: 25, duration_sec: 3, fit: 'source' as const },
+      notes: [],
+    };
+    const base = {
+      ...processingInit,
+      status: 'completed' as const,
+      progress: 100,
+      output_key: 'outputs/vid_p/out.mp4',
+      finished_at: 25,
+    };
+    expect(s.readJobRecord(flat({ ...base, processing_report: report }))).toMatchObject({
+      kind: 'processing',
+      output_key: 'outputs/vid_p/out.mp4',
+      processing_report: report,
+    });
+    // Records older still lack the report.
+    expect(s.readJobRecord(flat(base))).toMatchObject({ processing_report: null });
+  });
+
+  it('should read a flat completed record without its output as failed', () => {
+    expect(s.readJobRecord(flat({ status: 'completed', progress: 100, finished_at: 25 }))).toMatchObject({
+      status: 'failed',
+      finished_at: 25,
+      error_message: 'the job completed but its output is not recorded',
+    });
+  });
+
+  it('should answer a status poll of a flat record byte for byte as before', () => {
+    const old = flat({ status: 'failed', progress: 30, error_message: 'bad input', finished_at: 25 });
+    expect(JSON.stringify(s.statusFields(s.readJobRecord(old)!))).toBe(
+      '{"status":"failed","progress":30,"download_url":null,"result":null,"error_message":"bad input"}',
+    );
+    const running = flat({ status: 'processing', progress: 42.5, stage: 'asr', started_at: 12 });
+    expect(JSON.stringify(s.statusFields(s.readJobRecord(running)!))).toBe(
+      '{"status":"processing","progress":42.5,"download_url":null,"result":null,"error_message":null}',
+    );
   });
 });
