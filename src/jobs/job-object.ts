@@ -42,7 +42,7 @@ export interface JobMessage {
 
 /** What a consumer gets when it claims a job. */
 export type ClaimResult =
-  { ok: true; job: JobRecord } | { ok: false; reason: 'terminal' | 'busy' | 'missing' };
+  { ok: true; job: state.JobIn<'processing'> } | { ok: false; reason: 'terminal' | 'busy' | 'missing' };
 
 /** What the Job object needs from storage, handed in by the Worker entry (jobs does not import storage). */
 export interface JobObjectPorts {
@@ -75,7 +75,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     });
   }
 
-  private async save(next: JobRecord): Promise<JobRecord> {
+  private async save<J extends JobRecord>(next: J): Promise<J> {
     const before = this.record;
     const wasTerminal = before !== null && state.isTerminal(before.status);
     this.record = next;

@@ -1,11 +1,14 @@
 /**
  * @module jobs/state
- * The job state machine as pure functions. Each transition checks the current state and
- * returns the next record, or throws `InvalidTransition`; the Durable Object only persists.
+ * The job state machine as pure functions. A job's record is a union on `status`, each variant
+ * with exactly the fields that status has; each transition checks the current state and returns
+ * the next record, or throws `InvalidTransition`; the Durable Object only persists.
  *
  *   pending ──claim──▶ processing ──complete──▶ completed
- *      │                  │  ▲ progress/heartbeat
+ *      │ ▲ redispatch     │  ▲ progress/heartbeat, giveBack, redispatch
  *      └──────fail────────┴──┴────fail────────▶ failed
+ *
+ * Records stored before the union (one flat record) are read by `readJobRecord`.
  */
 import type { JobOptions, JobStatus, ProcessingReport, SourceRef, StatusResponse } from '../contract/jobs.js';
 
@@ -62,8 +65,6 @@ export interface FailedJob extends JobBase {
 
 /** A job's state: one variant per status, each with exactly the fields that status has. */
 export type JobState = PendingJob | ProcessingJob | CompletedJob | FailedJob;
-/** A job that ended (completed or failed): it has `finished_at`. */
-export type EndedJob = CompletedJob | FailedJob;
 
 /** What a completed job produced, by kind: R2 keys of its result or output. */
 export type CompletedOutput =

@@ -26,14 +26,14 @@ export async function jobWebhookBody(
     video_id: job.video_id,
     ...statusFields(job),
   };
-  if (job.status === 'completed' && job.kind === 'processing' && job.output_key && env.SIGNING_SECRET)
+  if (job.status === 'completed' && job.kind === 'processing' && env.SIGNING_SECRET)
     data.download_url = await signDownloadUrl(
       env.STORAGE_URL || origin,
       env.SIGNING_SECRET,
       job.output_key,
       downloadTtlSec(env),
     );
-  if (job.status === 'completed' && job.kind === 'analysis' && job.result_key) {
+  if (job.status === 'completed' && job.kind === 'analysis') {
     const head = await env.MEDIA.head(job.result_key);
     if (head && head.size <= WEBHOOK_MAX_INLINE_RESULT_BYTES) {
       const stored = await env.MEDIA.get(job.result_key);
