@@ -11,6 +11,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { retentionMs, watchdogLimits, type RetentionEnv, type WatchdogEnv } from './limits.js';
 import * as state from './state.js';
 import type { JobRecord, NewJob } from './state.js';
+import { readJobRecord, type StoredJob } from './stored-job.js';
 import type { TenantObject } from './tenant-object.js';
 
 const RECORD_KEY = 'job';
@@ -67,7 +68,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       // Records written before the union per status are flat: read either shape.
-      this.record = state.readJobRecord(await ctx.storage.get<state.StoredJob>(RECORD_KEY));
+      this.record = readJobRecord(await ctx.storage.get<StoredJob>(RECORD_KEY));
       // A job that ended before retention existed has no alarm: give it one.
       if (this.record && state.hasEnded(this.record) && (await ctx.storage.getAlarm()) === null) {
         await ctx.storage.setAlarm(this.expiresAt(this.record));

@@ -8,12 +8,12 @@
  *      │ ▲ redispatch     │  ▲ progress/heartbeat, giveBack, redispatch
  *      └──────fail────────┴──┴────fail────────▶ failed
  *
- * Records stored before the union (one flat record) are read by `readJobRecord`.
+ * Records stored before the union (one flat record) are read by `stored-job.ts`.
  */
 import type { JobOptions, JobStatus, ProcessingReport, SourceRef, StatusResponse } from '../contract/jobs.js';
 
 /** What every job records, whatever its status. */
-interface JobBase {
+export interface JobBase {
   video_id: string;
   tenant: string;
   /** 0.0–100.0, never decreases; 100.0 exactly when completed. */
@@ -161,7 +161,7 @@ const BASE_FIELDS = [
 ] as const satisfies readonly (keyof JobBase)[];
 
 /** The fields every status keeps, and the kind with its options (what a transition starts from). */
-function common(job: JobRecord | StoredJob): JobBase & JobOptions {
+export function commonFields(job: JobBase & JobOptions): JobBase & JobOptions {
   const kept = Object.fromEntries(
     BASE_FIELDS.filter((k) => job[k] !== undefined).map((k) => [k, job[k]]),
   ) as unknown as JobBase;
@@ -174,7 +174,7 @@ function common(job: JobRecord | StoredJob): JobBase & JobOptions {
 export function claim(job: JobRecord, now: number): JobIn<'processing'> {
   if (hasEnded(job)) throw new InvalidTransition(job.status, 'claim');
   return {
-    ...common(job),
+    ...commonFields(job),
     status: 'processing',
     stage: job.status === 'processing' ? job.stage : null,
     lease: job.lease + 1,
@@ -208,27 +208,29 @@ export interface CompletionPointers {
   processing_report?: ProcessingReport;
 }
 
-const hasPointer = (kind: JobRecord['kind'], pointers: CompletionPointers): boolean =>
-  Boolean(kind === 'analysis' ? pointers.result_key : pointers.output_key);
-
-/** The kind's output from a plan's pointers; throws when the kind's pointer is missing. */
-function outputOf(kind: JobRecord['kind'], pointers: CompletionPointers): CompletedOutput {
-  if (!hasPointer(kind, pointers))
-    throw new Error(
-      kind === 'analysis'
-        ? 'an analysis job completes with a result'
-        : 'a processing job completes with an output',
-    );
-  return kind === 'analysis'
-    ? { kind, result_key: pointers.result_key! }
-    : { kind, output_key: pointers.output_key!, processing_report: pointers.processing_report ?? null };
+/** The kind's output from a plan's pointers; null when the kind's pointer is missing. */
+export function completedOutput(
+  kind: JobRecord['kind'],
+  pointers: CompletionPointers,
+): CompletedOutput | null {
+  if (kind === 'analysis') return pointers.result_key ? { kind, result_key: pointers.result_key } : null;
+  return pointers.output_key
+    ? { kind, output_key: pointers.output_key, processing_report: pointers.processing_report ?? null }
+    : null;
 }
 
 export function complete(job: JobRecord, pointers: CompletionPointers, now: number): JobIn<'completed'> {
   if (job.status !== 'processing') throw new InvalidTransition(job.status, 'complete');
+  const output = completedOutput(job.kind, pointers);
+  if (!output)
+    throw new Error(
+      job.kind === 'analysis'
+        ? 'an analysis job completes with a result'
+        : 'a processing job completes with an output',
+    );
   return {
-    ...common(job),
-    ...outputOf(job.kind, pointers),
+    ...commonFields(job),
+    ...output,
     status: 'completed',
     progress: 100,
     started_at: job.started_at,
@@ -240,7 +242,7 @@ export function complete(job: JobRecord, pointers: CompletionPointers, now: numb
 export function fail(job: JobRecord, message: string, now: number): JobIn<'failed'> {
   if (hasEnded(job)) throw new InvalidTransition(job.status, 'fail');
   return {
-    ...common(job),
+    ...commonFields(job),
     status: 'failed',
     started_at: job.status === 'processing' ? job.started_at : null,
     error_message: message || 'the job failed',
@@ -272,81 +274,6 @@ export function redispatch(job: JobRecord, now: number): JobIn<'pending' | 'proc
   if (hasEnded(job)) throw new InvalidTransition(job.status, 're-dispatch');
   const next = { ...job, redispatches: job.redispatches + 1, lease: job.lease + 1, updated_at: now };
   return next.status === 'processing' ? { ...next, heartbeat_at: null } : next;
-}
-
-/**
- * The flat record stored before the union per status: every field present, null when it did not
- * apply. Jobs live RETENTION_DAYS (7), so records of this shape stay in storage after an upgrade.
- */
-export interface FlatJobRecord extends JobBase {
-  status: JobStatus;
-  stage: string | null;
-  started_at: number | null;
-  finished_at: number | null;
-  heartbeat_at: number | null;
-  error_message: string | null;
-  result_key: string | null;
-  output_key: string | null;
-  /** Absent on still older records. */
-  processing_report?: ProcessingReport | null;
-}
-
-/** What storage may hold under the job's key: this version's record or the flat one. */
-export type StoredJob = JobRecord | (FlatJobRecord & JobOptions);
-
-/**
- * Pure: the job from what storage holds, in either shape (a record of this version reads as
- * itself). A flat completed record without its kind's pointer, which `complete` never wrote,
- * reads as failed rather than as a completed job with nothing to show.
- */
-export function readJobRecord(stored: StoredJob | null | undefined): JobRecord | null {
-  if (!stored) return null;
-  const flat = stored as Partial<FlatJobRecord>;
-  const base = common(stored);
-  switch (stored.status) {
-    case 'pending':
-      return { ...base, status: 'pending' };
-    case 'processing':
-      return {
-        ...base,
-        status: 'processing',
-        stage: flat.stage ?? null,
-        started_at: flat.started_at ?? base.updated_at,
-        heartbeat_at: flat.heartbeat_at ?? null,
-      };
-    case 'failed':
-      return {
-        ...base,
-        status: 'failed',
-        started_at: flat.started_at ?? null,
-        finished_at: flat.finished_at ?? base.updated_at,
-        error_message: flat.error_message || 'the job failed',
-      };
-    case 'completed': {
-      const pointers = {
-        result_key: flat.result_key ?? undefined,
-        output_key: flat.output_key ?? undefined,
-        processing_report: flat.processing_report ?? undefined,
-      };
-      const finishedAt = flat.finished_at ?? base.updated_at;
-      if (!hasPointer(base.kind, pointers))
-        return {
-          ...base,
-          status: 'failed',
-          started_at: flat.started_at ?? null,
-          finished_at: finishedAt,
-          error_message: 'the job completed but its output is not recorded',
-        };
-      return {
-        ...base,
-        ...outputOf(base.kind, pointers),
-        status: 'completed',
-        progress: 100,
-        started_at: flat.started_at ?? base.created_at,
-        finished_at: finishedAt,
-      } as JobIn<'completed'>;
-    }
-  }
 }
 
 /** The watchdog's verdict for a job at time `now`. */

@@ -3,7 +3,8 @@
  * field, null where it did not apply (jobs live 7 days, so such records outlive an upgrade).
  */
 import type { JobOptions } from '../../src/contract/jobs.js';
-import type { FlatJobRecord, NewJob } from '../../src/jobs/state.js';
+import type { NewJob } from '../../src/jobs/state.js';
+import type { FlatJobRecord } from '../../src/jobs/stored-job.js';
 
 export type FlatJob = FlatJobRecord & JobOptions;
 

@@ -3,6 +3,8 @@
  * The summary cards: each figure against its coaching target (good, warn, or info).
  */
 import type { Token } from './align.js';
+import { card } from './card.js';
+import { deliveryCards } from './delivery.js';
 import { clock, esc, fmt, num } from './format.js';
 import {
   MAX_FILLERS_PER_MIN,
@@ -12,60 +14,7 @@ import {
   TARGET_WPM_LOW,
 } from './targets.js';
 
-type Verdict = 'good' | 'warn' | 'info';
-const card = (id: string, label: string, value: string, target: string, verdict: Verdict, hint = '') =>
-  `<li class="card ${verdict}" id="card-${id}"><span class="card-label">${esc(label)}</span><span class="card-value">${value}</span>` +
-  `<span class="card-target">${verdict === 'good' ? '<span aria-hidden="true">✓ </span>' : verdict === 'warn' ? '<span aria-hidden="true">! </span>' : ''}${esc(target)}</span>${hint ? `<span class="card-hint">${esc(hint)}</span>` : ''}</li>`;
-
-/** Cards of the `delivery` extension: pitch, loudness, repetitions (none without it). */
-function deliveryCards(d: any): string[] {
-  if (!d || typeof d !== 'object') return [];
-  const out: string[] = [];
-  const p = d.pitch ?? {};
-  if (num(p.median_hz) !== null)
-    out.push(
-      card(
-        'pitch',
-        'Pitch',
-        `${fmt(p.median_hz, 0)} <small>Hz</small>`,
-        `variation ≥ ${fmt(p.monotone_below_st, 0)} st`,
-        p.monotone === true ? 'warn' : p.monotone === false ? 'good' : 'info',
-        `variation ${fmt(p.variation_st)} st · range ${fmt(p.range_st)} st${p.monotone ? ' · monotone' : ''}`,
-      ),
-    );
-  const l = d.loudness ?? {};
-  const quiet: any[] = l.quiet_stretches ?? [];
-  if (num(l.variation_db) !== null)
-    out.push(
-      card(
-        'loudness',
-        'Loudness',
-        `${fmt(l.variation_db)} <small>dB varied</small>`,
-        'no stretch ≥ 10 dB quieter',
-        quiet.length ? 'warn' : 'good',
-        quiet.length
-          ? `quiet at ${quiet.map((q) => `${clock(q.start)}–${clock(q.end)}`).join(', ')}`
-          : `level ${fmt(l.level_dbfs)} dBFS`,
-      ),
-    );
-  const reps: any[] = d.repetitions?.instances ?? [];
-  if (d.repetitions)
-    out.push(
-      card(
-        'repetitions',
-        'Repetitions',
-        `${reps.length}`,
-        'repeated words and phrases',
-        'info',
-        reps
-          .slice(0, 3)
-          .map((x) => `“${x.text}” ×${x.count} at ${clock(x.start)}`)
-          .join(' · '),
-      ),
-    );
-  return out;
-}
-
+/** The summary cards of a result, those of its `delivery` extension among them. */
 export function cards(r: any, duration: number, tokens: Token[]): string {
   const out: string[] = [];
   const s = r.summary ?? {};

@@ -5,7 +5,8 @@
  * Its `data-x0`/`data-x1`/`data-duration` let the page map a click to a time.
  */
 import type { Token } from './align.js';
-import { clock, esc, fmt, num } from './format.js';
+import { deliveryLine } from './delivery.js';
+import { clock, esc, fmt } from './format.js';
 import { paceSeries } from './pace.js';
 import { TARGET_WPM_HIGH, TARGET_WPM_LOW } from './targets.js';
 
@@ -14,26 +15,7 @@ const LABEL_W = 110;
 const LANE_H = 34;
 const RIGHT_PAD = 24;
 
-/** One line of pitch and loudness under the timeline; '' without `delivery`. */
-function deliveryLine(d: any): string {
-  if (!d?.pitch || !d?.loudness) return '';
-  const p = d.pitch;
-  const l = d.loudness;
-  const outside: any[] = d.pace?.outside_band ?? [];
-  const parts = [
-    num(p.median_hz) === null
-      ? 'Pitch: too little voiced speech'
-      : `Pitch: median ${fmt(p.median_hz, 0)} Hz, variation ${fmt(p.variation_st)} st, range ${fmt(p.range_st)} st${p.monotone ? ' (monotone)' : ''}`,
-    num(l.variation_db) === null
-      ? ''
-      : `Loudness: variation ${fmt(l.variation_db)} dB, ${(l.quiet_stretches ?? []).length} quiet stretch${(l.quiet_stretches ?? []).length === 1 ? '' : 'es'}`,
-    outside.length
-      ? `Pace outside ${d.pace.band_wpm.join('–')} WPM: ${outside.map((o: any) => `${o.kind} ${clock(o.start)}–${clock(o.end)} (${fmt(o.wpm, 0)})`).join(', ')}`
-      : '',
-  ].filter(Boolean);
-  return `<p class="delivery-line" id="delivery-line">${esc(parts.join(' · '))}</p>`;
-}
-
+/** The timeline figure; '' when the duration is unknown or no lane has data. */
 export function timeline(r: any, duration: number, tokens: Token[]): string {
   if (duration <= 0) return '';
   const plotW = W - LABEL_W - RIGHT_PAD;

@@ -6,6 +6,7 @@
 import type { Token } from './align.js';
 import { clock, esc, fmt } from './format.js';
 
+/** The transcript section; '' when the result has no transcript. */
 export function transcript(r: any, tokens: Token[]): string {
   if (r.transcript === undefined && !tokens.length) return '';
   if (!tokens.length)

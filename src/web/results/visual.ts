@@ -4,6 +4,7 @@
  */
 import { esc } from './format.js';
 
+/** The body-language section; '' without visual summaries. */
 export function visual(r: any): string {
   if (!r.gesture_summary && !r.posture_summary && !r.gesture_summary_word_sync) return '';
   const bars = (obj: Record<string, number>, unit: string) => {
