@@ -7,7 +7,7 @@ import { env, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { JobObject } from '../../src/index.js';
 import type { JobRecord, NewJob } from '../../src/jobs/state.js';
-import { flatJobRecord, type FlatJob } from '../support/flat-job-record.js';
+import { flatJobRecord, type FlatJob } from '../support/job-records.js';
 import { ALICE, call, devTenant } from './helpers.js';
 
 const stubOf = (id: string) => env.JOB.get(env.JOB.idFromName(id));

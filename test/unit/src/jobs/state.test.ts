@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as s from '../../../../src/jobs/state.js';
-import { ProcessOptions } from '../../../../src/contract/options.js';
+import { analysisJob, processingJob } from '../../../support/job-records.js';
 
-const init: s.NewJob = {
-  video_id: 'vid_x',
-  kind: 'analysis',
-  tenant: 't',
-  audio: null,
-  options: { visual_analytics: false },
-  source: { key: 'uploads/vid_x/source', size: 1, filename: null, content_type: null },
-};
-const processingInit: s.NewJob = {
-  ...init,
-  video_id: 'vid_p',
-  kind: 'processing',
-  options: ProcessOptions.parse({ speech: 'original' }),
-};
+const init = analysisJob;
+const processingInit = processingJob;
 const BASE_KEYS = [
   'video_id',
   'tenant',

@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ProcessOptions } from '../../../../src/contract/options.js';
 import * as s from '../../../../src/jobs/state.js';
 import { readJobRecord } from '../../../../src/jobs/stored-job.js';
-import { flatJobRecord, type FlatJob } from '../../../support/flat-job-record.js';
+import { analysisJob, flatJobRecord, processingJob, type FlatJob } from '../../../support/job-records.js';
 
-const init: s.NewJob = {
-  video_id: 'vid_x',
-  kind: 'analysis',
-  tenant: 't',
-  audio: null,
-  options: { visual_analytics: false },
-  source: { key: 'uploads/vid_x/source', size: 1, filename: null, content_type: null },
-};
-const processingInit: s.NewJob = {
-  ...init,
-  video_id: 'vid_p',
-  kind: 'processing',
-  options: ProcessOptions.parse({ speech: 'original' }),
-};
+const init = analysisJob;
+const processingInit = processingJob;
 const flat = (over: Partial<FlatJob>) => flatJobRecord(init, 10, { updated_at: 20, ...over });
 
 describe('stored records', () => {
