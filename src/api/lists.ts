@@ -17,7 +17,7 @@ import {
   type JobListItem,
 } from '../contract/lists.js';
 import { base64url } from '../shared/ids.js';
-import { isTerminal } from '../jobs/state.js';
+import { finishedAt, isTerminal } from '../jobs/state.js';
 import { findJob } from '../jobs/submit.js';
 import type { IndexList, IndexPage, IndexQuery, IndexRow } from '../jobs/tenant-object.js';
 import type { AppEnv } from './middleware.js';
@@ -108,7 +108,7 @@ export const listRoutes = new Hono<AppEnv>()
           status: now.status,
           progress: now.progress,
           created_at: iso(row.created_at)!,
-          finished_at: iso(now.finished_at),
+          finished_at: iso(live ? finishedAt(live) : row.finished_at),
         };
       }),
     );

@@ -62,14 +62,14 @@ async function statusHandler(c: Context<AppEnv>): Promise<Response> {
   if (!job) return c.json(NOT_FOUND);
 
   const body = statusFields(job);
-  if (job.status === 'completed' && job.kind === 'processing' && job.output_key)
+  if (job.status === 'completed' && job.kind === 'processing')
     body.download_url = await signDownloadUrl(
       storageOrigin(c),
       signingSecret(c.env),
       job.output_key,
       downloadTtlSec(c.env),
     );
-  if (job.status === 'completed' && job.kind === 'analysis' && job.result_key) {
+  if (job.status === 'completed' && job.kind === 'analysis') {
     const stored = await c.env.MEDIA.get(job.result_key);
     if (stored) return streamWithResult(body, stored.body);
     body.status = 'failed';

@@ -3,7 +3,7 @@
  * `VideoApiClient`: a typed, fetch-based client of the service for Node 20+ and browsers.
  */
 import type { AnalysisResult } from '../contract/result.js';
-import type { ProcessingReport } from '../contract/jobs.js';
+import type { ProcessingReport, ReportedStatus } from '../contract/jobs.js';
 import type { AnalysisOptions, AvatarChoice, ProcessFormOptions } from '../contract/options.js';
 import type { AvatarList, JobList } from '../contract/lists.js';
 import type { WebhookDeliveries, WebhookSecret } from '../contract/webhooks.js';
@@ -27,11 +27,14 @@ export const MAX_POLL_FAILURES = 5;
 /** How long each status request of `waitForCompletion` may be held by the server (`wait`, a long-poll). */
 export const LONG_POLL_SEC = 25;
 
-export type JobState = 'pending' | 'processing' | 'completed' | 'failed' | 'not_found';
+/** A status the status endpoint reports (`not_found` for an id this key does not own). */
+export type { ReportedStatus };
+/** @deprecated The old name of `ReportedStatus`. */
+export type JobState = ReportedStatus;
 
 /** The status endpoint's answer. */
 export interface JobStatus {
-  status: JobState;
+  status: ReportedStatus;
   progress: number;
   download_url: string | null;
   result: AnalysisResult | null;

@@ -13,6 +13,7 @@ export {
   DEFAULT_BASE_URL,
   LONG_POLL_SEC,
   type JobStatus,
+  type ReportedStatus,
   type JobState,
   type JobCreated,
   type AvatarRegistered,

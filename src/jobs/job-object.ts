@@ -11,6 +11,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { retentionMs, watchdogLimits, type RetentionEnv, type WatchdogEnv } from './limits.js';
 import * as state from './state.js';
 import type { JobRecord, NewJob } from './state.js';
+import { readJobRecord, type StoredJob } from './stored-job.js';
 import type { TenantObject } from './tenant-object.js';
 
 const RECORD_KEY = 'job';
@@ -42,7 +43,7 @@ export interface JobMessage {
 
 /** What a consumer gets when it claims a job. */
 export type ClaimResult =
-  { ok: true; job: JobRecord } | { ok: false; reason: 'terminal' | 'busy' | 'missing' };
+  { ok: true; job: state.JobIn<'processing'> } | { ok: false; reason: 'terminal' | 'busy' | 'missing' };
 
 /** What the Job object needs from storage, handed in by the Worker entry (jobs does not import storage). */
 export interface JobObjectPorts {
@@ -66,15 +67,16 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   ) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
-      this.record = (await ctx.storage.get<JobRecord>(RECORD_KEY)) ?? null;
+      // Records written before the union per status are flat: read either shape.
+      this.record = readJobRecord(await ctx.storage.get<StoredJob>(RECORD_KEY));
       // A job that ended before retention existed has no alarm: give it one.
-      if (this.record && state.isTerminal(this.record.status) && (await ctx.storage.getAlarm()) === null) {
+      if (this.record && state.hasEnded(this.record) && (await ctx.storage.getAlarm()) === null) {
         await ctx.storage.setAlarm(this.expiresAt(this.record));
       }
     });
   }
 
-  private async save(next: JobRecord): Promise<JobRecord> {
+  private async save<J extends JobRecord>(next: J): Promise<J> {
     const before = this.record;
     const wasTerminal = before !== null && state.isTerminal(before.status);
     this.record = next;
@@ -110,8 +112,8 @@ export class JobObject extends DurableObject<JobObjectEnv> {
       status: job.status,
       progress: job.progress,
       created_at: job.created_at,
-      finished_at: job.finished_at,
-      expires_at: state.isTerminal(job.status) ? this.expiresAt(job) : null,
+      finished_at: state.finishedAt(job),
+      expires_at: state.hasEnded(job) ? this.expiresAt(job) : null,
     });
   }
 
@@ -148,7 +150,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   }
 
   private expiresAt(job: JobRecord): number {
-    return (job.finished_at ?? job.updated_at) + retentionMs(this.env);
+    return state.endedOrUpdatedAt(job) + retentionMs(this.env);
   }
 
   /** R2 keys the job owns outside its own prefixes (a resumable upload it took over); never an avatar. */
@@ -178,7 +180,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   }
 
   /** The record if `lease` still holds it; null tells the caller to stop (returned, not thrown: RPC loses error classes). */
-  private held(lease: number): JobRecord | null {
+  private held(lease: number): state.JobIn<'processing'> | null {
     const job = this.record;
     return job && job.lease === lease && job.status === 'processing' ? job : null;
   }
@@ -278,7 +280,7 @@ export class JobObject extends DurableObject<JobObjectEnv> {
   async release(lease: number, message: string): Promise<boolean> {
     const job = this.held(lease);
     if (!job) return false;
-    await this.save({ ...state.noteError(job, message, Date.now()), heartbeat_at: null });
+    await this.save(state.giveBack(job, message, Date.now()));
     return true;
   }
 
@@ -346,15 +348,8 @@ export class JobObject extends DurableObject<JobObjectEnv> {
         await this.save(state.fail(job, verdict.message, Date.now()));
         return;
       case 'redispatch':
-        // A new lease makes any silent consumer stale; the message lets a live one resume.
-        // heartbeat_at null: the next claim succeeds at once; updated_at restarts the stall clock.
-        await this.save({
-          ...job,
-          redispatches: job.redispatches + 1,
-          lease: job.lease + 1,
-          heartbeat_at: null,
-          updated_at: Date.now(),
-        });
+        // The message lets a live consumer resume (under the new lease).
+        await this.save(state.redispatch(job, Date.now()));
         await this.env.JOBS.send({ video_id: job.video_id });
         break;
       default:

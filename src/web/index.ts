@@ -9,7 +9,7 @@ import type { Env } from '../shared/env.js';
 import { base64url } from '../shared/ids.js';
 import { pageHtml } from './page.js';
 
-export { renderResults, createResultsRenderer, type RenderOptions } from './results.js';
+export { processingReportItems, renderResults, type ResultsViewOptions } from './results/index.js';
 
 /** The origin of download links when they live elsewhere (STORAGE_URL), for media-src. */
 function storageSource(storageUrl: string | undefined): string {

@@ -5,7 +5,6 @@
  */
 import { AnalysisOptions, MAX_DESCRIPTION_CHARS, ProcessFormOptions } from '../contract/options.js';
 import { APP_SCRIPT } from './app-script.generated.js';
-import { createResultsRenderer } from './results.js';
 import { STYLES } from './styles.js';
 
 /**
@@ -19,9 +18,6 @@ const PROCESS = ProcessFormOptions.parse({});
 const checked = (on: boolean) => (on ? ' checked' : '');
 
 export function pageHtml(nonce: string): string {
-  // esbuild (wrangler, vitest) may wrap named functions in `__name(fn, "name")`; the embedded
-  // source then needs that helper in the page too.
-  const renderer = `var __name = function (f) { return f; };\nvar ResultsRenderer = (${createResultsRenderer.toString()})();`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Video analysis</title><meta name="referrer" content="no-referrer">
@@ -74,6 +70,6 @@ export function pageHtml(nonce: string): string {
 <div class="player-wrap"><video id="player" controls preload="metadata" aria-label="Your video"></video><p id="download" class="hidden"></p></div>
 <div id="results"></div></section>
 </main>
-<script nonce="${nonce}">${renderer}\n${APP_SCRIPT}</script>
+<script nonce="${nonce}">${APP_SCRIPT}</script>
 </body></html>`;
 }

@@ -1,10 +1,10 @@
 /**
- * The results renderer (pure: result → HTML) and the page it is embedded in.
+ * The results view (pure: result → HTML) and the page whose script bundles it.
  */
 import { describe, expect, it } from 'vitest';
 import { AnalysisResult } from '../contract/result.js';
 import { sampleDelivery, sampleResult } from '../../test/e2e/support/sample-result.js';
-import { contentSecurityPolicy, createResultsRenderer, renderResults, webRoutes } from './index.js';
+import { contentSecurityPolicy, processingReportItems, renderResults, webRoutes } from './index.js';
 
 describe('renderResults', () => {
   const full = sampleResult();
@@ -103,25 +103,7 @@ describe('renderResults', () => {
     expect(html).not.toMatch(/<img|<script>|<b>/);
   });
 
-  it('should run from its own source text, as the page embeds it', () => {
-    const source = `var __name = function (f) { return f; }; return (${createResultsRenderer.toString()})();`;
-    const embedded = new Function(source)() as ReturnType<typeof createResultsRenderer>;
-    expect(embedded.renderResults(full)).toBe(renderResults(full));
-    const report = {
-      options_applied: ['lip_sync_correction'],
-      output: { width: 640, height: 360, duration_sec: 3.2, fit: 'trim' },
-      lip_sync: null,
-      captions: 'alignment',
-      voice: { engine: 'piper', voice_id: 'en_US-joe-medium' },
-      notes: ['n'],
-    };
-    expect(embedded.processingReportItems(report)).toEqual(
-      createResultsRenderer().processingReportItems(report),
-    );
-  });
-
   it('should list the processing report with the voice that spoke', () => {
-    const { processingReportItems } = createResultsRenderer();
     const report = {
       options_applied: [],
       output: { width: 640, height: 360, duration_sec: 3.2, fit: 'trim' },

@@ -8,7 +8,7 @@
  */
 import type { StatusResponse } from '../contract/jobs.js';
 import { WEBHOOK_MAX_INLINE_RESULT_BYTES, type WebhookEvent } from '../contract/webhooks.js';
-import { statusFields, type JobRecord } from '../jobs/state.js';
+import { endedOrUpdatedAt, statusFields, type JobRecord } from '../jobs/state.js';
 import type { Env } from '../shared/env.js';
 import { downloadTtlSec, signDownloadUrl } from '../storage/signed-url.js';
 
@@ -26,19 +26,19 @@ export async function jobWebhookBody(
     video_id: job.video_id,
     ...statusFields(job),
   };
-  if (job.status === 'completed' && job.kind === 'processing' && job.output_key && env.SIGNING_SECRET)
+  if (job.status === 'completed' && job.kind === 'processing' && env.SIGNING_SECRET)
     data.download_url = await signDownloadUrl(
       env.STORAGE_URL || origin,
       env.SIGNING_SECRET,
       job.output_key,
       downloadTtlSec(env),
     );
-  if (job.status === 'completed' && job.kind === 'analysis' && job.result_key) {
+  if (job.status === 'completed' && job.kind === 'analysis') {
     const head = await env.MEDIA.head(job.result_key);
     if (head && head.size <= WEBHOOK_MAX_INLINE_RESULT_BYTES) {
       const stored = await env.MEDIA.get(job.result_key);
       if (stored) data.result = await stored.json();
     } else if (head) data.result_omitted = true;
   }
-  return webhookBody(type, job.finished_at ?? job.updated_at, data);
+  return webhookBody(type, endedOrUpdatedAt(job), data);
 }

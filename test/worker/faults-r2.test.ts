@@ -110,8 +110,7 @@ describe('R2 faults', () => {
     expect(first.explicitAcks).toEqual([]);
     expect(first.retryMessages).toEqual([{ msgId: 'm-1' }]);
     let job = (await stub.get()) as JobRecord;
-    expect(job.status).toBe('processing');
-    expect(job.heartbeat_at).toBeNull(); // given back, so the retry is not answered `busy`
+    expect(job).toMatchObject({ status: 'processing', heartbeat_at: null }); // given back, so the retry is not answered `busy`
     expect(job.last_error).toMatch(/^the render step failed: .*(10020|not valid)/);
     expect(await keysUnder(`work/${id}/`)).toEqual([`work/${id}/probe.json`]); // the probe is kept for the retry
 
@@ -124,8 +123,10 @@ describe('R2 faults', () => {
     // Out of retries: the dead-letter queue fails the job with the last error and removes its work.
     await deliver('video-api-jobs-dlq', id, 1);
     job = (await stub.get()) as JobRecord;
-    expect(job.status).toBe('failed');
-    expect(job.error_message).toBe(`processing failed after repeated attempts: ${job.last_error}`);
+    expect(job).toMatchObject({
+      status: 'failed',
+      error_message: `processing failed after repeated attempts: ${job.last_error}`,
+    });
     expect(await keysUnder(`work/${id}/`)).toEqual([]);
     expect(await keysUnder('outputs/')).toEqual([]);
   });

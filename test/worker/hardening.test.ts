@@ -13,7 +13,7 @@ import {
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index.js';
 import type { JobObject } from '../../src/jobs/job-object.js';
-import type { JobRecord } from '../../src/jobs/state.js';
+import type { JobIn, JobRecord } from '../../src/jobs/state.js';
 import type { TenantObject } from '../../src/jobs/tenant-object.js';
 import { requestFingerprint } from '../../src/api/admission.js';
 import { hex } from '../../src/shared/digest.js';
@@ -351,9 +351,9 @@ describe('retention and deletion', () => {
     const stub = jobStub(video_id);
     // One alarm schedule: after the end it points at finished_at + RETENTION_DAYS (7).
     const alarm = await runInDurableObject(stub, (_o: JobObject, state) => state.storage.getAlarm());
-    const job = (await stub.get()) as JobRecord;
-    expect(alarm! - job.finished_at!).toBeGreaterThan(6.9 * 86_400_000);
-    expect(alarm! - job.finished_at!).toBeLessThan(7.1 * 86_400_000);
+    const job = (await stub.get()) as JobIn<'completed'>;
+    expect(alarm! - job.finished_at).toBeGreaterThan(6.9 * 86_400_000);
+    expect(alarm! - job.finished_at).toBeLessThan(7.1 * 86_400_000);
     // Not yet: the alarm re-arms and keeps everything.
     await runDurableObjectAlarm(stub);
     expect((await status(video_id)).status).toBe('completed');

@@ -3,15 +3,15 @@
  * The page's behaviour, typed against the DOM: key storage, file drop, upload with XHR progress,
  * status long-polls, results wiring (seek and playhead). `npm run build:web` bundles it
  * (esbuild, one IIFE) into `web/app-script.generated.ts`, which the page embeds with its nonce;
- * `npm test` fails when that bundle is stale. It draws analyses with `ResultsRenderer`, the
- * embedded source of `web/results.ts`.
+ * `npm test` fails when that bundle is stale. It draws analyses with the results view
+ * (`web/results/`), bundled in with it.
  */
-import type { createResultsRenderer } from '../results.js';
+import {
+  processingReportItems,
+  type ShownProcessingReport as ProcessingReport,
+} from '../results/processing-report.js';
+import { renderResults } from '../results/view.js';
 import { analyzeForm, processForm } from './form-fields.js';
-
-declare const ResultsRenderer: ReturnType<typeof createResultsRenderer>;
-
-type ProcessingReport = Parameters<typeof ResultsRenderer.processingReportItems>[0];
 
 /** What the page shows of any failure: an API error body, a failed job, a network error. */
 interface ShownError {
@@ -293,7 +293,7 @@ function showResults(kind: 'analyze' | 'process', s: JobStatus, localVideo = tru
     state.objectUrl = localVideo && state.file ? URL.createObjectURL(state.file) : null;
     if (state.objectUrl) player.src = state.objectUrl;
     else player.removeAttribute('src');
-    results.innerHTML = ResultsRenderer.renderResults(s.result, {
+    results.innerHTML = renderResults(s.result, {
       durationSec: player.duration || undefined,
     });
     dl.classList.add('hidden');
@@ -322,7 +322,7 @@ function showProcessingReport(into: HTMLElement, report: ProcessingReport | unde
   if (!report) return;
   const list = document.createElement('ul');
   list.id = 'processing-report';
-  for (const text of ResultsRenderer.processingReportItems(report)) {
+  for (const text of processingReportItems(report)) {
     const li = document.createElement('li');
     li.textContent = text;
     list.appendChild(li);

@@ -1,14 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import * as s from '../../../../src/jobs/state.js';
+import { analysisJob, processingJob } from '../../../support/job-records.js';
 
-const init: s.NewJob = {
-  video_id: 'vid_x',
-  kind: 'analysis',
-  tenant: 't',
-  audio: null,
-  options: { visual_analytics: false },
-  source: { key: 'uploads/vid_x/source', size: 1, filename: null, content_type: null },
-};
+const init = analysisJob;
+const processingInit = processingJob;
+const BASE_KEYS = [
+  'video_id',
+  'tenant',
+  'kind',
+  'options',
+  'source',
+  'audio',
+  'status',
+  'progress',
+  'created_at',
+  'updated_at',
+  'lease',
+  'redispatches',
+  'last_error',
+];
 const limits: s.WatchdogLimits = {
   pendingRedispatchMs: 60_000,
   stallMs: 180_000,
@@ -27,8 +37,54 @@ describe('job state machine', () => {
     expect(job.progress).toBe(40); // monotonic
     job = s.advance(job, 150, 'x', 4);
     expect(job.progress).toBe(99.9); // 100 only on completion
-    job = s.complete(job, { result_key: 'results/vid_x.json' }, 5);
-    expect(job).toMatchObject({ status: 'completed', progress: 100, stage: null, error_message: null });
+    const done = s.complete(job, { result_key: 'results/vid_x.json' }, 5);
+    expect(done).toMatchObject({ status: 'completed', progress: 100, started_at: 1, finished_at: 5 });
+    // Each status has exactly its fields: no stage, heartbeat or error on a completed job.
+    expect(Object.keys(done).sort()).toEqual(
+      [...BASE_KEYS, 'started_at', 'finished_at', 'result_key'].sort(),
+    );
+  });
+
+  it('should keep to each status exactly the fields it has', () => {
+    const pending = s.createJob(init, 0);
+    expect(Object.keys(pending).sort()).toEqual([...BASE_KEYS].sort());
+    const running = s.claim(pending, 1);
+    expect(Object.keys(running).sort()).toEqual([...BASE_KEYS, 'stage', 'started_at', 'heartbeat_at'].sort());
+    const failed = s.fail(running, 'bad input', 2);
+    expect(Object.keys(failed).sort()).toEqual(
+      [...BASE_KEYS, 'started_at', 'finished_at', 'error_message'].sort(),
+    );
+    expect(failed.started_at).toBe(1);
+    expect(s.fail(pending, 'x', 2).started_at).toBeNull(); // never ran
+    const processing = s.claim(s.createJob(processingInit, 0), 1);
+    const rendered = s.complete(processing, { output_key: 'outputs/vid_p/out.mp4' }, 2);
+    expect(rendered).toMatchObject({
+      kind: 'processing',
+      output_key: 'outputs/vid_p/out.mp4',
+      processing_report: null,
+    });
+    expect(rendered).not.toHaveProperty('result_key');
+  });
+
+  it('should give a job back and re-dispatch it with a new lease, clearing the heartbeat', () => {
+    const running = s.claim(s.createJob(init, 0), 1);
+    expect(s.giveBack(running, 'unreachable', 5)).toMatchObject({
+      status: 'processing',
+      heartbeat_at: null,
+      last_error: 'unreachable',
+      updated_at: 5,
+      lease: 1,
+    });
+    expect(s.redispatch(running, 6)).toMatchObject({
+      lease: 2,
+      redispatches: 1,
+      heartbeat_at: null,
+      updated_at: 6,
+    });
+    const pending = s.redispatch(s.createJob(init, 0), 6);
+    expect(pending).toMatchObject({ status: 'pending', lease: 1, redispatches: 1 });
+    expect(pending).not.toHaveProperty('heartbeat_at');
+    expect(() => s.redispatch(s.fail(running, 'x', 7), 8)).toThrow(s.InvalidTransition);
   });
 
   it('should refuse transitions out of terminal states', () => {
