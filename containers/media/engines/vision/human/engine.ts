@@ -181,7 +181,8 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
         // Hands are kept next to a visible wrist (`judgeHand`) or, with neither wrist nor face in
         // view, as close-ups (`judgeCloseupHand`): elsewhere the hand model (the costliest of
         // all) is not run at all.
-        const searchHands = handsWhen === 'always' || handPassWanted(pose, face, closeupHands);
+        const searchHands =
+          handsWhen === 'always' || handPassWanted(pose, face, frame.height, closeupHands, frame.index);
         if (searchHands) {
           const handResult = await detect(input, HAND_ONLY);
           timings.hands = handResult.performance.hand ?? 0;
