@@ -9,7 +9,8 @@
  *   npx tsx bench/visual/variants.ts [--only gate,katie-360-x264-high-30,…] [--fps 2] [--dir KEEP]
  *
  * Clips: `gate` (the gates' own, bench/support/media.ts) and `TALKING_HEAD_VARIANTS`, built in a
- * temp dir with Debian ffmpeg. Wall times inflate on a shared machine: run it under the heavy lock
+ * temp dir with Debian ffmpeg. `VISION_EDGE_WRISTS_EVERY_NTH=1` gives the hand-pass schedule as it
+ * was before issue #37 (every frame with a wrist), for an A/B in one sitting. Wall times inflate on a shared machine: run it under the heavy lock
  * and read the load printed beside each row.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +21,10 @@ import { FFMPEG_BIN, probeFile } from '../../containers/media/src/ffmpeg.js';
 import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
 import { handPassWanted, wristView } from '../../containers/media/engines/vision/hand-crop.js';
 import { headCrop } from '../../containers/media/engines/vision/face-crop.js';
-import { defaultCloseupHands } from '../../containers/media/engines/vision/human/config.js';
+import {
+  defaultCloseupHands,
+  defaultEdgeWristsEveryNth,
+} from '../../containers/media/engines/vision/human/config.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { runVision } from '../../test/fixtures/visual/run-vision.js';
 import { talkingHead720p } from '../support/media.js';
@@ -66,7 +70,13 @@ try {
     const heads = frames.filter((f) => !f.face && headCrop(f.pose, f.width, f.height)).length;
     // The engine's own decisions, replayed from the observations (frame i is sample i).
     const views = frames.map((f) => wristView(f.pose, f.height));
-    const wanted = frames.map((f, i) => handPassWanted(f.pose, f.face, f.height, defaultCloseupHands(), i));
+    const wanted = frames.map((f, i) =>
+      handPassWanted(f.pose, f.face, f.height, {
+        closeups: defaultCloseupHands(),
+        sampleIndex: i,
+        edgeEveryNth: defaultEdgeWristsEveryNth(),
+      }),
+    );
     const wristPasses = wanted.filter((w, i) => w && views[i] !== 'none').length;
     const edgeFrames = views.filter((v) => v === 'edge').length;
     const closeups = wanted.filter((w, i) => w && views[i] === 'none').length;

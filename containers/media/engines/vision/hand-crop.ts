@@ -104,7 +104,8 @@ export function handSearchWorthwhile(pose: FrameObservation['pose']): boolean {
  * frame there: on a head-and-shoulders shot whose shoulders touch the bottom (a speaker further
  * from the camera, a square video in a wide frame) it reports them at 0.3–0.5 between the
  * shoulders, on frame after frame, and every such frame would pay the hand model and up to two
- * wrist crops, ≈ 3× the rest of the frame's models (docs/benchmarks.md "Unseen talking heads").
+ * wrist crops, the costliest passes of all, for hands that are not there (docs/benchmarks.md
+ * "Unseen talking heads").
  */
 export const EDGE_WRIST_BAND_SW = 0.25;
 /**
@@ -139,28 +140,36 @@ export function wristView(pose: FrameObservation['pose'], height: number): Wrist
   return seen ? 'edge' : 'none';
 }
 
+/** When the hand passes run: see {@link handPassWanted}. */
+export interface HandPassOptions {
+  /** Also where no face and no wrist in view are: a close-up of a hand may fill the frame. */
+  closeups: boolean;
+  /** The frame's ordinal among the clip's samples; unknown (a still, a direct call): searched. */
+  sampleIndex?: number;
+  /** Where the only wrists are on the edge, one sample in this many. Default {@link EDGE_WRIST_HAND_EVERY_NTH}. */
+  edgeEveryNth?: number;
+}
+
 /**
  * Whether the hand model runs on a frame: where a wrist is in view ({@link wristView} `clear`);
- * where the only wrists are on the bottom edge, on every {@link EDGE_WRIST_HAND_EVERY_NTH}-th
- * sampled frame (`sampleIndex`; every frame when it is not known); and, with `closeups`, where no
- * face is and no wrist in view: the frame may be a close-up of a hand (`judgeCloseupHand` in the
- * analytics). Head-and-shoulder shots (a face, no wrist) skip it: their raw detections are faces
- * and collars, and the vision cost there stays as it was.
+ * where the only wrists are on the bottom edge, on one sampled frame in `edgeEveryNth` (the
+ * clip's first, then every n-th); and, with `closeups`, where no face is and no wrist in view:
+ * the frame may be a close-up of a hand (`judgeCloseupHand` in the analytics). Head-and-shoulder
+ * shots (a face, no wrist) skip it: their raw detections are faces and collars.
  *
  * @example
- * if (handPassWanted(pose, face, frame.height, true, frame.index)) hands = await runHandModel(frame);
+ * if (handPassWanted(pose, face, frame.height, { closeups: true, sampleIndex: frame.index })) hands = await runHandModel(frame);
  */
 export function handPassWanted(
   pose: FrameObservation['pose'],
   face: FrameObservation['face'],
   height: number,
-  closeups: boolean,
-  sampleIndex?: number,
+  { closeups, sampleIndex, edgeEveryNth = EDGE_WRIST_HAND_EVERY_NTH }: HandPassOptions,
 ): boolean {
   const view = wristView(pose, height);
   if (view === 'clear') return true;
   if (closeups && !face) return true;
-  return view === 'edge' && (sampleIndex === undefined || sampleIndex % EDGE_WRIST_HAND_EVERY_NTH === 0);
+  return view === 'edge' && (sampleIndex === undefined || sampleIndex % Math.max(1, edgeEveryNth) === 0);
 }
 
 /**

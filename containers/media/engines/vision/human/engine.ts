@@ -10,6 +10,7 @@ import { headCrop } from '../face-crop.js';
 import { handPassWanted, pickCropHand, wristCrops, type CropBox, type WristCrop } from '../hand-crop.js';
 import {
   defaultCloseupHands,
+  defaultEdgeWristsEveryNth,
   defaultFaceCrops,
   defaultFaceTracking,
   defaultHandsWhen,
@@ -56,6 +57,7 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
     faceTracking = defaultFaceTracking(),
     faceCrops = defaultFaceCrops(),
     closeupHands = defaultCloseupHands(),
+    edgeWristsEveryNth = defaultEdgeWristsEveryNth(),
   } = options;
   const human = await loadHuman(options);
   let disposed = false;
@@ -182,7 +184,12 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
         // view, as close-ups (`judgeCloseupHand`): elsewhere the hand model (the costliest of
         // all) is not run at all.
         const searchHands =
-          handsWhen === 'always' || handPassWanted(pose, face, frame.height, closeupHands, frame.index);
+          handsWhen === 'always' ||
+          handPassWanted(pose, face, frame.height, {
+            closeups: closeupHands,
+            sampleIndex: frame.index,
+            edgeEveryNth: edgeWristsEveryNth,
+          });
         if (searchHands) {
           const handResult = await detect(input, HAND_ONLY);
           timings.hands = handResult.performance.hand ?? 0;

@@ -155,17 +155,20 @@ describe('wristCrops', () => {
 describe('handPassWanted', () => {
   it('should run the hand model with a wrist, or with neither wrist nor face (a close-up), not on a bare talking head', () => {
     const bust = pose({ left_wrist: undefined, right_wrist: undefined });
-    expect(handPassWanted(pose(), face(), 720, true)).toBe(true);
-    expect(handPassWanted(bust, face(), 720, true)).toBe(false);
-    expect(handPassWanted(null, face(), 720, true)).toBe(false);
-    expect(handPassWanted(null, null, 720, true)).toBe(true);
-    expect(handPassWanted(bust, null, 720, true)).toBe(true);
-    expect(handPassWanted(null, null, 720, false)).toBe(false);
+    const on = { closeups: true };
+    expect(handPassWanted(pose(), face(), 720, on)).toBe(true);
+    expect(handPassWanted(bust, face(), 720, on)).toBe(false);
+    expect(handPassWanted(null, face(), 720, on)).toBe(false);
+    expect(handPassWanted(null, null, 720, on)).toBe(true);
+    expect(handPassWanted(bust, null, 720, on)).toBe(true);
+    expect(handPassWanted(null, null, 720, { closeups: false })).toBe(false);
   });
 
   it(`should look for hands at wrists on the bottom edge on one sampled frame in ${EDGE_WRIST_HAND_EVERY_NTH}, and at wrists in view on every frame`, () => {
     const passes = (p: FrameObservation['pose'], height: number, f: FrameObservation['face'] = face()) =>
-      Array.from({ length: 2 * EDGE_WRIST_HAND_EVERY_NTH }, (_, i) => handPassWanted(p, f, height, true, i));
+      Array.from({ length: 2 * EDGE_WRIST_HAND_EVERY_NTH }, (_, i) =>
+        handPassWanted(p, f, height, { closeups: true, sampleIndex: i }),
+      );
     const edge = [true, ...Array<boolean>(EDGE_WRIST_HAND_EVERY_NTH - 1).fill(false)];
     expect(passes(edgeBust, BUST_HEIGHT)).toEqual([...edge, ...edge]);
     // The same pose in a taller frame: the wrists are in view, every frame.
@@ -173,7 +176,11 @@ describe('handPassWanted', () => {
     // No face: perhaps a close-up, every frame as before.
     expect(passes(edgeBust, BUST_HEIGHT, null)).toEqual(Array(2 * EDGE_WRIST_HAND_EVERY_NTH).fill(true));
     // A frame that is not one of a clip's samples (a still image, a direct call) is always searched.
-    expect(handPassWanted(edgeBust, face(), BUST_HEIGHT, true)).toBe(true);
+    expect(handPassWanted(edgeBust, face(), BUST_HEIGHT, { closeups: true })).toBe(true);
+    // 1: every frame, the schedule before issue #37.
+    expect(
+      handPassWanted(edgeBust, face(), BUST_HEIGHT, { closeups: true, sampleIndex: 1, edgeEveryNth: 1 }),
+    ).toBe(true);
   });
 });
 
