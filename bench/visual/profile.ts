@@ -7,8 +7,8 @@
  *   npx tsx bench/visual/profile.ts [--fps 2] [--clip FILE]
  *
  * Stages:
- * - decode + scale: ffmpeg alone (`-benchmark` user+sys CPU of the child), the same arguments
- *   as `frames.ts`, output discarded;
+ * - decode + scale: ffmpeg alone (`-benchmark` user+sys CPU of the child), the same binary and
+ *   arguments as `frames.ts`, output discarded;
  * - each model: Human in this thread (single-threaded wasm, like one pool worker), one config per
  *   model family run on every sampled frame; a sub-model's cost is the difference between
  *   consecutive configs (face detector → + mesh → + iris → + emotion);
@@ -36,8 +36,7 @@ import { loadHuman } from '../../containers/media/engines/vision/human/load.js';
 import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { runVision } from '../../test/fixtures/visual/run-vision.js';
-import { CLIP_SEC, cpuMs, makeTalkingHeadClip } from './clip.js';
-import { ffmpegBenchmark } from '../support/ffmpeg-benchmark.js';
+import { CLIP_SEC, cpuMs, makeTalkingHeadClip, visionDecodeCost } from './clip.js';
 
 const { values: args } = parseArgs({ options: { fps: { type: 'string' }, clip: { type: 'string' } } });
 const fps = args.fps ? Number(args.fps) : defaultVisionFps();
@@ -55,29 +54,10 @@ interface Row {
 const rows: Row[] = [];
 const cpuNow = cpuMs;
 
-/** ffmpeg's own CPU for the decode the vision step runs (its decoder flags too), output discarded. */
-const decodeCost = () =>
-  ffmpegBenchmark([
-    ...decoderArgs(defaultFastDecode()),
-    '-i',
-    clip,
-    '-map',
-    '0:v:0',
-    '-an',
-    '-vf',
-    frameFilter(fps, DEFAULT_FRAME_WIDTH_PX),
-    '-pix_fmt',
-    'rgb24',
-    '-f',
-    'rawvideo',
-    '-y',
-    '/dev/null',
-  ]);
-
 const frames: RgbFrame[] = [];
 for await (const f of decodeFrames(clip, { fps })) frames.push(f);
 const n = frames.length;
-const decode = decodeCost();
+const decode = await visionDecodeCost(clip, fps);
 rows.push({
   stage: `decode + scale (ffmpeg ${decoderArgs(defaultFastDecode()).join(' ')}, ${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)})`,
   runs: n,

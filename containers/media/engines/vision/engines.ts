@@ -14,6 +14,8 @@ export interface RgbFrame {
   height: number;
   /** `width * height * 3` bytes. */
   data: Uint8Array;
+  /** The frame's ordinal among a clip's samples (0, 1, …), when it comes from one: paces the hand passes on edge wrists. */
+  index?: number;
 }
 
 export type PoseObservation = FrameObservation['pose'];

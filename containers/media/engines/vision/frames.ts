@@ -79,7 +79,7 @@ export async function* decodeFrames(
   let index = 0;
   for await (const chunk of proc.child.stdout as AsyncIterable<Buffer>) {
     for (const image of parser.push(chunk)) {
-      yield { time: round3(index / fps), width: image.width, height: image.height, data: image.data };
+      yield { time: round3(index / fps), index, width: image.width, height: image.height, data: image.data };
       index++;
     }
   }

@@ -99,20 +99,77 @@ export function handSearchWorthwhile(pose: FrameObservation['pose']): boolean {
 }
 
 /**
- * Whether the hand model runs on a frame: where a wrist is in view ({@link handSearchWorthwhile}),
- * and, with `closeups`, where neither a wrist nor a face is: the frame may be a close-up of a
- * hand (`judgeCloseupHand` in the analytics). Head-and-shoulder shots (a face, no wrist) skip it:
- * their raw detections are faces and collars, and the vision cost there stays as it was.
+ * A wrist "on the edge": seen (score ≥ `HAND_MIN_WRIST_SCORE`) with its elbow not seen, within
+ * this many shoulder widths of the frame's bottom. MoveNet puts the wrists of arms that leave the
+ * frame there: on a head-and-shoulders shot whose shoulders touch the bottom (a speaker further
+ * from the camera, a square video in a wide frame) it reports them at 0.3–0.5 between the
+ * shoulders, on frame after frame, and every such frame would pay the hand model and up to two
+ * wrist crops, the costliest passes of all, for hands that are not there (docs/benchmarks.md
+ * "Unseen talking heads").
+ */
+export const EDGE_WRIST_BAND_SW = 0.25;
+/**
+ * On frames whose only wrists are on the edge, the hand passes run on one sampled frame in this
+ * many (the first of the clip, then every n-th): a hand rising into the frame from below is still
+ * looked for about every 1.5 s at the default 2 fps, at a third of the cost.
+ */
+export const EDGE_WRIST_HAND_EVERY_NTH = 3;
+
+/** Which wrists a frame shows: none seen, only wrists on the bottom edge without their elbow, or a wrist in view. */
+export type WristView = 'none' | 'edge' | 'clear';
+
+/**
+ * Pure: what the pose says about the wrists, for the hand-pass schedule. `clear` when a seen wrist
+ * has its elbow seen too or lies above the bottom band ({@link EDGE_WRIST_BAND_SW}); `edge` when
+ * every seen wrist is on the bottom edge without its elbow; `none` when no wrist is seen
+ * ({@link handSearchWorthwhile} is false).
+ * @example
+ * wristView(pose, 360) // → 'edge' for a bust whose "wrists" sit between the shoulders at y 350
+ */
+export function wristView(pose: FrameObservation['pose'], height: number): WristView {
+  const body = bodyFrame(pose);
+  if (!body) return 'none';
+  let seen = false;
+  for (const side of ['left', 'right'] as const) {
+    const wrist = body.wrist[side];
+    if (!wrist || !(wrist.score >= HAND_MIN_WRIST_SCORE)) continue;
+    seen = true;
+    const onEdge = !body.elbow[side] && wrist.y >= height - EDGE_WRIST_BAND_SW * body.scale;
+    if (!onEdge) return 'clear';
+  }
+  return seen ? 'edge' : 'none';
+}
+
+/** When the hand passes run: see {@link handPassWanted}. */
+export interface HandPassOptions {
+  /** Also where no face and no wrist in view are: a close-up of a hand may fill the frame. */
+  closeups: boolean;
+  /** The frame's ordinal among the clip's samples; unknown (a still, a direct call): searched. */
+  sampleIndex?: number;
+  /** Where the only wrists are on the edge, one sample in this many. Default {@link EDGE_WRIST_HAND_EVERY_NTH}. */
+  edgeEveryNth?: number;
+}
+
+/**
+ * Whether the hand model runs on a frame: where a wrist is in view ({@link wristView} `clear`);
+ * where the only wrists are on the bottom edge, on one sampled frame in `edgeEveryNth` (the
+ * clip's first, then every n-th); and, with `closeups`, where no face is and no wrist in view:
+ * the frame may be a close-up of a hand (`judgeCloseupHand` in the analytics). Head-and-shoulder
+ * shots (a face, no wrist) skip it: their raw detections are faces and collars.
  *
  * @example
- * if (handPassWanted(pose, face, true)) hands = await runHandModel(frame);
+ * if (handPassWanted(pose, face, frame.height, { closeups: true, sampleIndex: frame.index })) hands = await runHandModel(frame);
  */
 export function handPassWanted(
   pose: FrameObservation['pose'],
   face: FrameObservation['face'],
-  closeups: boolean,
+  height: number,
+  { closeups, sampleIndex, edgeEveryNth = EDGE_WRIST_HAND_EVERY_NTH }: HandPassOptions,
 ): boolean {
-  return handSearchWorthwhile(pose) || (closeups && !face);
+  const view = wristView(pose, height);
+  if (view === 'clear') return true;
+  if (closeups && !face) return true;
+  return view === 'edge' && (sampleIndex === undefined || sampleIndex % Math.max(1, edgeEveryNth) === 0);
 }
 
 /**

@@ -12,8 +12,10 @@ import {
 
 describe('meetsGate', () => {
   it('should hold analysis to seconds and renders to the floor of the same run', () => {
-    expect(meetsGate(GATES.visual, 18, undefined)).toBe(true);
-    expect(meetsGate(GATES.visual, 18.1, 16)).toBe(false);
+    expect(meetsGate(GATES.speech, 9, undefined)).toBe(true);
+    expect(meetsGate(GATES.speech, 9.1, 16)).toBe(false);
+    expect(meetsGate(GATES.visual, 15, undefined, 60)).toBe(true);
+    expect(meetsGate(GATES['visual-unseen'], 15.1, 16, 60)).toBe(false);
     expect(meetsGate(GATES.blur, 20.8, 16)).toBe(true); // 1.30×
     expect(meetsGate(GATES.blur, 21, 16)).toBe(false);
     expect(meetsGate(GATES.all, 48, 16)).toBe(true);
@@ -21,6 +23,7 @@ describe('meetsGate', () => {
   });
   it('should not claim a floor gate without a floor', () => {
     expect(meetsGate(GATES.blur, 10, undefined)).toBeNull();
+    expect(meetsGate(GATES.visual, 10, undefined)).toBeNull(); // an RTF without the clip's length
     expect(floorRatio(10, 0)).toBeNaN();
   });
 });
@@ -34,8 +37,9 @@ describe('pairedFloorRatios', () => {
 });
 
 describe('describeGate', () => {
-  it('should show the real-time factor beside a seconds gate', () => {
-    expect(describeGate(GATES.visual, 60)).toBe('≤ 18 s (RTF 0.30)');
+  it('should show the real-time factor beside a seconds gate and the seconds beside an RTF gate', () => {
+    expect(describeGate(GATES.speech, 60)).toBe('≤ 9 s (RTF 0.15)');
+    expect(describeGate(GATES.visual, 60)).toBe('RTF ≤ 0.25 (≤ 15 s)');
     expect(describeGate(GATES.all, 60)).toBe('≤ 3× floor');
   });
 });

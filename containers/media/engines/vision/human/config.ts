@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { EDGE_WRIST_HAND_EVERY_NTH } from '../hand-crop.js';
 
 const require = createRequire(import.meta.url);
 
@@ -64,6 +65,16 @@ export const defaultFaceCrops = (env: Record<string, string | undefined> = proce
 export const defaultCloseupHands = (env: Record<string, string | undefined> = process.env): boolean =>
   env.VISION_CLOSEUP_HANDS !== '0';
 
+/**
+ * `VISION_EDGE_WRISTS_EVERY_NTH` (1–10) when valid, else `EDGE_WRIST_HAND_EVERY_NTH` (3): on frames
+ * whose only wrists are on the bottom edge without their elbow, the hand passes run on one sample
+ * in this many; 1 runs them on every frame (`../hand-crop.ts` `handPassWanted`).
+ */
+export function defaultEdgeWristsEveryNth(env: Record<string, string | undefined> = process.env): number {
+  const n = Number(env.VISION_EDGE_WRISTS_EVERY_NTH);
+  return Number.isInteger(n) && n >= 1 && n <= 10 ? n : EDGE_WRIST_HAND_EVERY_NTH;
+}
+
 export interface HumanConfigOptions {
   /** Folder with the model files. Default: `HUMAN_MODELS_DIR`. */
   modelsDir?: string;
@@ -92,6 +103,8 @@ export interface HumanConfigOptions {
    * hands (`handPassWanted`). Default: true unless the `VISION_CLOSEUP_HANDS` env is `0`.
    */
   closeupHands?: boolean;
+  /** See `defaultEdgeWristsEveryNth`. Default: that function's answer. */
+  edgeWristsEveryNth?: number;
   /**
    * Track the face between the frames a worker sees (face mesh on the previous mesh's box)
    * instead of running the face detector on every frame; the detector still runs every

@@ -10,6 +10,7 @@ import { headCrop } from '../face-crop.js';
 import { handPassWanted, pickCropHand, wristCrops, type CropBox, type WristCrop } from '../hand-crop.js';
 import {
   defaultCloseupHands,
+  defaultEdgeWristsEveryNth,
   defaultFaceCrops,
   defaultFaceTracking,
   defaultHandsWhen,
@@ -56,6 +57,7 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
     faceTracking = defaultFaceTracking(),
     faceCrops = defaultFaceCrops(),
     closeupHands = defaultCloseupHands(),
+    edgeWristsEveryNth = defaultEdgeWristsEveryNth(),
   } = options;
   const human = await loadHuman(options);
   let disposed = false;
@@ -181,7 +183,13 @@ export async function createHumanEngine(options: HumanConfigOptions = {}): Promi
         // Hands are kept next to a visible wrist (`judgeHand`) or, with neither wrist nor face in
         // view, as close-ups (`judgeCloseupHand`): elsewhere the hand model (the costliest of
         // all) is not run at all.
-        const searchHands = handsWhen === 'always' || handPassWanted(pose, face, closeupHands);
+        const searchHands =
+          handsWhen === 'always' ||
+          handPassWanted(pose, face, frame.height, {
+            closeups: closeupHands,
+            sampleIndex: frame.index,
+            edgeEveryNth: edgeWristsEveryNth,
+          });
         if (searchHands) {
           const handResult = await detect(input, HAND_ONLY);
           timings.hands = handResult.performance.hand ?? 0;

@@ -11,6 +11,8 @@ import { compactHand } from '../../../../../../src/analytics/visual/compact.js';
 import { judgeHand } from '../../../../../../src/analytics/visual/hands.js';
 import { bodyFrame } from '../../../../../../src/analytics/visual/posture.js';
 import {
+  EDGE_WRIST_BAND_SW,
+  EDGE_WRIST_HAND_EVERY_NTH,
   handPassWanted,
   handSearchWorthwhile,
   MAX_WRIST_CROPS_PER_FRAME,
@@ -20,6 +22,7 @@ import {
   WRIST_CROP_SIZE_SW,
   wristCropBox,
   wristCrops,
+  wristView,
 } from '../../../../../../containers/media/engines/vision/hand-crop.js';
 import { handsFromCrop } from '../../../../../../containers/media/engines/vision/human/mapping.js';
 import {
@@ -37,6 +40,24 @@ const hand = (x: number, y: number, score = 0.9): Hand => ({
   score,
   landmarks: handLandmarks('open', x, y, 0.6),
 });
+/**
+ * A bust whose shoulders touch the bottom of a 640×220 frame, as MoveNet sees a speaker framed
+ * from the chest up: no elbows or hips, "wrists" at low scores between the shoulders on the edge.
+ */
+const BUST_HEIGHT = 220;
+const edgeBust = pose({
+  left_elbow: undefined,
+  right_elbow: undefined,
+  left_hip: undefined,
+  right_hip: undefined,
+  left_knee: undefined,
+  right_knee: undefined,
+  left_ankle: undefined,
+  right_ankle: undefined,
+  left_wrist: keypoint(330, 212, 0.35),
+  right_wrist: keypoint(270, 214, 0.4),
+});
+
 /** A 640×720 frame: room below the hanging hands. */
 const observation = (hands: Hand[] = [], overrides: Parameters<typeof pose>[0] = {}): FrameObservation => ({
   ...frame(0, { pose: pose(overrides), hands, face: face() }),
@@ -134,12 +155,57 @@ describe('wristCrops', () => {
 describe('handPassWanted', () => {
   it('should run the hand model with a wrist, or with neither wrist nor face (a close-up), not on a bare talking head', () => {
     const bust = pose({ left_wrist: undefined, right_wrist: undefined });
-    expect(handPassWanted(pose(), face(), true)).toBe(true);
-    expect(handPassWanted(bust, face(), true)).toBe(false);
-    expect(handPassWanted(null, face(), true)).toBe(false);
-    expect(handPassWanted(null, null, true)).toBe(true);
-    expect(handPassWanted(bust, null, true)).toBe(true);
-    expect(handPassWanted(null, null, false)).toBe(false);
+    const on = { closeups: true };
+    expect(handPassWanted(pose(), face(), 720, on)).toBe(true);
+    expect(handPassWanted(bust, face(), 720, on)).toBe(false);
+    expect(handPassWanted(null, face(), 720, on)).toBe(false);
+    expect(handPassWanted(null, null, 720, on)).toBe(true);
+    expect(handPassWanted(bust, null, 720, on)).toBe(true);
+    expect(handPassWanted(null, null, 720, { closeups: false })).toBe(false);
+  });
+
+  it(`should look for hands at wrists on the bottom edge on one sampled frame in ${EDGE_WRIST_HAND_EVERY_NTH}, and at wrists in view on every frame`, () => {
+    const passes = (p: FrameObservation['pose'], height: number, f: FrameObservation['face'] = face()) =>
+      Array.from({ length: 2 * EDGE_WRIST_HAND_EVERY_NTH }, (_, i) =>
+        handPassWanted(p, f, height, { closeups: true, sampleIndex: i }),
+      );
+    const edge = [true, ...Array<boolean>(EDGE_WRIST_HAND_EVERY_NTH - 1).fill(false)];
+    expect(passes(edgeBust, BUST_HEIGHT)).toEqual([...edge, ...edge]);
+    // The same pose in a taller frame: the wrists are in view, every frame.
+    expect(passes(edgeBust, 720)).toEqual(Array(2 * EDGE_WRIST_HAND_EVERY_NTH).fill(true));
+    // No face: perhaps a close-up, every frame as before.
+    expect(passes(edgeBust, BUST_HEIGHT, null)).toEqual(Array(2 * EDGE_WRIST_HAND_EVERY_NTH).fill(true));
+    // A frame that is not one of a clip's samples (a still image, a direct call) is always searched.
+    expect(handPassWanted(edgeBust, face(), BUST_HEIGHT, { closeups: true })).toBe(true);
+    // 1: every frame, the schedule before issue #37.
+    expect(
+      handPassWanted(edgeBust, face(), BUST_HEIGHT, { closeups: true, sampleIndex: 1, edgeEveryNth: 1 }),
+    ).toBe(true);
+  });
+});
+
+describe('wristView', () => {
+  it('should call wrists on the bottom edge without their elbows "edge", and any other seen wrist "clear"', () => {
+    expect(wristView(edgeBust, BUST_HEIGHT)).toBe('edge');
+    // An elbow seen: the forearm is in the frame, so is the wrist.
+    expect(
+      wristView(
+        { ...edgeBust, keypoints: { ...edgeBust.keypoints, left_elbow: keypoint(365, 230) } },
+        BUST_HEIGHT,
+      ),
+    ).toBe('clear');
+    // One wrist above the band is enough.
+    const high = {
+      ...edgeBust,
+      keypoints: {
+        ...edgeBust.keypoints,
+        left_wrist: keypoint(330, BUST_HEIGHT - EDGE_WRIST_BAND_SW * SHOULDER_WIDTH - 1, 0.35),
+      },
+    };
+    expect(wristView(high, BUST_HEIGHT)).toBe('clear');
+    expect(wristView(pose(), 720)).toBe('clear');
+    expect(wristView(pose({ left_wrist: undefined, right_wrist: undefined }), 720)).toBe('none');
+    expect(wristView(null, 720)).toBe('none');
   });
 });
 
