@@ -10,6 +10,7 @@ import { alignCaptions, wordsFromTokens } from '../../containers/media/engines/r
 import { WORDS_PER_CUE } from '../../containers/media/engines/render/captions.js';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { configFrom } from '../../containers/media/core/config.js';
 
 const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face3.mp4');
 const SPEECH_DIR = join(SHARED_MEDIA, 'speech');
@@ -54,7 +55,7 @@ async function pcmOf(path: string): Promise<Int16Array> {
 /** Median |start difference| (s) against the pocketsphinx recogniser over the words both have. */
 async function asrAgreement(pcm: Int16Array, words: Array<{ word: string; start: number }>) {
   // pocketsphinx times words by its own decode, independent of the aligner that times Whisper's words.
-  using asr = await createAsrEngine({ ASR_ENGINE: 'pocketsphinx' });
+  using asr = await createAsrEngine(configFrom({ ASR_ENGINE: 'pocketsphinx' }).asr);
   const out = await asr.transcribe(pcm);
   // Word by word (no number spelling), so the pairs index both lists as they are.
   const bare = (w: string) => w.toLowerCase().replace(/[^a-z0-9']+/g, '');

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { grayFrame, laplacianVariance, probe } from '../support/media-measures.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { configFrom } from '../../containers/media/core/config.js';
 
 const MEDIA = join(SHARED_MEDIA, 'talking_head');
 const CLIP = join(MEDIA, 'retalking_face3.mp4'); // 590², 25 fps, 5 s, AAC
@@ -132,7 +133,7 @@ describe('POST /render lip_sync_correction with new speech (sync.so-compatible f
     const { defaultRenderEngines } = await import('../../containers/media/engines/render/index.js');
     await using fake = await startFakeSync();
     const remoteApp = createRenderRoutes({
-      engines: defaultRenderEngines({ SYNC_API_URL: fake.url, SYNC_API_KEY: 'k' }),
+      engines: defaultRenderEngines(configFrom({ SYNC_API_URL: fake.url, SYNC_API_KEY: 'k' }).render),
     });
     const speech = espeakWav('Lip sync from the remote provider.', 'sync.wav');
     const fd = new FormData();

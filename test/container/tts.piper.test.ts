@@ -68,7 +68,7 @@ async function transcribe(wavPath: string): Promise<string> {
     ['-v', 'error', '-i', wavPath, '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'],
     { maxBuffer: 1 << 27 },
   );
-  using asr = await createAsrEngine(process.env);
+  using asr = await createAsrEngine();
   const out = await asr.transcribe(
     new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + (raw.byteLength & ~1))),
   );
@@ -311,15 +311,7 @@ describe('voice_generator 0 fallback: the voice is not installed', () => {
     { timeout: 300_000 },
     async () => {
       const missing = join(tmp, 'no-voice-here');
-      const saved = process.env.PIPER_VOICE_DIR;
-      process.env.PIPER_VOICE_DIR = missing;
-      let app: ReturnType<typeof createTtsRoutes>;
-      try {
-        app = createTtsRoutes({ engines: { 0: createEmbeddedTtsEngine() } });
-      } finally {
-        if (saved === undefined) delete process.env.PIPER_VOICE_DIR;
-        else process.env.PIPER_VOICE_DIR = saved;
-      }
+      const app = createTtsRoutes({ engines: { 0: createEmbeddedTtsEngine({ voiceDir: missing }) } });
       const text = 'The fallback voice still speaks 2 sentences. It costs $3.';
       const res = await post(app, { generator: 0, text });
       expect(res.status).toBe(200);

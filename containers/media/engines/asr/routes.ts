@@ -25,7 +25,7 @@ export const SPEECH_SEGMENTS_HEADER = 'x-speech-segments';
 export const SPEECH_LANGUAGE_HEADER = 'x-speech-language';
 
 export interface AsrRoutesOptions {
-  /** The recogniser; default: built once from `process.env` on first request. */
+  /** The recogniser; default: built once from the service's configuration on first request. */
   engine?: AsrEngine | (() => Promise<AsrEngine>);
   /** The aligner; default soundswallower's `alignText` on the alignment thread. */
   align?: (pcm: Int16Array, text: string, signal?: AbortSignal) => Promise<TimedWord[]>;
@@ -39,7 +39,7 @@ export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutes
   let cached: Promise<AsrEngine> | undefined;
   const getEngine = (): Promise<AsrEngine> => {
     if (engine && typeof engine !== 'function') return Promise.resolve(engine);
-    cached ??= (engine ?? (() => createAsrEngine(process.env)))();
+    cached ??= (engine ?? (() => createAsrEngine()))();
     cached.catch(() => {
       cached = undefined;
     });
@@ -97,18 +97,18 @@ export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutes
 let defaultEngine: Promise<AsrEngine> | undefined;
 
 /**
- * The service's engine, chosen once by `process.env` (ASR_ENGINE, PYTHON_VENV, WHISPER_MODEL_DIR):
+ * The service's engine, chosen once by its configuration (ASR_ENGINE, PYTHON_VENV, WHISPER_MODEL_DIR):
  * `POST /asr` and the render (the new speech of a processing job) share its warm Whisper.
  */
 export function defaultAsrEngine(): Promise<AsrEngine> {
-  defaultEngine ??= createAsrEngine(process.env);
+  defaultEngine ??= createAsrEngine();
   defaultEngine.catch(() => {
     defaultEngine = undefined;
   });
   return defaultEngine;
 }
 
-/** The sub-app with the engine chosen by `process.env`. */
+/** The sub-app with the engine chosen by the service's configuration. */
 export const asrRoutes = createAsrRoutes({ engine: defaultAsrEngine });
 
 /**

@@ -34,11 +34,6 @@ export class GazeServiceError extends Error {
   }
 }
 
-/** The adapter's options when `GAZE_SERVICE_URL` is set, else null. */
-export function gazeServiceFromEnv(env: NodeJS.ProcessEnv = process.env): GazeServiceOptions | null {
-  return env.GAZE_SERVICE_URL ? { baseUrl: env.GAZE_SERVICE_URL, apiKey: env.GAZE_SERVICE_KEY } : null;
-}
-
 /**
  * Sends `videoPath` to the service; resolves to the corrected MP4 written into `workDir`.
  * @example const out = await correctGazeRemote({ baseUrl: 'http://gpu:8080' }, 'in.mp4', '/tmp/job');

@@ -71,16 +71,6 @@ export class SyncApiError extends Error {
   }
 }
 
-/** Returns the adapter when SYNC_API_URL is set, else null. */
-export function syncApiFromEnv(env: NodeJS.ProcessEnv = process.env): SyncApiOptions | null {
-  if (!env.SYNC_API_URL) return null;
-  const outputHosts = (env.SYNC_OUTPUT_HOSTS ?? '')
-    .split(',')
-    .map((h) => h.trim())
-    .filter(Boolean);
-  return { baseUrl: env.SYNC_API_URL, apiKey: env.SYNC_API_KEY, outputHosts };
-}
-
 /**
  * Lip-syncs `videoPath` to `audioPath` remotely; resolves to the downloaded MP4 in `workDir`.
  * @example const out = await syncLipSync({ baseUrl }, 'v.mp4', 'a.wav', '/tmp/job');

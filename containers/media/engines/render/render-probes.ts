@@ -7,9 +7,10 @@
  * at most `RENDER_PROBE_WAIT_MS` for a render of the job to start (then the Worker probes the
  * source itself) and is kept that long after the render ended.
  */
+import { mediaConfig } from '../../core/config.js';
 import type { ProbeAnswer } from '../../core/probe-answer.js';
 
-export const RENDER_PROBE_WAIT_MS = Number(process.env.RENDER_PROBE_WAIT_MS) || 60_000;
+export const RENDER_PROBE_WAIT_MS = mediaConfig().render.probeWaitMs;
 
 /** No render of the job started within the wait: the Worker probes the source itself. */
 export class NoRenderProbe extends Error {
