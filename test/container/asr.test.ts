@@ -18,6 +18,7 @@ import {
 } from '../../containers/media/engines/asr/index.js';
 import { JFK_ANCHORS, MEDIA_DIR } from '../support/jfk.js';
 import { configFrom } from '../../containers/media/core/config.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 const HAVE_MEDIA = existsSync(join(MEDIA_DIR, 'speech/goforward.wav'));
 const GOFORWARD_TEXT = 'go forward ten meters';
@@ -164,7 +165,7 @@ describe('forced alignment (soundswallower)', () => {
 });
 
 describe('routes', () => {
-  const app = createAsrRoutes({ engine: new PocketsphinxEngine() });
+  const app = answeringErrors(createAsrRoutes({ engine: new PocketsphinxEngine() }));
 
   it('should answer POST /asr with AsrOutput', async () => {
     const res = await app.request('/asr', { method: 'POST', body: bytesOf(goforward) });
@@ -209,12 +210,14 @@ describe('routes', () => {
   });
 
   it('should answer 500 with a precise message when the engine fails', async () => {
-    const broken = createAsrRoutes({
-      engine: () =>
-        createAsrEngine(
-          configFrom({ ASR_ENGINE: 'faster-whisper', WHISPER_MODEL_DIR: join(tmp, 'gone') }).asr,
-        ),
-    });
+    const broken = answeringErrors(
+      createAsrRoutes({
+        engine: () =>
+          createAsrEngine(
+            configFrom({ ASR_ENGINE: 'faster-whisper', WHISPER_MODEL_DIR: join(tmp, 'gone') }).asr,
+          ),
+      }),
+    );
     const res = await broken.request('/asr', { method: 'POST', body: bytesOf(goforward) });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: { code: 'model_not_found', message: /gone/ } });

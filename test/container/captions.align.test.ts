@@ -11,6 +11,7 @@ import { WORDS_PER_CUE } from '../../containers/media/engines/render/captions.js
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { SHARED_MEDIA } from '../support/services.js';
 import { configFrom } from '../../containers/media/core/config.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face3.mp4');
 const SPEECH_DIR = join(SHARED_MEDIA, 'speech');
@@ -133,7 +134,10 @@ describe('POST /render captions with synthesized speech', () => {
           captions: 'Please go forward ten meters and then turn left now.',
         }),
       );
-      const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+      const res = await answeringErrors(createRenderRoutes()).request('/render', {
+        method: 'POST',
+        body: fd,
+      });
       expect(res.status).toBe(200);
       const report = JSON.parse(res.headers.get('x-render-report')!);
       expect(report.captions.cues_from).toBe('even-split');
@@ -148,7 +152,7 @@ describe('POST /render captions with synthesized speech', () => {
     fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
     fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
     fd.set('options', JSON.stringify({ blur_background: false, captions: TEXT }));
-    const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+    const res = await answeringErrors(createRenderRoutes()).request('/render', { method: 'POST', body: fd });
     expect(res.status).toBe(200);
     const report = JSON.parse(res.headers.get('x-render-report')!);
     expect(report.captions).toEqual({ cues_from: 'alignment', words: TEXT.split(/\s+/).length });

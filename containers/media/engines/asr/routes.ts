@@ -5,10 +5,10 @@
  *   `[{start,end}]` seconds from VAD) → `AsrOutput` JSON.
  * - `POST /align`: `?text=` plus a raw PCM body, or multipart with fields `text` and `audio`
  *   (raw PCM) → `{ words: TimedWord[] }`.
- * Errors are `{ error: { code, message } }`: 4xx for bad input, 500 for engine failures.
+ * Errors are `AsrError`s, answered by the server's one handler: 4xx for bad input, 500 for engine failures.
  */
 import { withScopeSignal } from '../../core/work-scope.js';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
 import { isSpokenLanguage } from '../../../../src/contract/languages.js';
 import { alignTextInThread, preloadAlignThread } from './align-thread.js';
@@ -81,14 +81,6 @@ export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutes
       );
     const words = await align(pcmFromBytes(bytes), text, withScopeSignal(c.req.raw.signal));
     return c.json({ words });
-  });
-
-  app.onError(function asrErrorHandler(err, c: Context) {
-    if (err instanceof AsrError) {
-      const status = err.status === 499 ? 408 : err.status;
-      return c.json({ error: { code: err.code, message: err.message } }, status);
-    }
-    return c.json({ error: { code: 'engine_failed', message: `speech engine failed: ${err.message}` } }, 500);
   });
 
   return app;

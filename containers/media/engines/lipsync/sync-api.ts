@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+import { MediaError } from '../../core/errors.js';
 
 export const SYNC_MODEL = 'lipsync-2';
 export const SYNC_POLL_INTERVAL_MS = 2_000;
@@ -61,12 +62,13 @@ export interface SyncApiOptions {
   fetch?: typeof fetch;
 }
 
-export class SyncApiError extends Error {
+/** The lip-sync provider failed (the render answers it as `lipsync_provider_error`). */
+export class SyncApiError extends MediaError {
   constructor(
     message: string,
     readonly providerStatus?: number,
   ) {
-    super(message);
+    super('lipsync_provider_error', message, 500);
     this.name = 'SyncApiError';
   }
 }

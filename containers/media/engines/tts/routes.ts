@@ -106,11 +106,6 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
       },
     });
   });
-  app.onError(function ttsError(err, c) {
-    if (err instanceof TtsError)
-      return c.json({ error: { code: err.code, message: err.message } }, err.status);
-    return c.json({ error: { code: 'tts_failed', message: err.message || 'speech synthesis failed' } }, 500);
-  });
   return app;
 }
 
