@@ -50,9 +50,9 @@ const layerRules = Object.entries(LAYERS).map(([from, allowed]) => ({
 
 /**
  * The media container's floors (docs/development.md): `server/` on top (the entry, the HTTP server,
- * its routes and start-up checks), `engines/` in the middle, `core/` below (ffmpeg, work scopes,
- * limits, the venv, settings, thread entries). An engine may import core, its own folder and the
- * engines listed for it here; every engine folder must be listed.
+ * its routes and start-up checks), `engines/` in the middle, `core/` below (the config, the error
+ * type, ffmpeg, work scopes, limits, the venv, thread entries). An engine may import core, its own
+ * folder and the engines listed for it here; every engine folder must be listed.
  * - `frame-pipeline` and `face-tracking` are the shared engines: raw frames, the editor contract and
  *   the render plan; the face mesh per frame that lipsync, gaze and mouth read.
  * - `render` composes the engines around one decode and one encode: it may import every engine and

@@ -26,6 +26,7 @@ import {
   type FillerMatch,
 } from './score.js';
 import { loadSets, type SetClip } from './sets.js';
+import { configFrom } from '../../containers/media/core/config.js';
 
 const SAMPLE_RATE_HZ = 16_000;
 
@@ -150,7 +151,9 @@ async function main(): Promise<void> {
   const names = process.env.BENCH_SETS?.split(',').filter(Boolean);
   const clips = await loadSets(undefined, names);
   const force = process.env.BENCH_FORCE_LANGUAGE === '1';
-  await using engine = await createAsrEngine({ ASR_ENGINE: process.env.BENCH_ENGINE ?? 'faster-whisper' });
+  await using engine = await createAsrEngine(
+    configFrom({ ASR_ENGINE: process.env.BENCH_ENGINE ?? 'faster-whisper' }).asr,
+  );
   await engine.transcribe(clips[0].pcm); // warm: model load is not per clip
   const results: ClipResult[] = [];
   for (const clip of clips) {

@@ -11,6 +11,7 @@ import type { TimeSegment } from '../../src/contract/media.js';
 import { loadCorpus } from './corpus.js';
 import { referenceAlignment } from './fillers.js';
 import { normaliseWords, wordEdits } from './wer.js';
+import { configFrom } from '../../containers/media/core/config.js';
 
 const RATE = 16_000;
 const GAP_SEC = 0.5;
@@ -36,7 +37,7 @@ for (let i = 0; at < total; i = (i + 1) % corpus.length) {
   at += corpus[i].pcm.length + GAP_SEC * RATE;
 }
 const audio = pcm.subarray(0, at);
-using engine = await createAsrEngine({});
+using engine = await createAsrEngine(configFrom({}).asr);
 const t0 = performance.now();
 const out = await engine.transcribe(audio, { speechSegments: segments });
 const wallSec = (performance.now() - t0) / 1000;

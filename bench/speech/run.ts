@@ -21,6 +21,7 @@ import { loadCorpus, type Clip } from './corpus.js';
 import { hesitations, loadDisfluent, matchFillers, referenceAlignment } from './fillers.js';
 import { loadSpliced } from './spliced.js';
 import { matchedPairs, normaliseWords, wordEdits } from './wer.js';
+import { configFrom } from '../../containers/media/core/config.js';
 
 const SAMPLE_RATE_HZ = 16_000;
 /** Length of the speed run, seconds. */
@@ -40,8 +41,14 @@ interface Row {
 }
 
 const ENGINES: Array<{ label: string; make: () => Promise<AsrEngine> }> = [
-  { label: 'whisper base (default)', make: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper' }) },
-  { label: 'pocketsphinx (fallback)', make: () => createAsrEngine({ ASR_ENGINE: 'pocketsphinx' }) },
+  {
+    label: 'whisper base (default)',
+    make: () => createAsrEngine(configFrom({ ASR_ENGINE: 'faster-whisper' }).asr),
+  },
+  {
+    label: 'pocketsphinx (fallback)',
+    make: () => createAsrEngine(configFrom({ ASR_ENGINE: 'pocketsphinx' }).asr),
+  },
 ];
 const beams = (process.env.BENCH_BEAMS ?? '')
   .split(',')
@@ -53,7 +60,8 @@ if (beams.length) {
     ENGINES.length,
     ...beams.map((b) => ({
       label: `whisper base, beam ${b}`,
-      make: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper', WHISPER_BEAM_SIZE: String(b) }),
+      make: () =>
+        createAsrEngine(configFrom({ ASR_ENGINE: 'faster-whisper', WHISPER_BEAM_SIZE: String(b) }).asr),
     })),
   );
 }

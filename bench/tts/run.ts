@@ -9,7 +9,7 @@
  * - `espeak-ng`: the fallback as shipped now (normalised text, `embedded.ts`);
  * - `piper`: the Piper voice en_US-joe-medium (onnxruntime-node).
  * Per voice: synthesis real-time factor (wall / audio, warm engine, one request at a time) and
- * round-trip intelligibility: the project's speech recogniser (`createAsrEngine(process.env)`,
+ * round-trip intelligibility: the project's speech recogniser (`createAsrEngine()`,
  * the `AsrEngine` port: pocketsphinx or Whisper, whichever the deployment configures)
  * transcribes each WAV and the word error rate against the text is pooled over all 20. The
  * neural voice samples noise (VITS), so every take differs: its sentences are spoken `--takes`
@@ -43,6 +43,7 @@ import { wordEdits, normaliseWords } from '../speech/wer.js';
 import { errorSpans, recoveredBy, tallySpans, type ErrorSpan } from './errors.js';
 import { plainLetters, sameFormat } from './score.js';
 import { HELDOUT_SENTENCES } from './heldout.js';
+import { configFrom } from '../../containers/media/core/config.js';
 
 export const SENTENCES = [
   'The meeting starts at 10:30 am on Tuesday, March 3rd, 2026.',
@@ -183,7 +184,9 @@ async function main(): Promise<void> {
   const voices = allVoices.filter((v) => !only || only.includes(v.key));
   const recognisers = rtfOnly
     ? []
-    : await Promise.all(beams.map((b) => createAsrEngine({ ...process.env, WHISPER_BEAM_SIZE: String(b) })));
+    : await Promise.all(
+        beams.map((b) => createAsrEngine(configFrom({ ...process.env, WHISPER_BEAM_SIZE: String(b) }).asr)),
+      );
   console.log(
     `load average before: ${loadavg()
       .map((l) => l.toFixed(2))

@@ -17,6 +17,8 @@ import {
   PocketsphinxEngine,
 } from '../../containers/media/engines/asr/index.js';
 import { JFK_ANCHORS, MEDIA_DIR } from '../support/jfk.js';
+import { configFrom } from '../../containers/media/core/config.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 const HAVE_MEDIA = existsSync(join(MEDIA_DIR, 'speech/goforward.wav'));
 const GOFORWARD_TEXT = 'go forward ten meters';
@@ -126,11 +128,11 @@ describe('pocketsphinx engine', () => {
     await expect(p).rejects.toMatchObject({ code: 'aborted' });
   });
 
-  it('should be chosen by ASR_ENGINE=pocketsphinx and reject unknown engines', async () => {
-    const engine = await createAsrEngine({ ASR_ENGINE: 'pocketsphinx' });
+  it('should be chosen by ASR_ENGINE=pocketsphinx, and an unknown engine refused at start', async () => {
+    const engine = await createAsrEngine(configFrom({ ASR_ENGINE: 'pocketsphinx' }).asr);
     expect(engine.name).toBe('pocketsphinx');
     await engine.dispose();
-    await expect(createAsrEngine({ ASR_ENGINE: 'kaldi' })).rejects.toThrow(/ASR_ENGINE=kaldi/);
+    expect(() => configFrom({ ASR_ENGINE: 'kaldi' })).toThrow(/ASR_ENGINE="kaldi" must be one of auto/);
   });
 });
 
@@ -163,7 +165,7 @@ describe('forced alignment (soundswallower)', () => {
 });
 
 describe('routes', () => {
-  const app = createAsrRoutes({ engine: new PocketsphinxEngine() });
+  const app = answeringErrors(createAsrRoutes({ engine: new PocketsphinxEngine() }));
 
   it('should answer POST /asr with AsrOutput', async () => {
     const res = await app.request('/asr', { method: 'POST', body: bytesOf(goforward) });
@@ -208,9 +210,14 @@ describe('routes', () => {
   });
 
   it('should answer 500 with a precise message when the engine fails', async () => {
-    const broken = createAsrRoutes({
-      engine: () => createAsrEngine({ ASR_ENGINE: 'faster-whisper', WHISPER_MODEL_DIR: join(tmp, 'gone') }),
-    });
+    const broken = answeringErrors(
+      createAsrRoutes({
+        engine: () =>
+          createAsrEngine(
+            configFrom({ ASR_ENGINE: 'faster-whisper', WHISPER_MODEL_DIR: join(tmp, 'gone') }).asr,
+          ),
+      }),
+    );
     const res = await broken.request('/asr', { method: 'POST', body: bytesOf(goforward) });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: { code: 'model_not_found', message: /gone/ } });

@@ -10,6 +10,8 @@ import { alignCaptions, wordsFromTokens } from '../../containers/media/engines/r
 import { WORDS_PER_CUE } from '../../containers/media/engines/render/captions.js';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { configFrom } from '../../containers/media/core/config.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face3.mp4');
 const SPEECH_DIR = join(SHARED_MEDIA, 'speech');
@@ -54,7 +56,7 @@ async function pcmOf(path: string): Promise<Int16Array> {
 /** Median |start difference| (s) against the pocketsphinx recogniser over the words both have. */
 async function asrAgreement(pcm: Int16Array, words: Array<{ word: string; start: number }>) {
   // pocketsphinx times words by its own decode, independent of the aligner that times Whisper's words.
-  using asr = await createAsrEngine({ ASR_ENGINE: 'pocketsphinx' });
+  using asr = await createAsrEngine(configFrom({ ASR_ENGINE: 'pocketsphinx' }).asr);
   const out = await asr.transcribe(pcm);
   // Word by word (no number spelling), so the pairs index both lists as they are.
   const bare = (w: string) => w.toLowerCase().replace(/[^a-z0-9']+/g, '');
@@ -132,7 +134,10 @@ describe('POST /render captions with synthesized speech', () => {
           captions: 'Please go forward ten meters and then turn left now.',
         }),
       );
-      const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+      const res = await answeringErrors(createRenderRoutes()).request('/render', {
+        method: 'POST',
+        body: fd,
+      });
       expect(res.status).toBe(200);
       const report = JSON.parse(res.headers.get('x-render-report')!);
       expect(report.captions.cues_from).toBe('even-split');
@@ -147,7 +152,7 @@ describe('POST /render captions with synthesized speech', () => {
     fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
     fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
     fd.set('options', JSON.stringify({ blur_background: false, captions: TEXT }));
-    const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+    const res = await answeringErrors(createRenderRoutes()).request('/render', { method: 'POST', body: fd });
     expect(res.status).toBe(200);
     const report = JSON.parse(res.headers.get('x-render-report')!);
     expect(report.captions).toEqual({ cues_from: 'alignment', words: TEXT.split(/\s+/).length });

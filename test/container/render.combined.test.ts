@@ -8,6 +8,7 @@ import { measureGaze } from '../../containers/media/engines/gaze/index.js';
 import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
 import { duration, grayFrame, laplacianVariance, probe } from '../support/media-measures.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 // Every per-frame edit at once, in the one decode → edits → one encode of the frames path:
 // blur (mask in alpha), eye contact, mouth driving from new speech, and a caption track.
@@ -30,7 +31,7 @@ async function render(speech: string, options: object, outName: string) {
   fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
   fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
   fd.set('options', JSON.stringify(options));
-  const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+  const res = await answeringErrors(createRenderRoutes()).request('/render', { method: 'POST', body: fd });
   expect(res.status).toBe(200);
   const report = JSON.parse(res.headers.get('x-render-report')!);
   const out = join(tmp, outName);

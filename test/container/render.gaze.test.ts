@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { measureGaze, warpEye, type EyeGeometry } from '../../containers/media/engines/gaze/index.js';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 // Face mesh + iris on every 2nd frame of a 3 s clip, plus two gaze measurements: ~1–2 min under load.
 const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4'); // 844², 25 fps, head turned ~8°
@@ -80,7 +81,10 @@ describe('POST /render eye_contact_correction', () => {
       const fd = new FormData();
       fd.set('source', new Blob([readFileSync(clip)]), 'source.mp4');
       fd.set('options', JSON.stringify({ blur_background: false, eye_contact_correction: true }));
-      const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+      const res = await answeringErrors(createRenderRoutes()).request('/render', {
+        method: 'POST',
+        body: fd,
+      });
       expect(res.status).toBe(200);
       const report = JSON.parse(res.headers.get('x-render-report')!);
       expect(report.path).toBe('frames');

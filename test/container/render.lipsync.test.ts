@@ -13,6 +13,7 @@ import {
 } from '../../containers/media/engines/lipsync/index.js';
 import { probeFile } from '../../containers/media/core/ffmpeg.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 // Real HDTF footage (512², 25 fps, 8 s) whose own reading is confident (0.4) and at the in-sync
 // calibration point; the AI lip-synced clips of the same folder read below the confidence gate.
@@ -61,7 +62,10 @@ describe('POST /render lip_sync_correction without new speech', () => {
         const fd = new FormData();
         fd.set('source', new Blob([readFileSync(shifted)]), 'source.mp4');
         fd.set('options', JSON.stringify({ blur_background: false, lip_sync_correction: true }));
-        const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+        const res = await answeringErrors(createRenderRoutes()).request('/render', {
+          method: 'POST',
+          body: fd,
+        });
         expect(res.status).toBe(200);
         const { lip_sync } = JSON.parse(res.headers.get('x-render-report')!);
         expect(lip_sync).toMatchObject({ mode: 'offset', applied: true });

@@ -7,6 +7,7 @@ import { createRenderRoutes } from '../../containers/media/engines/render/index.
 import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
 import { duration } from '../support/media-measures.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 // Two renders of 5.6 s (one with the mouth analysis) and two per-frame mouth tracks: ~2–4 min under load.
 const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face3.mp4'); // 590², 25 fps, 5.04 s
@@ -21,7 +22,7 @@ async function render(options: object, speech: string) {
   fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
   fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
   fd.set('options', JSON.stringify({ blur_background: false, ...options }));
-  const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+  const res = await answeringErrors(createRenderRoutes()).request('/render', { method: 'POST', body: fd });
   expect(res.status).toBe(200);
   const out = join(tmp, `out-${Math.random().toString(36).slice(2)}.mp4`);
   writeFileSync(out, Buffer.from(await res.arrayBuffer()));

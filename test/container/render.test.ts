@@ -6,13 +6,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { grayFrame, laplacianVariance, probe } from '../support/media-measures.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { configFrom } from '../../containers/media/core/config.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 const MEDIA = join(SHARED_MEDIA, 'talking_head');
 const CLIP = join(MEDIA, 'retalking_face3.mp4'); // 590², 25 fps, 5 s, AAC
 const tmp = mkdtempSync(join(tmpdir(), 'render-test-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const app = createRenderRoutes();
+const app = answeringErrors(createRenderRoutes());
 /** Blur is on unless turned off (the API's default, shared through the contract). */
 const NO_BLUR = { blur_background: false };
 
@@ -131,9 +133,11 @@ describe('POST /render lip_sync_correction with new speech (sync.so-compatible f
     const { startFakeSync } = await import('../fakes/sync.js');
     const { defaultRenderEngines } = await import('../../containers/media/engines/render/index.js');
     await using fake = await startFakeSync();
-    const remoteApp = createRenderRoutes({
-      engines: defaultRenderEngines({ SYNC_API_URL: fake.url, SYNC_API_KEY: 'k' }),
-    });
+    const remoteApp = answeringErrors(
+      createRenderRoutes({
+        engines: defaultRenderEngines(configFrom({ SYNC_API_URL: fake.url, SYNC_API_KEY: 'k' }).render),
+      }),
+    );
     const speech = espeakWav('Lip sync from the remote provider.', 'sync.wav');
     const fd = new FormData();
     fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');

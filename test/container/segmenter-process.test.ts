@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
+import { configFrom } from '../../containers/media/core/config.js';
 import { abortJob, openScope, runInScope } from '../../containers/media/core/work-scope.js';
 import { childrenLeftAfter, liveChildPids } from '../support/child-pids.js';
 import { SHARED_MEDIA } from '../support/services.js';
@@ -59,19 +60,14 @@ describe('segmenter process', () => {
 
   it('should keep the square model for 4:3 and portrait video, and when BLUR_LANDSCAPE_MODEL=0', async () => {
     for (const [w, h, env] of [
-      [640, 480, undefined],
-      [720, 1280, undefined],
-      [1280, 720, '0'],
+      [640, 480, {}],
+      [720, 1280, {}],
+      [1280, 720, { BLUR_LANDSCAPE_MODEL: '0' }],
     ] as const) {
-      if (env) process.env.BLUR_LANDSCAPE_MODEL = env;
-      try {
-        using seg = createProcessSegmenter();
-        seg.fitVideo?.(w, h);
-        expect([seg.name, seg.inputWidth, seg.inputHeight]).toEqual(['mediapipe-selfie', 256, 256]);
-        expect((await seg.segment(frame(1)))[128 * 256 + 128]).toBeGreaterThan(0.8);
-      } finally {
-        delete process.env.BLUR_LANDSCAPE_MODEL;
-      }
+      using seg = createProcessSegmenter({ landscape: configFrom(env).render.blur.landscapeModel });
+      seg.fitVideo?.(w, h);
+      expect([seg.name, seg.inputWidth, seg.inputHeight]).toEqual(['mediapipe-selfie', 256, 256]);
+      expect((await seg.segment(frame(1)))[128 * 256 + 128]).toBeGreaterThan(0.8);
     }
   });
 

@@ -26,6 +26,7 @@ import { preloadPiperVoice } from '../../containers/media/engines/tts/embedded.j
 import { parseWav, readProvenance } from '../../containers/media/engines/tts/wav.js';
 import { frameDb } from '../support/media-measures.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 // The real Piper voice (installed by the setup into .venv/models), real espeak-ng, real recogniser.
 const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face3.mp4');
@@ -68,7 +69,7 @@ async function transcribe(wavPath: string): Promise<string> {
     ['-v', 'error', '-i', wavPath, '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'],
     { maxBuffer: 1 << 27 },
   );
-  using asr = await createAsrEngine(process.env);
+  using asr = await createAsrEngine();
   const out = await asr.transcribe(
     new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + (raw.byteLength & ~1))),
   );
@@ -108,7 +109,7 @@ describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
     'Good morning. Our team finished the quarterly report on Friday, and the results look better than we expected. Would you like to see the numbers?';
 
   it('should speak: non-silent, a plausible duration, padded edges, and the recogniser hears the words', async () => {
-    const res = await post(createTtsRoutes(), { generator: 0, text: TEXT });
+    const res = await post(answeringErrors(createTtsRoutes()), { generator: 0, text: TEXT });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-tts-engine')).toBe('piper');
     expect(res.headers.get('x-tts-voice')).toBe('en_US-joe-medium');
@@ -153,7 +154,7 @@ describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
       const text =
         'The first sentence is short. Then comes a second one, a little longer than the first. A third follows it. The fourth sentence is here. Is this the fifth? And this is the sixth and last.';
       const t0 = performance.now();
-      const res = await post(createTtsRoutes(), { generator: 0, text });
+      const res = await post(answeringErrors(createTtsRoutes()), { generator: 0, text });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-length')).toBeNull();
       expect(res.headers.get('x-tts-engine')).toBe('piper');
@@ -188,7 +189,7 @@ describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
     'should answer a request it cannot speak with a status before any audio, and stop when the client goes',
     { timeout: 60_000 },
     async () => {
-      const app = createTtsRoutes();
+      const app = answeringErrors(createTtsRoutes());
       const bad = await post(app, { generator: 0, text: '?! …' });
       expect(bad.status).toBe(400);
       expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('tts_text_missing');
@@ -211,7 +212,7 @@ describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
           };
         },
       };
-      const counted = createTtsRoutes({ engines: { 0: counting } });
+      const counted = answeringErrors(createTtsRoutes({ engines: { 0: counting } }));
       const res = await post(counted, { generator: 0, text: 'One sentence. '.repeat(40) });
       const reader = res.body!.getReader();
       await reader.read();
@@ -311,15 +312,9 @@ describe('voice_generator 0 fallback: the voice is not installed', () => {
     { timeout: 300_000 },
     async () => {
       const missing = join(tmp, 'no-voice-here');
-      const saved = process.env.PIPER_VOICE_DIR;
-      process.env.PIPER_VOICE_DIR = missing;
-      let app: ReturnType<typeof createTtsRoutes>;
-      try {
-        app = createTtsRoutes({ engines: { 0: createEmbeddedTtsEngine() } });
-      } finally {
-        if (saved === undefined) delete process.env.PIPER_VOICE_DIR;
-        else process.env.PIPER_VOICE_DIR = saved;
-      }
+      const app = answeringErrors(
+        createTtsRoutes({ engines: { 0: createEmbeddedTtsEngine({ voiceDir: missing }) } }),
+      );
       const text = 'The fallback voice still speaks 2 sentences. It costs $3.';
       const res = await post(app, { generator: 0, text });
       expect(res.status).toBe(200);
@@ -338,7 +333,10 @@ describe('voice_generator 0 fallback: the voice is not installed', () => {
       fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
       fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
       fd.set('options', JSON.stringify({ blur_background: false }));
-      const render = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+      const render = await answeringErrors(createRenderRoutes()).request('/render', {
+        method: 'POST',
+        body: fd,
+      });
       expect(render.status).toBe(200);
       const report = JSON.parse(render.headers.get('x-render-report')!);
       expect(report.voice).toEqual({ engine: 'espeak-ng', voice_id: 'en-us+m3' });
@@ -354,7 +352,11 @@ describe('voice_generator 0 fallback: the voice is not installed', () => {
   });
 
   it('should still honour an explicit espeak-ng voice name', async () => {
-    const res = await post(createTtsRoutes(), { generator: 0, text: 'Hello there.', voice_id: 'en-gb+f3' });
+    const res = await post(answeringErrors(createTtsRoutes()), {
+      generator: 0,
+      text: 'Hello there.',
+      voice_id: 'en-gb+f3',
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-tts-engine')).toBe('espeak-ng');
     expect(res.headers.get('x-tts-voice')).toBe('en-gb+f3');

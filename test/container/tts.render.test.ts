@@ -10,6 +10,7 @@ import { createRenderRoutes } from '../../containers/media/engines/render/index.
 import { createTtsRoutes } from '../../containers/media/engines/tts/index.js';
 import { duration } from '../support/media-measures.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 // A processed video the way the pipeline makes one: POST /tts (generator 0) → POST /render with
 // the description as captions and mouth driving on. One render of ~15 s on the frame path: 2–5 min under load.
@@ -29,7 +30,7 @@ describe('process-video with voice_generator 0 and a 40-word description', () =>
     { timeout: 900_000 },
     async () => {
       expect(DESCRIPTION.split(/\s+/)).toHaveLength(40);
-      const tts = await createTtsRoutes().request('/tts', {
+      const tts = await answeringErrors(createTtsRoutes()).request('/tts', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ generator: 0, text: DESCRIPTION }),
@@ -48,7 +49,10 @@ describe('process-video with voice_generator 0 and a 40-word description', () =>
         'options',
         JSON.stringify({ blur_background: false, captions: DESCRIPTION, lip_sync_correction: true }),
       );
-      const res = await createRenderRoutes().request('/render', { method: 'POST', body: fd });
+      const res = await answeringErrors(createRenderRoutes()).request('/render', {
+        method: 'POST',
+        body: fd,
+      });
       expect(res.status).toBe(200);
       const header = res.headers.get('x-render-report')!;
       const report = JSON.parse(header);

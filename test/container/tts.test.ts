@@ -4,6 +4,7 @@ import { createElevenLabsEngine } from '../../containers/media/engines/tts/eleve
 import { parseWav } from '../../containers/media/engines/tts/wav.js';
 import { MAX_TTS_TEXT_CHARS } from '../../src/contract/tts.js';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../fakes/elevenlabs.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 
 type ErrorBody = { error: { code: string; message: string } };
 const err = async (res: Response) => ((await res.json()) as ErrorBody).error;
@@ -17,7 +18,7 @@ const post = (app: ReturnType<typeof createTtsRoutes>, body: unknown) =>
 
 describe('POST /tts generator 0 (embedded: Piper voice, else espeak-ng)', () => {
   it('should return a 22.05 kHz 16-bit mono WAV of plausible length', async () => {
-    const res = await post(createTtsRoutes(), {
+    const res = await post(answeringErrors(createTtsRoutes()), {
       generator: 0,
       text: 'Hello, this is a short test of the speech engine.',
     });
@@ -36,7 +37,7 @@ describe('POST /tts generator 0 (embedded: Piper voice, else espeak-ng)', () => 
   });
 
   it('should refuse empty text and bad voices with a JSON error', async () => {
-    const app = createTtsRoutes();
+    const app = answeringErrors(createTtsRoutes());
     const r1 = await post(app, { generator: 0, text: '  ' });
     expect(r1.status).toBe(400);
     expect((await err(r1)).code).toBe('tts_text_missing');
@@ -46,7 +47,7 @@ describe('POST /tts generator 0 (embedded: Piper voice, else espeak-ng)', () => 
   });
 
   it('should refuse what the contract refuses, with a code per field', async () => {
-    const app = createTtsRoutes();
+    const app = answeringErrors(createTtsRoutes());
     expect((await err(await post(app, { generator: 2, text: 'hi' }))).code).toBe('tts_generator_invalid');
     expect(
       (await err(await post(app, { generator: 0, text: 'a'.repeat(MAX_TTS_TEXT_CHARS + 1) }))).code,
@@ -71,11 +72,13 @@ describe('POST /tts generator 1 (ElevenLabs adapter against the fake)', () => {
   afterAll(() => fake.close());
 
   const app = (opts: { apiKey?: string; outputFormat?: string } = {}) =>
-    createTtsRoutes({
-      engines: {
-        1: () => createElevenLabsEngine({ baseUrl: fake.url, modelId: 'eleven_multilingual_v2', ...opts }),
-      },
-    });
+    answeringErrors(
+      createTtsRoutes({
+        engines: {
+          1: () => createElevenLabsEngine({ baseUrl: fake.url, modelId: 'eleven_multilingual_v2', ...opts }),
+        },
+      }),
+    );
 
   it('should decode the MP3 answer to a 24 kHz WAV and send the wire format', async () => {
     const res = await post(app({ apiKey: 'server-key' }), {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createFaceTracker, type FaceMesh } from '../../containers/media/engines/face-tracking/face-track.js';
 import { createNativeFaceTracker } from '../../containers/media/engines/face-tracking/face-track-native.js';
 import { createProcessSegmenter } from '../../containers/media/engines/segment/index.js';
+import { configFrom } from '../../containers/media/core/config.js';
 import { nativeVision } from '../../containers/media/core/venv.js';
 import { abortJob, openScope, runInScope } from '../../containers/media/core/work-scope.js';
 import { childrenLeftAfter, liveChildPids } from '../support/child-pids.js';
@@ -138,11 +139,7 @@ describe('native vision (MediaPipe 0.10.21)', () => {
     const { list } = frames('retalking_face2.mp4', 256, 10, 'scale=256:256');
     using native = createProcessSegmenter();
     expect(native.name).toBe('mediapipe-selfie');
-    const before = process.env.NATIVE_VISION;
-    process.env.NATIVE_VISION = '0';
-    using tfjs = createProcessSegmenter();
-    if (before === undefined) delete process.env.NATIVE_VISION;
-    else process.env.NATIVE_VISION = before;
+    using tfjs = createProcessSegmenter({ native: configFrom({ NATIVE_VISION: '0' }).core.nativeVision });
     expect(tfjs.name).toBe('tfjs-selfie');
     let inter = 0,
       union = 0,

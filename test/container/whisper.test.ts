@@ -35,6 +35,7 @@ import type { TimedWord } from '../../src/contract/media.js';
 import { languageWer } from '../../bench/speech/score.js';
 import { wer } from '../../bench/speech/wer.js';
 import { JFK_ANCHORS, MEDIA_DIR } from '../support/jfk.js';
+import { configFrom } from '../../containers/media/core/config.js';
 
 const JFK_WORDS =
   'and so my fellow americans ask not what your country can do for you ask what you can do for your country';
@@ -77,7 +78,7 @@ describe('faster-whisper engine', () => {
         resolve(import.meta.dirname, '../../.venv/models/faster-whisper-base'),
       ),
     ).toBeUndefined();
-    using auto = await createAsrEngine({});
+    using auto = await createAsrEngine(configFrom({}).asr);
     expect(auto.name).toBe('faster-whisper');
   });
 
@@ -274,7 +275,7 @@ describe('whisper worker', () => {
 
 describe('fallback', () => {
   it('should use pocketsphinx and say so in every output when the weights are absent', async () => {
-    using asr = await createAsrEngine({ WHISPER_MODEL_DIR: join(tmp, 'no-weights') });
+    using asr = await createAsrEngine(configFrom({ WHISPER_MODEL_DIR: join(tmp, 'no-weights') }).asr);
     expect(asr.name).toBe('pocketsphinx');
     const out = await asr.transcribe(media('speech/goforward.wav'));
     expect(out.engine).toBe('pocketsphinx');

@@ -148,7 +148,7 @@ describe('process-video with a 40-word description and voice_generator 0 (issue 
       expect(fileCues.at(-1)!.end).toBeLessThanOrEqual(speechSec + 1e-3);
 
       // What the output says is the description (the recogniser's default, Whisper).
-      using asr = await createAsrEngine(process.env);
+      using asr = await createAsrEngine();
       const heard = (await asr.transcribe(pcm)).words.map((w) => w.word).join(' ');
       const ref = normaliseWords(normalizeText(DESCRIPTION));
       const wer = wordEdits(ref, normaliseWords(normalizeText(heard))) / ref.length;

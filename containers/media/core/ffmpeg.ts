@@ -16,6 +16,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { ProbeResult } from '../../../src/contract/media.js';
+import { mediaConfig } from './config.js';
 import { lowerPriority } from './priority.js';
 import { videoColor } from './video-color.js';
 import { venvFfmpeg } from './venv.js';
@@ -25,11 +26,11 @@ import { currentNice, currentScope, WorkAbortedError } from './work-scope.js';
  * `FFMPEG_PATH`, else the environment's static ffmpeg 9 (`venvFfmpeg`), else the one on PATH.
  * ffprobe always comes from PATH (the package ships no ffprobe).
  */
-export const FFMPEG_BIN = process.env.FFMPEG_PATH || venvFfmpeg() || 'ffmpeg';
-export const FFPROBE_BIN = process.env.FFPROBE_PATH ?? 'ffprobe';
+export const FFMPEG_BIN = mediaConfig().core.ffmpegPath ?? venvFfmpeg() ?? 'ffmpeg';
+export const FFPROBE_BIN = mediaConfig().core.ffprobePath;
 const STDERR_TAIL_BYTES = 4_000;
 /** A child silent this long is stuck: killed, and the work fails. Default 120 s. */
-export const IDLE_TIMEOUT_MS = (Number(process.env.MEDIA_IDLE_TIMEOUT_SEC) || 120) * 1000;
+export const IDLE_TIMEOUT_MS = mediaConfig().core.idleTimeoutSec * 1000;
 
 export class FfmpegError extends Error {
   constructor(

@@ -5,11 +5,8 @@
  * 422 at once (the Worker fails the job without retries); nothing here mentions internal
  * stream numbers or ffmpeg's own words.
  */
-import {
-  DEFAULT_MAX_MEDIA_DURATION_SEC,
-  type MediaProblemCode,
-  type ProbeResult,
-} from '../../../src/contract/media.js';
+import type { MediaProblemCode, ProbeResult } from '../../../src/contract/media.js';
+import { mediaConfig } from './config.js';
 import { FfmpegError, WorkLimitError } from './ffmpeg.js';
 
 /** Shorter media has no frames or speech worth analysing (and is what a forged time base looks like). */
@@ -25,11 +22,10 @@ export interface MediaLimits {
   maxDurationSec: number;
 }
 
-/** The limits of one request: the Worker's header, else the container's env, else the default. */
+/** The limits of one request: the Worker's header, else `MAX_MEDIA_DURATION_SEC` (its default: the contract's). */
 export function mediaLimitsFrom(headers: Headers): MediaLimits {
   const fromHeader = Number(headers.get('x-max-media-duration-sec'));
-  const fromEnv = Number(process.env.MAX_MEDIA_DURATION_SEC);
-  const maxDurationSec = fromHeader > 0 ? fromHeader : fromEnv > 0 ? fromEnv : DEFAULT_MAX_MEDIA_DURATION_SEC;
+  const maxDurationSec = fromHeader > 0 ? fromHeader : mediaConfig().core.maxMediaDurationSec;
   return { maxDurationSec };
 }
 

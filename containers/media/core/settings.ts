@@ -1,13 +1,14 @@
 /**
  * @module containers/media/core/settings
- * Whole-number settings read from the environment (thread counts, nice values, strides): the value
- * when it is an integer in range, otherwise the default, never an error (README "Configuration").
+ * Whole-number settings of the vision engine (thread count, nice value), which still reads its
+ * variables itself until it takes its slice of core/config.ts; the service's start has already
+ * refused a value out of range there, so the fallback here only serves direct calls (tests).
  */
 
 /**
  * Pure: `value` as an integer in `min`–`max`, or `fallback` when it is absent, blank, not an
  * integer or out of range.
- * @example intSetting(process.env.PIPER_THREADS, { min: 1, max: 8, fallback: 2 })
+ * @example intSetting('4', { min: 1, max: 8, fallback: 2 }) // → 4
  */
 export function intSetting(
   value: string | undefined,

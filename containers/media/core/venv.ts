@@ -7,6 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mediaConfig } from './config.js';
 
 /** Repository (or image) root. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -52,13 +53,13 @@ export const MEDIAPIPE_MODELS = 'mediapipe-solutions';
 /**
  * MediaPipe's native face mesh and selfie segmenter (`python/vision_worker.py`), or null when
  * the environment lacks them or their weights failed verification (the engines then use the
- * TensorFlow.js models, and say so). `NATIVE_VISION=0` forces that fallback.
+ * TensorFlow.js models, and say so). `enabled` false (`NATIVE_VISION=0`) forces that fallback.
  */
 export function nativeVision(
   venv: string = DEFAULT_PYTHON_VENV,
-  env: Record<string, string | undefined> = process.env,
+  enabled: boolean = mediaConfig().core.nativeVision,
 ): { python: string; script: string } | null {
-  if (env.NATIVE_VISION === '0') return null;
+  if (!enabled) return null;
   const python = venvPython(venv);
   if (!existsSync(python) || !existsSync(venvModelDir(MEDIAPIPE_MODELS, venv))) return null;
   return { python, script: pythonScript('vision_worker.py') };

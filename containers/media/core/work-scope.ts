@@ -13,10 +13,11 @@
  * waiting never spends the budget.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { mediaConfig } from './config.js';
 import { lowerPriority } from './priority.js';
 
 /** A request without a budget header (tools, tests): one hour. */
-export const DEFAULT_REQUEST_BUDGET_MS = Number(process.env.MEDIA_REQUEST_BUDGET_MS) || 3_600_000;
+export const DEFAULT_REQUEST_BUDGET_MS = mediaConfig().core.requestBudgetMs;
 
 /** Why a scope was aborted: its reason is one of these errors. */
 export class WorkAbortedError extends Error {
@@ -174,7 +175,7 @@ export const activeScopes = (): WorkScope[] => [...byJob.values()].flatMap((set)
 export const runningJobs = (): string[] => [...byJob.keys()];
 
 /** Work longer than this (seconds of media, `workSeconds`) is long work: its processes run at a lower CPU priority. */
-export const LONG_MEDIA_SEC = Number(process.env.MEDIA_LONG_WORK_SEC) || 60;
+export const LONG_MEDIA_SEC = mediaConfig().core.longWorkSec;
 /**
  * The nice value of long work's processes: short jobs of other keys get the CPU first. The
  * lowest priority there is: on a contended core a nice-19 session gets ~1.5 % beside a nice-0 one
@@ -209,7 +210,7 @@ export const NICE_PER_TENANT_JOB = 5;
  * job. Jobs sent one after another are no burst: a key that waits for each job before the next
  * keeps its full priority.
  */
-export const BURST_MEMORY_MS = (Number(process.env.MEDIA_BURST_MEMORY_SEC) || 60) * 1000;
+export const BURST_MEMORY_MS = mediaConfig().core.burstMemorySec * 1000;
 
 /** A key's burst: the most of its jobs here at once, and when it last had that many. */
 export interface Burst {

@@ -14,6 +14,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { MAX_ADMISSION_WAIT_SEC } from '../../../src/contract/media.js';
+import { mediaConfig } from '../core/config.js';
 import {
   onScopesChanged,
   reniceTenant,
@@ -24,14 +25,11 @@ import {
 
 /**
  * Pure: how many jobs of one key may run at once in a service with `cpus` cores: half the
- * cores (at least one), unless `setting` (`MEDIA_JOBS_PER_KEY`) says otherwise.
+ * cores (at least one), unless `setting` (`MEDIA_JOBS_PER_KEY`, parsed by core/config) says otherwise.
  * @example jobsPerKey(undefined, 2) // → 1
  */
-export function jobsPerKey(setting: string | undefined, cpus: number): number {
-  const n = Number(setting);
-  if (setting && Number.isInteger(n) && n > 0) return n;
-  return Math.max(1, Math.floor(cpus / 2));
-}
+export const jobsPerKey = (setting: number | undefined, cpus: number): number =>
+  setting ?? Math.max(1, Math.floor(cpus / 2));
 
 /**
  * Pure: whether a request of `jobId` may start, given the jobs of its key already running here.
@@ -44,7 +42,7 @@ export function mayStart(jobId: string, runningOfKey: ReadonlySet<string>, limit
 /** A request's longest wait when the Worker does not say (`x-admission-wait-ms`). */
 export const DEFAULT_ADMISSION_WAIT_MS = MAX_ADMISSION_WAIT_SEC * 1000;
 
-export const JOBS_PER_KEY = jobsPerKey(process.env.MEDIA_JOBS_PER_KEY, availableParallelism());
+export const JOBS_PER_KEY = jobsPerKey(mediaConfig().server.jobsPerKey, availableParallelism());
 
 interface Waiter {
   scope: WorkScope;

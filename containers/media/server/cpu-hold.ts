@@ -13,21 +13,17 @@
  * length) leaves room for the slowdown. SIGKILL (DELETE, deadlines) reaches a held process as it
  * is; a service that exits lets its held children go first.
  */
+import { mediaConfig } from '../core/config.js';
 import { activeScopes, onScopesChanged, currentNice, type WorkScope } from '../core/work-scope.js';
 
 /** Longest time a child is held at once (`MEDIA_HOLD_MS`, default 2000; 0 turns holding off). */
-export const HOLD_MS = numberSetting(process.env.MEDIA_HOLD_MS, 2000);
+export const HOLD_MS = mediaConfig().server.holdMs;
 /** Shortest time held work then runs before it may be held again (`MEDIA_HOLD_RUN_MS`, default 250). */
-export const RUN_MS = numberSetting(process.env.MEDIA_HOLD_RUN_MS, 250);
+export const RUN_MS = mediaConfig().server.holdRunMs;
 /** How long a key's priority outlasts its last request here (`MEDIA_HOLD_LINGER_MS`, default 1000). */
-export const LINGER_MS = numberSetting(process.env.MEDIA_HOLD_LINGER_MS, 1000);
+export const LINGER_MS = mediaConfig().server.holdLingerMs;
 /** How often holds are decided while work of several keys is here. */
 const TICK_MS = 50;
-
-function numberSetting(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return value !== undefined && value !== '' && Number.isFinite(n) && n >= 0 ? n : fallback;
-}
 
 /**
  * Pure: whether work at `nice` must yield to the other keys' running work, whose nice values are

@@ -1,26 +1,36 @@
 /**
  * @module containers/media/server/main
- * Starts the media service on PORT (default 8788).
+ * Starts the media service on PORT (default 8788). Its configuration is parsed first: a variable
+ * set to a value that cannot be meant stops the start with a message naming it (core/config.ts).
  */
-import { serve } from '@hono/node-server';
-import { preloadAsr } from '../engines/asr/routes.js';
-import { preloadPiperVoice, ttsPreloadWanted } from '../engines/tts/embedded.js';
-import { preloadVision, visionPreloadWanted } from '../engines/vision/pool.js';
-import { createMediaApp } from './server.js';
-import { sweepStaleWorkDirs } from '../core/stale-work-dirs.js';
+import { ConfigError, mediaConfig } from '../core/config.js';
 
-const port = Number(process.env.PORT ?? process.env.CONTAINER_PORT ?? 8788);
-const hostname = process.env.HOST ?? '0.0.0.0';
+try {
+  mediaConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`media container: ${err.message}`);
+  process.exit(1);
+}
+// Loaded after the check: these modules read their settings as they load.
+const { serve } = await import('@hono/node-server');
+const { preloadAsr } = await import('../engines/asr/routes.js');
+const { preloadPiperVoice } = await import('../engines/tts/embedded.js');
+const { preloadVision } = await import('../engines/vision/pool.js');
+const { createMediaApp } = await import('./server.js');
+const { sweepStaleWorkDirs } = await import('../core/stale-work-dirs.js');
+
+const { server: listen, tts, vision } = mediaConfig();
 void sweepStaleWorkDirs().then(
   (removed) =>
     removed.length && console.log(`media container: removed ${removed.length} stale work directories`),
 );
-const server = serve({ fetch: createMediaApp().fetch, port, hostname }, (info) => {
-  console.log(`media container listening on http://${hostname}:${info.port}`);
+const server = serve({ fetch: createMediaApp().fetch, port: listen.port, hostname: listen.host }, (info) => {
+  console.log(`media container listening on http://${listen.host}:${info.port}`);
   void preloadAsr();
-  if (ttsPreloadWanted())
+  if (tts.preload)
     void preloadPiperVoice().then((ok) => ok && console.log('media container: Piper voice loaded'));
-  if (visionPreloadWanted())
+  if (vision.preload)
     void preloadVision().then((ok) => ok && console.log('media container: vision workers ready'));
 });
 // Long renders: do not cut requests off mid-stream.

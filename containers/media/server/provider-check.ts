@@ -10,6 +10,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import type { MiddlewareHandler } from 'hono';
+import { mediaConfig, type ElevenLabsConfig } from '../core/config.js';
 import { ELEVENLABS_DEFAULT_BASE_URL } from '../engines/tts/elevenlabs.js';
 
 /** DNS errors that mean "this name does not exist from here", not "try again". */
@@ -17,8 +18,8 @@ const UNRESOLVABLE = new Set(['ENOTFOUND', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA'
 const LOOKUP_TIMEOUT_MS = 5_000;
 
 /** Pure: the provider's host (ELEVENLABS_BASE_URL, else the public API). */
-export const providerHost = (env: NodeJS.ProcessEnv = process.env): string =>
-  new URL(env.ELEVENLABS_BASE_URL || ELEVENLABS_DEFAULT_BASE_URL).hostname;
+export const providerHost = (elevenLabs: ElevenLabsConfig = mediaConfig().tts.elevenLabs): string =>
+  new URL(elevenLabs.baseUrl ?? ELEVENLABS_DEFAULT_BASE_URL).hostname;
 
 /** Null when the host resolves (or the answer is unknown); else the reason it cannot be used. */
 export async function unresolvable(host: string): Promise<string | null> {
@@ -44,7 +45,10 @@ export const voiceProviderCheck: MiddlewareHandler = async function voiceProvide
   const body = (await c.req.json().catch(() => null)) as { generator?: unknown; credential?: unknown } | null;
   if (Number(body?.generator) !== 1) return next();
   // No credential at all: the engine's own answer ("needs a credential") is the one to act on.
-  if (!(typeof body?.credential === 'string' && body.credential.trim()) && !process.env.ELEVENLABS_API_KEY)
+  if (
+    !(typeof body?.credential === 'string' && body.credential.trim()) &&
+    !mediaConfig().tts.elevenLabs.apiKey
+  )
     return next();
   const host = providerHost();
   const why = await unresolvable(host);

@@ -4,6 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
+import { errorBody } from '../core/errors.js';
 import { probeFile, spawnFfmpeg, type FfmpegError } from '../core/ffmpeg.js';
 import { mediaLimitsFrom, plainMediaError } from '../core/media-limits.js';
 import { probeAnswer } from '../core/probe-answer.js';
@@ -27,8 +28,7 @@ export const coreRoutes = new Hono()
   .get('/jobs', (c) => c.json({ running: runningJobs(), waiting: waitingJobs() }))
   .post('/probe', async function probe(c) {
     await using input = await receiveToTempFile(c.req.raw.body);
-    if (input.bytes === 0)
-      return c.json({ error: { code: 'empty_input', message: 'the file is empty' } }, 400);
+    if (input.bytes === 0) return c.json(errorBody('empty_input', 'the file is empty'), 400);
     const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
     const answer = await probeAnswer(
       probeFile(input.path, undefined, raw),
@@ -69,12 +69,7 @@ export const coreRoutes = new Hono()
     if (proc.child.exitCode !== null && proc.child.exitCode !== 0) {
       const err = await proc.done.catch((e: FfmpegError) => e);
       return c.json(
-        {
-          error: {
-            code: 'audio_unreadable',
-            message: `could not extract audio: ${plainMediaError(err, 'the audio')}`,
-          },
-        },
+        errorBody('audio_unreadable', `could not extract audio: ${plainMediaError(err, 'the audio')}`),
         422,
       );
     }

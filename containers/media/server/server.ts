@@ -11,8 +11,10 @@ import { visionRoutes } from '../engines/vision/routes.js';
 import { voiceProviderCheck } from './provider-check.js';
 import { coreRoutes } from './routes.js';
 import { admit } from './admission.js';
+import { answerError } from './errors.js';
 // Holds lower-priority keys' children while higher-priority work runs (starts itself).
 import './cpu-hold.js';
+import { errorBody } from '../core/errors.js';
 import { openScope, runInScope, WorkAbortedError } from '../core/work-scope.js';
 
 /**
@@ -50,7 +52,7 @@ const workScopeMiddleware: MiddlewareHandler = async function workScope(c, next)
         );
     } catch (err) {
       if (!(err instanceof WorkAbortedError)) throw err;
-      return c.json({ error: { code: 'work_limit', message: err.message } }, 422);
+      return c.json(errorBody('work_limit', err.message), 422);
     }
     await runInScope(scope, () => next());
     // An engine that answers 5xx (or 408 "aborted") because a limit stopped its work must not be
@@ -62,7 +64,7 @@ const workScopeMiddleware: MiddlewareHandler = async function workScope(c, next)
         ? String((scope.signal.reason as Error)?.message ?? 'the work was stopped')
         : null);
     if (limit && (c.res.status >= 500 || c.res.status === 408)) {
-      c.res = c.json({ error: { code: 'work_limit', message: limit } }, 422);
+      c.res = c.json(errorBody('work_limit', limit), 422);
     }
     const body = c.res.body;
     if (body) {
@@ -78,14 +80,9 @@ const workScopeMiddleware: MiddlewareHandler = async function workScope(c, next)
 
 export function createMediaApp(): Hono {
   const app = new Hono();
-  app.onError((err, c) => {
-    console.error(JSON.stringify({ level: 'error', path: c.req.path, error: String(err?.stack ?? err) }));
-    return c.json({ error: { code: 'internal_error', message: err.message || 'internal error' } }, 500);
-  });
+  app.onError(answerError);
   app.use('*', workScopeMiddleware);
-  app.notFound((c) =>
-    c.json({ error: { code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` } }, 404),
-  );
+  app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
   app.use('/tts', voiceProviderCheck);
   app.route('/', coreRoutes);
   app.route('/', asrRoutes);

@@ -4,57 +4,37 @@
  * project's Python venv) and Debian pocketsphinx as the fallback when Whisper is not installed.
  */
 import type { AsrOutput } from '../../../../src/contract/media.js';
+import { mediaConfig, type AsrConfig } from '../../core/config.js';
 import { DEFAULT_PYTHON_VENV, venvModelDir, venvPython } from '../../core/venv.js';
-import { AsrEngineError, AsrModelError } from './errors.js';
+import { AsrModelError } from './errors.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 
 export type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 
 /** Engines selectable by `ASR_ENGINE`. */
-export type AsrEngineKind = 'auto' | 'faster-whisper' | 'pocketsphinx';
-
-export interface AsrEngineConfig {
-  /**
-   * Which engine. `auto` (default): faster-whisper when the venv and verified weights exist,
-   * else pocketsphinx with a warning in every output. `faster-whisper` / `pocketsphinx` force one.
-   */
-  ASR_ENGINE?: string;
-  /** Virtual environment holding faster-whisper; default `<repo>/.venv`. */
-  PYTHON_VENV?: string;
-  /** CTranslate2 Whisper model directory; default `<PYTHON_VENV>/models/faster-whisper-base`. */
-  WHISPER_MODEL_DIR?: string;
-  /** Whisper beam width; default 5 (`DEFAULT_WHISPER_BEAM_SIZE`: see the README speed table). */
-  WHISPER_BEAM_SIZE?: string;
-  /** Utterances Whisper decodes at once, one CPU thread each / pocketsphinx processes; default 2 (the container's cores). */
-  ASR_WORKERS?: string;
-}
-
-/** Default number of parallel decoders, matched to a 2-vCPU container. */
-export const DEFAULT_ASR_WORKERS = 2;
+export type AsrEngineKind = AsrConfig['engine'];
 
 /**
- * Builds the engine named by configuration (usually `process.env`).
- * @throws AsrEngineError for an unknown ASR_ENGINE.
- * @example const asr = await createAsrEngine(process.env); const out = await asr.transcribe(pcm);
+ * Builds the engine the configuration names (`asr` of core/config: `ASR_ENGINE`: `auto`, the
+ * default, is faster-whisper when the venv and verified weights exist, else pocketsphinx with a
+ * warning in every output; `faster-whisper` / `pocketsphinx` force one).
+ * @example const asr = await createAsrEngine(); const out = await asr.transcribe(pcm);
+ * @example const asr = await createAsrEngine(configFrom({ ASR_ENGINE: 'pocketsphinx' }).asr);
  */
-export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<AsrEngine> {
-  const kind = (config.ASR_ENGINE ?? 'auto').trim().toLowerCase() || 'auto';
-  const workers = Number(config.ASR_WORKERS ?? DEFAULT_ASR_WORKERS) || DEFAULT_ASR_WORKERS;
+export async function createAsrEngine(config: AsrConfig = mediaConfig().asr): Promise<AsrEngine> {
+  const { engine: kind, workers } = config;
   const { FasterWhisperEngine, missingWhisperFile, WHISPER_MODEL_NAME, DEFAULT_WHISPER_BEAM_SIZE } =
     await import('./faster-whisper.js');
   const { PocketsphinxEngine } = await import('./pocketsphinx.js');
-  const venv = config.PYTHON_VENV || DEFAULT_PYTHON_VENV;
+  const venv = config.pythonVenv ?? DEFAULT_PYTHON_VENV;
   const python = venvPython(venv);
-  const modelDir = config.WHISPER_MODEL_DIR || venvModelDir(WHISPER_MODEL_NAME, venv);
+  const modelDir = config.whisperModelDir ?? venvModelDir(WHISPER_MODEL_NAME, venv);
   switch (kind) {
     case 'auto':
     case 'faster-whisper': {
       const missing = missingWhisperFile(python, modelDir);
       if (!missing) {
-        const beamSize = Math.max(
-          1,
-          Math.round(Number(config.WHISPER_BEAM_SIZE) || DEFAULT_WHISPER_BEAM_SIZE),
-        );
+        const beamSize = config.beamSize ?? DEFAULT_WHISPER_BEAM_SIZE;
         const whisper = new FasterWhisperEngine({ python, modelDir, workers, beamSize });
         return kind === 'auto'
           ? new FallbackAsrEngine(whisper, () => new PocketsphinxEngine({ workers }))
@@ -73,8 +53,6 @@ export async function createAsrEngine(config: AsrEngineConfig = {}): Promise<Asr
     }
     case 'pocketsphinx':
       return new PocketsphinxEngine({ workers });
-    default:
-      throw new AsrEngineError(`ASR_ENGINE=${kind} is not one of auto, faster-whisper, pocketsphinx`);
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * @module containers/media/engines/asr/errors
- * Named errors of the speech engines. `code` is what the routes put in the JSON error body;
- * `status` says whether the caller (4xx) or the engine (5xx) is at fault.
+ * Named errors of the speech engines (`MediaError`s). `code` is what the answer's JSON error body
+ * says; `status` says whether the caller (4xx) or the engine (5xx) is at fault.
  */
+import { MediaError } from '../../core/errors.js';
 
 /** Error codes the ASR routes can answer with. */
 export type AsrErrorCode =
@@ -16,14 +17,15 @@ export type AsrErrorCode =
   | 'aborted';
 
 /** Base class: every ASR failure carries a code and an HTTP status. */
-export class AsrError extends Error {
+export class AsrError extends MediaError {
+  declare readonly code: AsrErrorCode;
   constructor(
-    readonly code: AsrErrorCode,
+    code: AsrErrorCode,
     message: string,
-    readonly status: 400 | 413 | 415 | 422 | 499 | 500 | 503,
+    status: 400 | 408 | 413 | 415 | 422 | 500 | 503,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, status, options);
     this.name = 'AsrError';
   }
 }
@@ -55,10 +57,10 @@ export class AsrEngineError extends AsrError {
   }
 }
 
-/** Thrown when the caller's AbortSignal fired. */
+/** Thrown when the caller's AbortSignal fired (408: the request ended before its answer). */
 export class AsrAbortedError extends AsrError {
   constructor(message = 'speech recognition was aborted') {
-    super('aborted', message, 499);
+    super('aborted', message, 408);
     this.name = 'AsrAbortedError';
   }
 }

@@ -4,8 +4,8 @@
  * Whisper default (faster-whisper), the pocketsphinx fallback, soundswallower forced alignment
  * (with hesitation counting) and the routes.
  */
-export { createAsrEngine, DEFAULT_ASR_WORKERS, FallbackAsrEngine, fallbackWarning } from './engine.js';
-export type { AsrEngine, AsrEngineConfig, AsrEngineKind, AsrRunStats, TranscribeOptions } from './engine.js';
+export { createAsrEngine, FallbackAsrEngine, fallbackWarning } from './engine.js';
+export type { AsrEngine, AsrEngineKind, AsrRunStats, TranscribeOptions } from './engine.js';
 export { PocketsphinxEngine, PS_TUNED_PARAMS, type PocketsphinxOptions } from './pocketsphinx.js';
 export {
   FasterWhisperEngine,

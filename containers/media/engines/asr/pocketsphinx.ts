@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AsrOutput, TimedWord, TimeSegment } from '../../../../src/contract/media.js';
 import { spawnMedia, type MediaProcess } from '../../core/ffmpeg.js';
+import { mediaConfig } from '../../core/config.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError } from './errors.js';
 import { ASR_SAMPLE_RATE_HZ, pcmToBytes, readPeakRss } from './pcm.js';
@@ -18,10 +19,10 @@ import { joinUtterance, parseCtm, parseHypseg, PS_FRAMES_PER_SEC } from './pocke
 import { partitionUtterances, planUtterances, type DecodePlanOptions } from './segments.js';
 
 /** Debian's model directory (package pocketsphinx-en-us). */
-export const PS_MODEL_DIR = process.env.POCKETSPHINX_MODEL_DIR ?? '/usr/share/pocketsphinx/model/en-us';
+export const PS_MODEL_DIR = mediaConfig().asr.pocketsphinxModelDir;
 /** Model name reported in `AsrOutput.model`. */
 export const PS_MODEL_NAME = 'pocketsphinx-en-us';
-export const PS_BATCH_BIN = process.env.POCKETSPHINX_BATCH_PATH ?? 'pocketsphinx_batch';
+export const PS_BATCH_BIN = mediaConfig().asr.pocketsphinxBatchPath;
 
 /**
  * Decoder flags chosen by `bench/speech/tune.ts` (WER on ../shared/media/speech; see the

@@ -5,10 +5,10 @@
  *   `[{start,end}]` seconds from VAD) → `AsrOutput` JSON.
  * - `POST /align`: `?text=` plus a raw PCM body, or multipart with fields `text` and `audio`
  *   (raw PCM) → `{ words: TimedWord[] }`.
- * Errors are `{ error: { code, message } }`: 4xx for bad input, 500 for engine failures.
+ * Errors are `AsrError`s, answered by the server's one handler: 4xx for bad input, 500 for engine failures.
  */
 import { withScopeSignal } from '../../core/work-scope.js';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
 import { isSpokenLanguage } from '../../../../src/contract/languages.js';
 import { alignTextInThread, preloadAlignThread } from './align-thread.js';
@@ -25,7 +25,7 @@ export const SPEECH_SEGMENTS_HEADER = 'x-speech-segments';
 export const SPEECH_LANGUAGE_HEADER = 'x-speech-language';
 
 export interface AsrRoutesOptions {
-  /** The recogniser; default: built once from `process.env` on first request. */
+  /** The recogniser; default: built once from the service's configuration on first request. */
   engine?: AsrEngine | (() => Promise<AsrEngine>);
   /** The aligner; default soundswallower's `alignText` on the alignment thread. */
   align?: (pcm: Int16Array, text: string, signal?: AbortSignal) => Promise<TimedWord[]>;
@@ -39,7 +39,7 @@ export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutes
   let cached: Promise<AsrEngine> | undefined;
   const getEngine = (): Promise<AsrEngine> => {
     if (engine && typeof engine !== 'function') return Promise.resolve(engine);
-    cached ??= (engine ?? (() => createAsrEngine(process.env)))();
+    cached ??= (engine ?? (() => createAsrEngine()))();
     cached.catch(() => {
       cached = undefined;
     });
@@ -83,32 +83,24 @@ export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutes
     return c.json({ words });
   });
 
-  app.onError(function asrErrorHandler(err, c: Context) {
-    if (err instanceof AsrError) {
-      const status = err.status === 499 ? 408 : err.status;
-      return c.json({ error: { code: err.code, message: err.message } }, status);
-    }
-    return c.json({ error: { code: 'engine_failed', message: `speech engine failed: ${err.message}` } }, 500);
-  });
-
   return app;
 }
 
 let defaultEngine: Promise<AsrEngine> | undefined;
 
 /**
- * The service's engine, chosen once by `process.env` (ASR_ENGINE, PYTHON_VENV, WHISPER_MODEL_DIR):
+ * The service's engine, chosen once by its configuration (ASR_ENGINE, PYTHON_VENV, WHISPER_MODEL_DIR):
  * `POST /asr` and the render (the new speech of a processing job) share its warm Whisper.
  */
 export function defaultAsrEngine(): Promise<AsrEngine> {
-  defaultEngine ??= createAsrEngine(process.env);
+  defaultEngine ??= createAsrEngine();
   defaultEngine.catch(() => {
     defaultEngine = undefined;
   });
   return defaultEngine;
 }
 
-/** The sub-app with the engine chosen by `process.env`. */
+/** The sub-app with the engine chosen by the service's configuration. */
 export const asrRoutes = createAsrRoutes({ engine: defaultAsrEngine });
 
 /**

@@ -13,6 +13,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { childEnv } from '../../core/config.js';
 import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
 
 /** Longest wait for the model to load, milliseconds. */
@@ -170,7 +171,7 @@ export class WhisperProcess {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: {
         OMP_WAIT_POLICY: 'PASSIVE',
-        ...process.env,
+        ...childEnv(),
         ASR_WORKERS: String(workers),
         OMP_NUM_THREADS: '1',
         PYTHONUNBUFFERED: '1',

@@ -8,6 +8,7 @@
  * at the job's nice value (long work: 19), so short jobs of other keys get the CPU first.
  */
 import { Worker } from 'node:worker_threads';
+import { mediaConfig } from '../../core/config.js';
 import { currentNice, currentScope } from '../../core/work-scope.js';
 import { threadEntry } from '../../core/thread-entry.js';
 import type { FaceThreadReply, FaceThreadRequest } from './face-track-thread.js';
@@ -81,18 +82,6 @@ export async function createFaceTrackerThread({
 }
 
 /**
- * `FACE_MESH_THREAD=1` gives each processing editor its own face-mesh thread; by default the mesh
- * runs on the calling thread. Quiet A/B of the every-option gate (README): the same wall
- * (79.7 vs 80.2 s) for +23 CPU-s of the media service, so the thread is opt-in.
- */
-export const faceMeshThreadWanted = (env: Record<string, string | undefined> = process.env): boolean =>
-  env.FACE_MESH_THREAD === '1';
-
-/** `ANALYSIS_MESH_LANES=1` keeps the mouth analysis's face mesh on one thread (default 2 lanes). */
-export const analysisMeshLanes = (env: Record<string, string | undefined> = process.env): 1 | 2 =>
-  env.ANALYSIS_MESH_LANES === '1' ? 1 : 2;
-
-/**
  * The processing engines' tracker: MediaPipe's native face mesh when the environment has it
  * (`NATIVE_VISION=0` turns it off); else Human, on its own thread when `FACE_MESH_THREAD=1`, or
  * in two lanes (`lanes: 2`, for a pass whose own thread is otherwise idle).
@@ -104,7 +93,8 @@ export async function createProcessingFaceTracker(
   const native = createNativeFaceTracker(signal, human.iris ?? true);
   if (native) return native;
   if (lanes === 2) return createTwoLaneFaceTracker(human);
-  return faceMeshThreadWanted() ? createFaceTrackerThread(human) : createFaceTracker(human);
+  // FACE_MESH_THREAD=1 (opt-in: the same wall of the every-option gate for more CPU, docs/configuration.md).
+  return mediaConfig().render.faceMeshThread ? createFaceTrackerThread(human) : createFaceTracker(human);
 }
 
 /**

@@ -6,7 +6,6 @@
  * pixels back at the end of the frame, so editors of `frame.yuv` go first in a chain). Editors
  * that look ahead observe frames at decode time and edit them a few frames later.
  */
-import { intSetting } from '../../core/settings.js';
 import type { Box, FrameCanvas } from './yuv.js';
 
 /** A decoded frame of the frames path: yuv420p at plan size. */
@@ -69,8 +68,3 @@ export async function editFrame(editors: FrameEditor[], canvas: FrameCanvas, fra
  * gaze correction a little weaker at 4 (13.1°).
  */
 export const DEFAULT_MESH_EVERY_NTH = 3;
-
-/** `EDIT_MESH_EVERY_NTH` (1–6), else {@link DEFAULT_MESH_EVERY_NTH}. */
-export function meshEveryNthFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  return intSetting(env.EDIT_MESH_EVERY_NTH, { min: 1, max: 6, fallback: DEFAULT_MESH_EVERY_NTH });
-}

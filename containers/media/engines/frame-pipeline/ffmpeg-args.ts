@@ -5,6 +5,7 @@
  * or as raw yuv420p frames that Node edited, plus an optional low-resolution mask stream when
  * blurring (upscaled by the encoder), the audio and the caption track.
  */
+import { mediaConfig } from '../../core/config.js';
 import type { RenderPlan } from './plan.js';
 
 /**
@@ -14,7 +15,7 @@ import type { RenderPlan } from './plan.js';
  */
 export function x264Preset(plan: Pick<RenderPlan, 'width' | 'height'>): string {
   return (
-    process.env.RENDER_X264_PRESET || (plan.width * plan.height >= 1280 * 720 ? 'superfast' : 'veryfast')
+    mediaConfig().render.x264Preset ?? (plan.width * plan.height >= 1280 * 720 ? 'superfast' : 'veryfast')
   );
 }
 export const X264_CRF = 20;

@@ -4,9 +4,10 @@
  * render's one decode → edit → encode loop (the embedded landmark warp), or as a whole-video
  * service (a remote GPU model) whose output the render then treats as its source.
  */
-import { DEFAULT_MESH_EVERY_NTH, meshEveryNthFromEnv, type FrameEditor } from '../frame-pipeline/editors.js';
+import type { RenderConfig } from '../../core/config.js';
+import { DEFAULT_MESH_EVERY_NTH, type FrameEditor } from '../frame-pipeline/editors.js';
 import { createWarpGazeEditor, type WarpGazeEditorOptions } from './editor.js';
-import { gazeServiceFromEnv, correctGazeRemote } from './remote.js';
+import { correctGazeRemote } from './remote.js';
 
 export type GazeEngine =
   /** Edits decoded frames in place; fused with blur and mouth edits. */
@@ -36,12 +37,14 @@ export function embeddedGazeEngine(options: WarpGazeEditorOptions = {}): GazeEng
 
 /**
  * The remote service when `GAZE_SERVICE_URL` is set (see README.md for the wire format), else
- * the embedded engine.
- * @example const engine = gazeEngineFromEnv(process.env);
+ * the embedded engine meshing every `EDIT_MESH_EVERY_NTH`th frame (`render` of core/config).
+ * @example const engine = gazeEngineFrom(mediaConfig().render);
  */
-export function gazeEngineFromEnv(env: NodeJS.ProcessEnv = process.env): GazeEngine {
-  const remote = gazeServiceFromEnv(env);
-  if (!remote) return embeddedGazeEngine({ everyNth: meshEveryNthFromEnv(env) });
+export function gazeEngineFrom({
+  gazeService: remote,
+  meshEveryNth,
+}: Pick<RenderConfig, 'gazeService' | 'meshEveryNth'>): GazeEngine {
+  if (!remote) return embeddedGazeEngine({ everyNth: meshEveryNth });
   return {
     kind: 'video',
     name: 'remote',

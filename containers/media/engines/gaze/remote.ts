@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+import { MediaError } from '../../core/errors.js';
 
 /** A long clip on a busy GPU service; beyond this the render fails rather than hangs. */
 export const GAZE_SERVICE_TIMEOUT_MS = 10 * 60_000;
@@ -23,20 +24,16 @@ export interface GazeServiceOptions {
   fetch?: typeof fetch;
 }
 
-export class GazeServiceError extends Error {
+/** The remote gaze service failed (the render answers it as `gaze_provider_error`). */
+export class GazeServiceError extends MediaError {
   constructor(
     message: string,
     readonly providerStatus?: number,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('gaze_provider_error', message, 500, options);
     this.name = 'GazeServiceError';
   }
-}
-
-/** The adapter's options when `GAZE_SERVICE_URL` is set, else null. */
-export function gazeServiceFromEnv(env: NodeJS.ProcessEnv = process.env): GazeServiceOptions | null {
-  return env.GAZE_SERVICE_URL ? { baseUrl: env.GAZE_SERVICE_URL, apiKey: env.GAZE_SERVICE_KEY } : null;
 }
 
 /**

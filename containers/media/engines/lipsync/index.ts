@@ -31,4 +31,4 @@ export {
   F2_BAND_HZ,
   type SpeechEnvelopeOptions,
 } from './envelope.js';
-export { syncLipSync, syncApiFromEnv, SyncApiError, SYNC_MODEL, type SyncApiOptions } from './sync-api.js';
+export { syncLipSync, SyncApiError, SYNC_MODEL, type SyncApiOptions } from './sync-api.js';

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeWebReadableStream } from 'node:stream/web';
+import { MediaError } from '../../core/errors.js';
 
 export const SYNC_MODEL = 'lipsync-2';
 export const SYNC_POLL_INTERVAL_MS = 2_000;
@@ -61,24 +62,15 @@ export interface SyncApiOptions {
   fetch?: typeof fetch;
 }
 
-export class SyncApiError extends Error {
+/** The lip-sync provider failed (the render answers it as `lipsync_provider_error`). */
+export class SyncApiError extends MediaError {
   constructor(
     message: string,
     readonly providerStatus?: number,
   ) {
-    super(message);
+    super('lipsync_provider_error', message, 500);
     this.name = 'SyncApiError';
   }
-}
-
-/** Returns the adapter when SYNC_API_URL is set, else null. */
-export function syncApiFromEnv(env: NodeJS.ProcessEnv = process.env): SyncApiOptions | null {
-  if (!env.SYNC_API_URL) return null;
-  const outputHosts = (env.SYNC_OUTPUT_HOSTS ?? '')
-    .split(',')
-    .map((h) => h.trim())
-    .filter(Boolean);
-  return { baseUrl: env.SYNC_API_URL, apiKey: env.SYNC_API_KEY, outputHosts };
 }
 
 /**

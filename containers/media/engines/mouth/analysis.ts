@@ -13,7 +13,8 @@ import { spawnFfmpeg } from '../../core/ffmpeg.js';
 import type { FaceMesh, FaceMeshEngine, FaceTracker } from '../face-tracking/face-track.js';
 import { DETECT_MAX_SIDE_PX } from '../gaze/editor.js';
 import type { EyeKeys } from '../gaze/eye-keys.js';
-import { analysisMeshLanes, createProcessingFaceTracker } from '../face-tracking/face-track-worker.js';
+import { mediaConfig } from '../../core/config.js';
+import { createProcessingFaceTracker } from '../face-tracking/face-track-worker.js';
 import { decoderArgs } from '../frame-pipeline/ffmpeg-args.js';
 import { readRecords } from '../frame-pipeline/frames.js';
 import { rgbSizeAt, yuv420pSize, yuvToRgb } from '../frame-pipeline/yuv.js';
@@ -89,7 +90,12 @@ export async function analyseMouths(
   if (eyes && eyes.everyNth !== N) throw new Error('analyseMouths: eye keys need the same mesh cadence');
   const t0 = performance.now();
   const tracker =
-    given ?? (await createProcessingFaceTracker({ iris: !!eyes, lanes: analysisMeshLanes(), signal }));
+    given ??
+    (await createProcessingFaceTracker({
+      iris: !!eyes,
+      lanes: mediaConfig().render.analysisMeshLanes,
+      signal,
+    }));
   const ahead = tracker.pipelined ? ANALYSIS_MESHES_AHEAD : 0;
   const records: (Float32Array | null)[] = [];
   const openness: number[] = [];

@@ -3,22 +3,25 @@
  * Default wiring of the engines a render uses: embedded engines, plus remote adapters when
  * their environment variables are set. Every engine is created lazily per render.
  */
-import { measureAvOffset, syncApiFromEnv, syncLipSync, SyncApiError } from '../lipsync/index.js';
+import { mediaConfig, type RenderConfig } from '../../core/config.js';
+import { measureAvOffset, syncLipSync, SyncApiError } from '../lipsync/index.js';
 import { engineFailure } from './errors.js';
 import { createProcessSegmenter } from '../segment/index.js';
-import { gazeEngineFromEnv } from '../gaze/index.js';
+import { gazeEngineFrom } from '../gaze/index.js';
 import { alignCaptions, decodePcm16k } from './align.js';
 import { defaultAsrEngine } from '../asr/routes.js';
 import { createMouthEditor } from '../mouth/index.js';
-import { meshEveryNthFromEnv } from '../frame-pipeline/editors.js';
 import type { RenderEngines } from './types.js';
 
-/** Embedded engines + env-configured adapters (read at call time). */
-export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): RenderEngines {
+/**
+ * Embedded engines + the configured remote adapters (`render` of core/config).
+ * @example defaultRenderEngines(configFrom({ SYNC_API_URL: 'http://127.0.0.1:9' }).render)
+ */
+export function defaultRenderEngines(config: RenderConfig = mediaConfig().render): RenderEngines {
   return {
     estimateAvOffset: (path, probe) => measureAvOffset(path, probe),
     remoteLipSync: async (video, speech, workDir) => {
-      const sync = syncApiFromEnv(env);
+      const sync = config.sync;
       if (!sync) return null;
       try {
         return await syncLipSync(sync, video, speech, workDir);
@@ -27,7 +30,7 @@ export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): Rend
         throw err;
       }
     },
-    gaze: () => gazeEngineFromEnv(env),
+    gaze: () => gazeEngineFrom(config),
     // Used only when the remote provider is not configured (render.ts tries it first).
     mouth: (sourcePath, plan, speechPath, signal, eyes) =>
       createMouthEditor({
@@ -36,7 +39,7 @@ export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): Rend
         speechPath,
         signal,
         eyes,
-        everyNth: eyes?.everyNth ?? meshEveryNthFromEnv(env),
+        everyNth: eyes?.everyNth ?? config.meshEveryNth,
       }),
     align: (audioPath, text) => alignCaptions(audioPath, text),
     transcribe: async (audioPath, maxSec, language, signal) => {
@@ -45,8 +48,6 @@ export function defaultRenderEngines(env: NodeJS.ProcessEnv = process.env): Rend
     },
     // A child process per render: the job's nice, DELETE and deadline reach it; the main thread stays free.
     segmenter: async () =>
-      createProcessSegmenter({
-        model: (env.SEGMENTATION_MODEL as 'selfie' | 'meet' | undefined) ?? 'selfie',
-      }),
+      createProcessSegmenter({ model: config.segmentationModel, landscape: config.blur.landscapeModel }),
   };
 }

@@ -4,16 +4,18 @@
  * its HTTP status: 4xx when the client's media or options are at fault, 5xx when an engine failed.
  */
 import type { RenderErrorCode } from '../../../../src/contract/render.js';
+import { MediaError } from '../../core/errors.js';
 
-/** A failure with a stable code (listed in the contract) for `{error:{code,message}}` bodies. */
-export class RenderError extends Error {
+/** A `MediaError` with a stable code listed in the contract. */
+export class RenderError extends MediaError {
+  declare readonly code: RenderErrorCode;
   constructor(
-    readonly code: RenderErrorCode,
+    code: RenderErrorCode,
     message: string,
-    readonly status: 400 | 413 | 415 | 422 | 500 | 502 | 503 = 500,
+    status: 400 | 413 | 415 | 422 | 500 | 502 | 503 = 500,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, status, options);
     this.name = 'RenderError';
   }
 }

@@ -4,11 +4,8 @@
  * output, and from then on bound the render's wall clock by the real output duration.
  */
 import { open } from 'node:fs/promises';
-import {
-  WORK_BUDGET_BASE_SEC,
-  WORK_BUDGET_PER_MEDIA_SEC,
-  type ProbeResult,
-} from '../../../../src/contract/media.js';
+import { type ProbeResult } from '../../../../src/contract/media.js';
+import { mediaConfig } from '../../core/config.js';
 import { probeFile } from '../../core/ffmpeg.js';
 import { mediaLimitsFrom, mediaProblem } from '../../core/media-limits.js';
 import { currentScope, workSeconds } from '../../core/work-scope.js';
@@ -25,9 +22,7 @@ import type { RenderLog } from './render-log.js';
  * and `RENDER_BUDGET_FACTOR`.
  */
 export const renderBudgetMs = (durationSec: number) =>
-  ((Number(process.env.RENDER_BUDGET_BASE_SEC) || WORK_BUDGET_BASE_SEC) +
-    (Number(process.env.RENDER_BUDGET_FACTOR) || WORK_BUDGET_PER_MEDIA_SEC) * durationSec) *
-  1000;
+  (mediaConfig().render.budgetBaseSec + mediaConfig().render.budgetFactor * durationSec) * 1000;
 
 /** New speech for the render: its file, its real duration and the voice that spoke it (if synthesized). */
 export interface SpeechInput {

@@ -7,14 +7,16 @@
  * at most `RENDER_PROBE_WAIT_MS` for a render of the job to start (then the Worker probes the
  * source itself) and is kept that long after the render ended.
  */
+import { mediaConfig } from '../../core/config.js';
+import { MediaError } from '../../core/errors.js';
 import type { ProbeAnswer } from '../../core/probe-answer.js';
 
-export const RENDER_PROBE_WAIT_MS = Number(process.env.RENDER_PROBE_WAIT_MS) || 60_000;
+export const RENDER_PROBE_WAIT_MS = mediaConfig().render.probeWaitMs;
 
-/** No render of the job started within the wait: the Worker probes the source itself. */
-export class NoRenderProbe extends Error {
+/** No render of the job started within the wait: the Worker probes the source itself (404). */
+export class NoRenderProbe extends MediaError {
   constructor(jobId: string) {
-    super(`no render of job ${jobId} is running here`);
+    super('no_render', `no render of job ${jobId} is running here`, 404);
     this.name = 'NoRenderProbe';
   }
 }

@@ -12,6 +12,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { mediaConfig, type BlurConfig } from '../../core/config.js';
 import { spawnFfmpeg } from '../../core/ffmpeg.js';
 import { yieldToOtherKeys } from '../../core/work-scope.js';
 import { KeyMaskStream, MaskTracker, type KeyMaskOptions, type Segmenter } from '../segment/index.js';
@@ -46,10 +47,7 @@ export type { RenderEngines, RenderInput, RenderReport, RenderResult };
  * far above CRF 20 at 1080p), at most `RENDER_MAX_OUTPUT_BYTES` (8 GiB): a job's temp disk is bounded.
  */
 export const outputBudgetBytes = (durationSec: number) =>
-  Math.min(
-    Number(process.env.RENDER_MAX_OUTPUT_BYTES) || 8 * 2 ** 30,
-    64 * 2 ** 20 + 4 * 2 ** 20 * durationSec,
-  );
+  Math.min(mediaConfig().render.maxOutputBytes, 64 * 2 ** 20 + 4 * 2 ** 20 * durationSec);
 
 /**
  * Key masks per second in the blur paths (`BLUR_MASKS_PER_SEC`): the segmenter runs on one frame
@@ -57,19 +55,21 @@ export const outputBudgetBytes = (durationSec: number) =>
  * segmenter is the blur's largest cost after the encode (~60 ms of CPU per mask); the measured
  * table is in the README.
  */
-export const BLUR_MASKS_PER_SEC = Number(process.env.BLUR_MASKS_PER_SEC) || 2;
+export const BLUR_MASKS_PER_SEC = mediaConfig().render.blur.masksPerSec;
 /**
  * Motion-aware keys: a frame whose 32² gray thumbnail differs from the last key's by more than
  * `BLUR_MOTION_DRIFT` (mean absolute, 0..255), or whose most-changed tenth differs by more than
  * `BLUR_MOTION_LOCAL` (a moving arm; `0` turns it off), is a key; a change over `BLUR_MOTION_JUMP`
  * between two frames (a cut, a fast move) keys both frames.
  */
-export const blurKeyOptions = (fps: number): KeyMaskOptions => ({
-  every: Math.max(1, Math.round(fps / BLUR_MASKS_PER_SEC)),
-  driftThreshold: Number(process.env.BLUR_MOTION_DRIFT) || 20,
-  localDriftThreshold:
-    process.env.BLUR_MOTION_LOCAL === '0' ? undefined : Number(process.env.BLUR_MOTION_LOCAL) || 80,
-  jumpThreshold: Number(process.env.BLUR_MOTION_JUMP) || 20,
+export const blurKeyOptions = (
+  fps: number,
+  blur: BlurConfig = mediaConfig().render.blur,
+): KeyMaskOptions => ({
+  every: Math.max(1, Math.round(fps / blur.masksPerSec)),
+  driftThreshold: blur.motionDrift,
+  localDriftThreshold: blur.motionLocal,
+  jumpThreshold: blur.motionJump,
 });
 /**
  * Frames the blur's mask decoder does not decode (`BLUR_MASK_DECODE`): `noref` (default), those no
@@ -78,9 +78,10 @@ export const blurKeyOptions = (fps: number): KeyMaskOptions => ({
  * every frame. A skipped frame's slot repeats the frame before and never becomes a key
  * (KeyMaskPlanner), so each key mask is of a decoded picture at its own time.
  */
-export function maskDecoderSkip(setting = process.env.BLUR_MASK_DECODE): 'bidir' | 'noref' | undefined {
-  if (setting === 'all') return undefined;
-  return setting === 'bidir' ? 'bidir' : 'noref';
+export function maskDecoderSkip(
+  setting: BlurConfig['maskDecode'] = mediaConfig().render.blur.maskDecode,
+): 'bidir' | 'noref' | undefined {
+  return setting === 'all' ? undefined : setting;
 }
 /** The blur's mask decoder: the render's rough decoder at the segmenter's size. */
 export const maskDecoderArgs = (

@@ -19,11 +19,11 @@ import { probeAnswer as answerFor } from '../../core/probe-answer.js';
 import { WORK_DIR_PREFIX } from '../../core/stale-work-dirs.js';
 import { currentScope } from '../../core/work-scope.js';
 import { defaultRenderEngines } from './engines.js';
-import { badInput, RenderError } from './errors.js';
+import { badInput } from './errors.js';
 import { earlySegmenter } from './early-segmenter.js';
 import { receiveForm } from './multipart.js';
 import { parseRenderOptions } from './options.js';
-import { NoRenderProbe, renderProbe, startRenderProbe } from './render-probes.js';
+import { renderProbe, startRenderProbe } from './render-probes.js';
 import { renderProgress, trackRenderProgress } from './render-progress.js';
 import { forgetRenderSpeech, keepRenderSpeech, renderSpeech } from './render-speech.js';
 import { renderVideo, type RenderEngines } from './render.js';
@@ -143,14 +143,6 @@ export function createRenderRoutes({
         404,
       );
     return c.json(speech);
-  });
-  app.onError(function renderError(err, c) {
-    if (err instanceof NoRenderProbe)
-      return c.json({ error: { code: 'no_render', message: err.message } }, 404);
-    if (err instanceof RenderError) {
-      return c.json({ error: { code: err.code, message: err.message } }, err.status);
-    }
-    return c.json({ error: { code: 'render_failed', message: err.message || 'render failed' } }, 500);
   });
   return app;
 }

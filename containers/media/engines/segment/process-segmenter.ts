@@ -5,6 +5,7 @@
  * images queue on the child's stdin and their maps come back in order, so a caller can keep the
  * next key frame waiting while the child works (callers bound how many they keep in flight).
  */
+import { mediaConfig } from '../../core/config.js';
 import { nativeVision } from '../../core/venv.js';
 import { startRecordProcess } from '../frame-pipeline/record-process.js';
 import {
@@ -33,17 +34,14 @@ function childArgs(model: SegmentationModel): string[] {
  * landscape shape) when the environment has it, else the TF.js model in a Node child. Both answer
  * the same way; the native child first reads a line naming its shape.
  */
-function segmenterChild(model: SegmentationModel): { native: boolean; bin: string; args: string[] } {
-  const native = model === 'selfie' ? nativeVision() : null;
+function segmenterChild(
+  model: SegmentationModel,
+  allowNative: boolean,
+): { native: boolean; bin: string; args: string[] } {
+  const native = model === 'selfie' ? nativeVision(undefined, allowNative) : null;
   if (native) return { native: true, bin: native.python, args: [native.script, 'segment'] };
   return { native: false, bin: process.execPath, args: childArgs(model) };
 }
-
-/**
- * Whether a native segmenter takes the landscape shape for wide video (`BLUR_LANDSCAPE_MODEL`,
- * default on; `0`: always the square one). README "Blur speed and quality" has what each costs.
- */
-const landscapeAllowed = () => process.env.BLUR_LANDSCAPE_MODEL !== '0';
 
 /**
  * Starts the segmenter process (the model's runtime loads while the caller decodes its first
@@ -53,8 +51,20 @@ const landscapeAllowed = () => process.env.BLUR_LANDSCAPE_MODEL !== '0';
 export function createProcessSegmenter({
   model = 'selfie',
   signal,
-}: { model?: SegmentationModel; signal?: AbortSignal } = {}): Segmenter {
-  const child = segmenterChild(model);
+  landscape = mediaConfig().render.blur.landscapeModel,
+  native: allowNative = mediaConfig().core.nativeVision,
+}: {
+  model?: SegmentationModel;
+  signal?: AbortSignal;
+  /**
+   * Whether a native segmenter takes the landscape shape for wide video (`BLUR_LANDSCAPE_MODEL`,
+   * default on; off: always the square one). docs/benchmarks.md has what each costs.
+   */
+  landscape?: boolean;
+  /** The native runtime when the environment has it (`NATIVE_VISION`, default on); off: TF.js. */
+  native?: boolean;
+} = {}): Segmenter {
+  const child = segmenterChild(model, allowNative);
   // A native child is the selfie model, square until `fitVideo` says otherwise.
   let shape: { w: number; h: number } = MODEL_SIZE[model];
   let name = child.native ? 'mediapipe-selfie' : `tfjs-${model}`;
@@ -92,7 +102,7 @@ export function createProcessSegmenter({
     get inputHeight() {
       return shape.h;
     },
-    fitVideo: (width, height) => fix(landscapeAllowed() ? shapeForVideo(width, height) : 'square'),
+    fitVideo: (width, height) => fix(landscape ? shapeForVideo(width, height) : 'square'),
     segment: (rgb) => {
       fix('square');
       return proc.request(rgb);

@@ -22,7 +22,7 @@ export const OUTPUT_SAMPLE_RATE_HZ = 24_000;
 export const PROVIDER_TIMEOUT_MS = 120_000;
 
 export interface ElevenLabsOptions {
-  /** Default env ELEVENLABS_BASE_URL, else the public API. */
+  /** Default env ELEVENLABS_BASE_URL (`tts.elevenLabs` of core/config), else the public API. */
   baseUrl?: string;
   /** Server-side key used when a request brings no credential. Default env ELEVENLABS_API_KEY. */
   apiKey?: string;
@@ -33,17 +33,6 @@ export interface ElevenLabsOptions {
   /** Default env ELEVENLABS_VOICE_ID, else Rachel. */
   voiceId?: string;
   fetch?: typeof fetch;
-}
-
-/** Reads the adapter's settings from the environment. */
-export function elevenLabsOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ElevenLabsOptions {
-  return {
-    baseUrl: env.ELEVENLABS_BASE_URL || undefined,
-    apiKey: env.ELEVENLABS_API_KEY || undefined,
-    modelId: env.ELEVENLABS_MODEL_ID || undefined,
-    outputFormat: env.ELEVENLABS_OUTPUT_FORMAT || undefined,
-    voiceId: env.ELEVENLABS_VOICE_ID || undefined,
-  };
 }
 
 /**

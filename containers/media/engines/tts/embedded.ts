@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { mediaConfig } from '../../core/config.js';
 import { venvModelDir } from '../../core/venv.js';
 import type { SynthesisRequest, SynthesisResult, SynthesisStream, TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
@@ -19,7 +20,7 @@ import { parseWav } from './wav.js';
 export const PIPER_VOICE_DIR_DEFAULT = venvModelDir(`piper-${PIPER_DEFAULT_VOICE}`);
 
 /** The Piper voice's directory: `PIPER_VOICE_DIR`, else the installed one. */
-const configuredVoiceDir = () => process.env.PIPER_VOICE_DIR || PIPER_VOICE_DIR_DEFAULT;
+const configuredVoiceDir = () => mediaConfig().tts.piperVoiceDir ?? PIPER_VOICE_DIR_DEFAULT;
 
 /** Both files of `voice` (model and config) are in `voiceDir`. */
 const voiceInstalled = (voiceDir: string, voice: string) =>
@@ -116,10 +117,6 @@ export function wholeAsStream({
     })(),
   };
 }
-
-/** `TTS_PRELOAD=0` leaves the Piper voice to the first request that speaks. */
-export const ttsPreloadWanted = (env: Record<string, string | undefined> = process.env): boolean =>
-  env.TTS_PRELOAD !== '0';
 
 /**
  * Loads the installed Piper voice now (≈ 1 s and ≈ 100 MB, kept for the process's life anyway

@@ -1,15 +1,17 @@
 /**
  * @module containers/media/engines/tts/errors
- * TTS failures with the spec's error `code` and the HTTP status the route answers with.
+ * TTS failures (`MediaError`s) with the spec's error `code` and the HTTP status the route answers with.
  */
-export class TtsError extends Error {
+import { MediaError } from '../../core/errors.js';
+
+export class TtsError extends MediaError {
   constructor(
-    readonly code: string,
+    code: string,
     message: string,
-    readonly status: 400 | 401 | 404 | 422 | 429 | 500 | 502 | 503 = 500,
+    status: 400 | 401 | 404 | 422 | 429 | 500 | 502 | 503 = 500,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, status, options);
     this.name = 'TtsError';
   }
 }

@@ -5,12 +5,13 @@
  * smoother Klatt-style variant, a slightly slower rate and lower pitch than espeak's defaults,
  * which listeners find less robotic than the stock 175 wpm.
  */
+import { mediaConfig } from '../../core/config.js';
 import { spawnMedia } from '../../core/ffmpeg.js';
 import type { SynthesisRequest, SynthesisResult, TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { parseWav, repairWav } from './wav.js';
 
-export const ESPEAK_BIN = process.env.ESPEAK_PATH ?? 'espeak-ng';
+export const ESPEAK_BIN = mediaConfig().tts.espeakPath;
 /** espeak-ng writes 22.05 kHz mono 16-bit PCM. */
 export const ESPEAK_SAMPLE_RATE_HZ = 22_050;
 

@@ -8,7 +8,7 @@ export type { TtsEngine, SynthesisRequest, SynthesisResult } from './engine.js';
 export { createEmbeddedTtsEngine, PIPER_VOICE_DIR_DEFAULT, type EmbeddedTtsOptions } from './embedded.js';
 export { createPiperEngine, PIPER_DEFAULT_VOICE, type PiperOptions, type PiperEngine } from './piper.js';
 export { createEspeakEngine, type EspeakOptions } from './espeak.js';
-export { createElevenLabsEngine, elevenLabsOptionsFromEnv, type ElevenLabsOptions } from './elevenlabs.js';
+export { createElevenLabsEngine, type ElevenLabsOptions } from './elevenlabs.js';
 export { normalizeText } from './normalize.js';
 export { splitSpeech, type SpeechChunk } from './sentences.js';
 export { TtsError } from './errors.js';

@@ -19,7 +19,7 @@ import { normalizeText } from './normalize.js';
 import { phonemeIds, sentencePhonemes, type PhonemeIdMap } from './phonemes.js';
 import { splitSpeech } from './sentences.js';
 import { pcmToWav } from './wav.js';
-import { intSetting } from '../../core/settings.js';
+import { mediaConfig } from '../../core/config.js';
 
 /** The voice installed by containers/media/python/install_models.py. */
 export const PIPER_DEFAULT_VOICE = 'en_US-joe-medium';
@@ -69,8 +69,8 @@ export const PIPER_NOISE_W = 0.333;
  * With 2 busy-waiting threads on a loaded machine it was RTF 0.06–0.14 against 0.064–0.068.
  */
 export const PIPER_THREADS_DEFAULT = 2;
-const threadsFromEnv = () =>
-  intSetting(process.env.PIPER_THREADS, { min: 1, max: 8, fallback: PIPER_THREADS_DEFAULT });
+/** `PIPER_THREADS` (1–8, default `PIPER_THREADS_DEFAULT`: core/config). */
+const threadsFromEnv = () => mediaConfig().tts.piperThreads;
 
 /** Peak level of each sentence after normalisation (Piper normalises each sentence to full scale; a little headroom keeps AAC from clipping). */
 const PEAK = 0.9;

@@ -14,7 +14,8 @@
 import { withScopeSignal } from '../../core/work-scope.js';
 import { Hono } from 'hono';
 import type { z } from 'zod';
-import { createElevenLabsEngine, elevenLabsOptionsFromEnv } from './elevenlabs.js';
+import { mediaConfig } from '../../core/config.js';
+import { createElevenLabsEngine } from './elevenlabs.js';
 import { MAX_TTS_TEXT_CHARS, TtsRequest } from '../../../../src/contract/tts.js';
 import type { TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
@@ -62,7 +63,7 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
     const e = engines[g];
     if (e) return typeof e === 'function' ? e() : e;
     // Env is read per request so a deployment can rotate keys without a restart.
-    return g === 0 ? embedded : createElevenLabsEngine(elevenLabsOptionsFromEnv());
+    return g === 0 ? embedded : createElevenLabsEngine(mediaConfig().tts.elevenLabs);
   };
   const app = new Hono();
   app.post('/tts', async function tts(c) {
@@ -104,11 +105,6 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
         ...provenanceHeaders(result.engine, result.voiceId, notes),
       },
     });
-  });
-  app.onError(function ttsError(err, c) {
-    if (err instanceof TtsError)
-      return c.json({ error: { code: err.code, message: err.message } }, err.status);
-    return c.json({ error: { code: 'tts_failed', message: err.message || 'speech synthesis failed' } }, 500);
   });
   return app;
 }

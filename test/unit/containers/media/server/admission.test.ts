@@ -39,9 +39,7 @@ describe('jobsPerKey', () => {
     expect(admission.jobsPerKey(undefined, 2)).toBe(1);
     expect(admission.jobsPerKey(undefined, 1)).toBe(1);
     expect(admission.jobsPerKey(undefined, 8)).toBe(4);
-    expect(admission.jobsPerKey('3', 2)).toBe(3);
-    expect(admission.jobsPerKey('0', 8)).toBe(4);
-    expect(admission.jobsPerKey('lots', 8)).toBe(4);
+    expect(admission.jobsPerKey(3, 2)).toBe(3);
   });
 });
 

@@ -2,10 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createFaceTracker } from '../../../../../../containers/media/engines/face-tracking/face-track.js';
-import {
-  createFaceTrackerThread,
-  faceMeshThreadWanted,
-} from '../../../../../../containers/media/engines/face-tracking/face-track-worker.js';
+import { createFaceTrackerThread } from '../../../../../../containers/media/engines/face-tracking/face-track-worker.js';
 import { SHARED_MEDIA } from '../../../../../support/services.js';
 
 const CLIP = join(SHARED_MEDIA, 'talking_head/retalking_face2.mp4');
@@ -79,12 +76,4 @@ describe('createFaceTrackerThread', () => {
       await expect.poll(ports, { timeout: 5000 }).toBe(before);
     },
   );
-});
-
-describe('faceMeshThreadWanted', () => {
-  it('is off unless FACE_MESH_THREAD is 1', () => {
-    expect(faceMeshThreadWanted({})).toBe(false);
-    expect(faceMeshThreadWanted({ FACE_MESH_THREAD: '0' })).toBe(false);
-    expect(faceMeshThreadWanted({ FACE_MESH_THREAD: '1' })).toBe(true);
-  });
 });
