@@ -199,6 +199,7 @@ const variables = z.object({
   VISION_PRELOAD: flag(true),
   VISION_WRIST_CROPS: flag(true),
   VISION_CLOSEUP_HANDS: flag(true),
+  VISION_EDGE_WRISTS_EVERY_NTH: number({ min: 1, max: 10, int: true }, 3),
   VISION_FACE_CROPS: flag(true),
   VISION_FAST_DECODE: flag(false),
   VISION_FACE_TRACKING: flag(false),
@@ -303,6 +304,8 @@ export interface VisionConfig {
   preload: boolean;
   wristCrops: boolean;
   closeupHands: boolean;
+  /** Hand passes on one sample in this many where the only wrists are on the bottom edge. */
+  edgeWristsEveryNth: number;
   faceCrops: boolean;
   fastDecode: boolean;
   faceTracking: boolean;
@@ -391,6 +394,7 @@ const slices = (v: Vars): MediaConfig => ({
     preload: v.VISION_PRELOAD,
     wristCrops: v.VISION_WRIST_CROPS,
     closeupHands: v.VISION_CLOSEUP_HANDS,
+    edgeWristsEveryNth: v.VISION_EDGE_WRISTS_EVERY_NTH,
     faceCrops: v.VISION_FACE_CROPS,
     fastDecode: v.VISION_FAST_DECODE,
     faceTracking: v.VISION_FACE_TRACKING,
