@@ -50,6 +50,12 @@ export type { UploadSession } from './tenant/upload-sessions.js';
 
 export const SWEEP_INTERVAL_MS = 60 * 60_000;
 
+/**
+ * A pending webhook delivery this long past its time with no attempt under way has lost its queue
+ * message: the sweep sends it again (a message is normally taken within seconds; a lease lasts 30 s).
+ */
+export const WEBHOOK_OVERDUE_GRACE_MS = 60_000;
+
 export interface TenantObjectEnv extends WatchdogEnv {
   MEDIA: R2Bucket;
   /** The jobs, to reconcile the slots with their real states. */
@@ -130,6 +136,7 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   async webhookEvent(d: NewDelivery, now = this.now()): Promise<DeliveryRow> {
     const { row, send } = this.webhooks.add(d, newWebhookId(), now);
     if (send) await this.env.WEBHOOKS?.send({ tenant: d.tenant, id: row.id, n: 0 });
+    await this.sweepBy(now + WEBHOOK_OVERDUE_GRACE_MS);
     return row;
   }
 
@@ -152,7 +159,9 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     state: WebhookState,
     nextAt: number | null,
   ): Promise<boolean> {
-    return this.webhooks.record(id, attempt, state, nextAt);
+    const kept = this.webhooks.record(id, attempt, state, nextAt);
+    if (kept && state === 'pending' && nextAt !== null) await this.sweepBy(nextAt + WEBHOOK_OVERDUE_GRACE_MS);
+    return kept;
   }
 
   async webhookList(videoId: string): Promise<DeliveryRow[]> {
@@ -228,7 +237,10 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
 
   // The sweep ---------------------------------------------------------------------------------
 
-  /** Sweeps expired idempotency keys, stale job slots and abandoned uploads; re-arms while any remain. */
+  /**
+   * Sweeps expired idempotency keys, stale job slots and abandoned uploads, and sends again the
+   * queue message of a webhook delivery that lost it; re-arms while any remain.
+   */
   override async alarm(): Promise<void> {
     const now = this.now();
     const idempotencyLeft = await this.idempotency.sweep(now);
@@ -237,8 +249,13 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
     const uploadsLeft = await this.uploads.sweep(now, this.abandonMs());
     const indexLeft = this.index.sweep(now);
     this.webhooks.sweep();
-    if (idempotencyLeft + this.slots.size + uploadsLeft + indexLeft > 0)
-      await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
+    for (const lost of this.webhooks.overdue(now, WEBHOOK_OVERDUE_GRACE_MS))
+      await this.env.WEBHOOKS?.send(lost);
+    const due = this.webhooks.nextDue();
+    let next = now + this.sweepEveryMs();
+    if (due !== null) next = Math.min(next, Math.max(now + 1_000, due + WEBHOOK_OVERDUE_GRACE_MS));
+    if (idempotencyLeft + this.slots.size + uploadsLeft + indexLeft > 0 || due !== null)
+      await this.ctx.storage.setAlarm(next);
   }
 
   private abandonMs(): number {
@@ -247,6 +264,12 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
 
   private sweepEveryMs(): number {
     return Math.max(1_000, Math.min(SWEEP_INTERVAL_MS, this.abandonMs()));
+  }
+
+  /** Arms the sweep to run no later than `at` (an earlier alarm stays). */
+  private async sweepBy(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
   private async ensureSweep(now: number): Promise<void> {

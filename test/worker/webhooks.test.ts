@@ -3,9 +3,9 @@
  * delivery, the signing secret, the delivery log. Hosts resolve through the fixture server's
  * DNS-over-HTTPS stub (test/support/doh.ts). Deliveries to a real receiver: test/e2e/webhooks.test.ts.
  */
-import { env, runInDurableObject } from 'cloudflare:test';
+import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it, vi } from 'vitest';
-import type { TenantObject } from '../../src/jobs/tenant-object.js';
+import { WEBHOOK_OVERDUE_GRACE_MS, type TenantObject } from '../../src/jobs/tenant-object.js';
 import { WebhookDeliveries } from '../../src/jobs/tenant/webhook-deliveries.js';
 import { BOB, call, expectError, fixture, post, waitForJob, type Field } from './helpers.js';
 
@@ -135,6 +135,57 @@ describe('signing secret', () => {
 });
 
 describe('delivery leases and rounds (the tenant object storage)', () => {
+  it('should send again, at the sweep, a pending delivery whose queue message was lost', async () => {
+    const tenant = 'lost-message-tenant';
+    const stub = env.TENANT.get(env.TENANT.idFromName(tenant));
+    const video_id = 'vid_lostmessage';
+    // A delivery tried once and due two minutes ago, with no message in the queue: as when the
+    // send of its next round failed after the attempt was recorded.
+    await runInDurableObject(stub, async (o: TenantObject, state) => {
+      const deliveries = new WebhookDeliveries(state.storage.sql, state.storage);
+      const now = Date.now();
+      await o.indexJob({
+        video_id,
+        kind: 'analysis',
+        status: 'failed',
+        progress: 0,
+        created_at: now - 200_000,
+        finished_at: now - 190_000,
+        expires_at: now + 86_400_000,
+      });
+      const d = {
+        tenant,
+        video_id,
+        type: 'job.failed' as const,
+        url: 'http://127.0.0.1:9/hook',
+        origin: 'http://o',
+      };
+      deliveries.add({ ...d, body: '{}' }, 'msg_lost', now - 180_000);
+      const attempt = {
+        at: new Date(now - 180_000).toISOString(),
+        status_code: 503,
+        error: null,
+        duration_ms: 5,
+      };
+      deliveries.record('msg_lost', attempt, 'pending', now - 2 * WEBHOOK_OVERDUE_GRACE_MS);
+      await state.storage.setAlarm(now + 3_600_000); // run below, not by the clock
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    // The consumer takes the message sent again: a second attempt (refused here: loopback in production).
+    let attempts = 0;
+    await vi.waitUntil(
+      async () => {
+        attempts = await runInDurableObject(stub, async (_o: TenantObject, state) => {
+          const row = new WebhookDeliveries(state.storage.sql, state.storage).list(video_id)[0];
+          return row.attempts.length;
+        });
+        return attempts === 2;
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+    expect(attempts).toBe(2);
+  });
+
   it('should lease a delivery to one message per round, and drop stale and duplicate messages', async () => {
     const stub = env.TENANT.get(env.TENANT.idFromName('lease-test-tenant'));
     // The deliveries module on the object's real SQLite, without the queue (no consumer races the test).

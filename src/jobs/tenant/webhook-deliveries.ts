@@ -170,6 +170,35 @@ export class WebhookDeliveries {
     this.sql.exec('DELETE FROM webhook_deliveries WHERE video_id = ?', videoId);
   }
 
+  /**
+   * The messages of pending deliveries due more than `graceMs` ago and not leased: their queue
+   * message is lost (a send that failed after the attempt was recorded, a consumer that died and
+   * was not retried). Sending them again is safe: `begin` leases a round to one message.
+   */
+  overdue(now: number, graceMs: number): WebhookMessage[] {
+    const rows = this.sql
+      .exec(
+        `SELECT id, tenant, attempts FROM webhook_deliveries
+         WHERE state = 'pending' AND next_at IS NOT NULL AND next_at < ? AND lease_until < ?`,
+        now - graceMs,
+        now,
+      )
+      .toArray() as unknown as Array<Pick<Raw, 'id' | 'tenant' | 'attempts'>>;
+    return rows.map((r) => ({
+      tenant: r.tenant,
+      id: r.id,
+      n: (JSON.parse(r.attempts) as unknown[]).length,
+    }));
+  }
+
+  /** When the earliest pending delivery is due; null when none is pending. */
+  nextDue(): number | null {
+    const row = this.sql
+      .exec(`SELECT MIN(next_at) AS due FROM webhook_deliveries WHERE state = 'pending'`)
+      .toArray()[0] as { due: number | null } | undefined;
+    return row?.due ?? null;
+  }
+
   /** Deletes the deliveries of jobs no longer in the key's index (retention passed). */
   sweep(): void {
     this.sql.exec('DELETE FROM webhook_deliveries WHERE video_id NOT IN (SELECT video_id FROM job_index)');
