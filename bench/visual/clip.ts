@@ -5,10 +5,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { mediaConfig } from '../../containers/media/core/config.js';
 import { FFMPEG_BIN, probeFile } from '../../containers/media/core/ffmpeg.js';
 import {
   decoderArgs,
-  defaultFastDecode,
   DEFAULT_FRAME_WIDTH_PX,
   frameFilter,
   skipNonReferenceWorthwhile,
@@ -55,7 +55,7 @@ export async function visionDecodeCost(clip: string, fps: number): Promise<Ffmpe
   const sourceFps = (await probeFile(clip)).video?.fps ?? 0;
   return ffmpegBenchmark(
     [
-      ...decoderArgs(defaultFastDecode(), skipNonReferenceWorthwhile(fps, sourceFps)),
+      ...decoderArgs(mediaConfig().vision.fastDecode, skipNonReferenceWorthwhile(fps, sourceFps)),
       '-i',
       clip,
       '-map',

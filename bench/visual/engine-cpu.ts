@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { decodeFrames } from '../../containers/media/engines/vision/frames.js';
 import type { RgbFrame } from '../../containers/media/engines/vision/engines.js';
 import { createHumanEngine } from '../../containers/media/engines/vision/human/engine.js';
-import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
+import { mediaConfig } from '../../containers/media/core/config.js';
 import { cpuMs, makeTalkingHeadClip } from './clip.js';
 
 const { values: args } = parseArgs({
@@ -23,7 +23,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'vision-engine-cpu-'));
 const clip = args.clip ?? path.join(dir, 'th_720p_60s.mp4');
 if (!args.clip) makeTalkingHeadClip(clip);
 const frames: RgbFrame[] = [];
-for await (const f of decodeFrames(clip, { fps: defaultVisionFps() })) frames.push(f);
+for await (const f of decodeFrames(clip, { fps: mediaConfig().vision.fps })) frames.push(f);
 rmSync(dir, { recursive: true, force: true });
 
 const engine = await createHumanEngine();

@@ -26,20 +26,19 @@ import { analyzeVisual, compactFrame } from '../../src/analytics/visual/index.js
 import {
   decodeFrames,
   decoderArgs,
-  defaultFastDecode,
   DEFAULT_FRAME_WIDTH_PX,
   frameFilter,
 } from '../../containers/media/engines/vision/frames.js';
 import type { RgbFrame } from '../../containers/media/engines/vision/engines.js';
 import { createHumanEngine } from '../../containers/media/engines/vision/human/engine.js';
 import { loadHuman } from '../../containers/media/engines/vision/human/load.js';
-import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
+import { mediaConfig } from '../../containers/media/core/config.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { runVision } from '../../test/fixtures/visual/run-vision.js';
 import { CLIP_SEC, cpuMs, makeTalkingHeadClip, visionDecodeCost } from './clip.js';
 
 const { values: args } = parseArgs({ options: { fps: { type: 'string' }, clip: { type: 'string' } } });
-const fps = args.fps ? Number(args.fps) : defaultVisionFps();
+const fps = args.fps ? Number(args.fps) : mediaConfig().vision.fps;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'vision-profile-'));
 const clip = args.clip ?? path.join(dir, 'th_720p_60s.mp4');
@@ -59,7 +58,7 @@ for await (const f of decodeFrames(clip, { fps })) frames.push(f);
 const n = frames.length;
 const decode = await visionDecodeCost(clip, fps);
 rows.push({
-  stage: `decode + scale (ffmpeg ${decoderArgs(defaultFastDecode()).join(' ')}, ${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)})`,
+  stage: `decode + scale (ffmpeg ${decoderArgs(mediaConfig().vision.fastDecode).join(' ')}, ${frameFilter(fps, DEFAULT_FRAME_WIDTH_PX)})`,
   runs: n,
   wallMs: decode.wallMs,
   cpuMs: decode.cpuMs,

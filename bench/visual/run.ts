@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import type { FrameObservation } from '../../src/contract/media.js';
 import { analyzeVisual, compactFrame, frameHands } from '../../src/analytics/visual/index.js';
 import { probeFile, spawnFfmpeg } from '../../containers/media/core/ffmpeg.js';
-import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
+import { mediaConfig } from '../../containers/media/core/config.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import {
   frameAt,
@@ -29,7 +29,7 @@ import { makeTalkingHeadClip } from './clip.js';
 const { values: args } = parseArgs({
   options: { fps: { type: 'string' }, 'rtf-only': { type: 'boolean' }, 'no-rtf': { type: 'boolean' } },
 });
-const fps = args.fps ? Number(args.fps) : defaultVisionFps();
+const fps = args.fps ? Number(args.fps) : mediaConfig().vision.fps;
 const RTF_CLIP_SEC = 60;
 const labels = readLabels();
 const pool = sharedVisionPool();

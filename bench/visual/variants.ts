@@ -18,13 +18,9 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { FFMPEG_BIN, probeFile } from '../../containers/media/core/ffmpeg.js';
-import { defaultVisionFps } from '../../containers/media/engines/vision/analyze.js';
+import { mediaConfig } from '../../containers/media/core/config.js';
 import { handPassWanted, wristView } from '../../containers/media/engines/vision/hand-crop.js';
 import { headCrop } from '../../containers/media/engines/vision/face-crop.js';
-import {
-  defaultCloseupHands,
-  defaultEdgeWristsEveryNth,
-} from '../../containers/media/engines/vision/human/config.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
 import { runVision } from '../../test/fixtures/visual/run-vision.js';
 import { talkingHead720p } from '../support/media.js';
@@ -34,7 +30,7 @@ import { cpuMs, visionDecodeCost } from './clip.js';
 const { values: args } = parseArgs({
   options: { only: { type: 'string' }, fps: { type: 'string' }, dir: { type: 'string' } },
 });
-const fps = args.fps ? Number(args.fps) : defaultVisionFps();
+const fps = args.fps ? Number(args.fps) : mediaConfig().vision.fps;
 const names = args.only
   ? args.only.split(',').map((s) => s.trim())
   : ['gate', ...TALKING_HEAD_VARIANTS.map((v) => v.name)];
@@ -72,9 +68,9 @@ try {
     const views = frames.map((f) => wristView(f.pose, f.height));
     const wanted = frames.map((f, i) =>
       handPassWanted(f.pose, f.face, f.height, {
-        closeups: defaultCloseupHands(),
+        closeups: mediaConfig().vision.closeupHands,
         sampleIndex: i,
-        edgeEveryNth: defaultEdgeWristsEveryNth(),
+        edgeEveryNth: mediaConfig().vision.edgeWristsEveryNth,
       }),
     );
     const wristPasses = wanted.filter((w, i) => w && views[i] !== 'none').length;

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnFfmpeg } from '../../containers/media/core/ffmpeg.js';
 import { decodeFrames, PpmStreamParser } from '../../containers/media/engines/vision/frames.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
-import { visionRoutes } from '../../containers/media/engines/vision/routes.js';
+import { visionRoutes as routes } from '../../containers/media/engines/vision/routes.js';
+import { answeringErrors } from '../../containers/media/server/errors.js';
 import { mapHands } from '../../containers/media/engines/vision/human/mapping.js';
 import { frameAt, mediaPath, readLabels, runVision } from '../fixtures/visual/run-vision.js';
 
@@ -14,6 +15,9 @@ const media = (name: string) => mediaPath(labels, name);
 const TALKING_HEADS = labels.items.filter((i) => i.media.startsWith('talking_head/')).map((i) => i.media);
 const S13 = 'gesture/liveportrait_s13_arms.mp4';
 const PALM = 'gesture/hagrid_crop_raised_palm.jpg';
+
+/** The routes as the server mounts them: their failures answered by the server's one handler. */
+const visionRoutes = answeringErrors(routes);
 
 let work: string;
 

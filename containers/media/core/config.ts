@@ -192,7 +192,7 @@ const variables = z.object({
   SYNC_OUTPUT_HOSTS: list,
   GAZE_SERVICE_URL: url,
   GAZE_SERVICE_KEY: text(),
-  // visual analytics (engines/vision still reads these itself; parsed here so a bad value stops the start)
+  // visual analytics
   VISION_FPS: number({ above: 0, max: 30 }, 2),
   VISION_THREADS: number({ min: 1, int: true }),
   VISION_NICE: number({ min: 0, max: 19, int: true }, 10),
@@ -296,20 +296,51 @@ export interface RenderConfig {
   gazeService: { baseUrl: string; apiKey: string | undefined } | null;
 }
 
+/** The vision engine (engines/vision): sampling, its threads, and which Human passes run. */
 export interface VisionConfig {
+  /**
+   * Sampled frames per second. On 2 cores a talking-head frame costs ≈ 70 CPU ms plus ≈ 15 ms of
+   * decode, so the default 2 puts 60 s of 720p at ≈ 6 s of two free cores, beside speech
+   * recognition in the same job, and still catches any gesture held for ≥ 0.5 s.
+   */
   fps: number;
-  /** Undefined → the CPU count. */
+  /** Worker threads of the vision pool; undefined → the CPU count. */
   threads: number | undefined;
+  /** Nice value of the vision threads and their decoder (engines/vision/priority.ts). */
   nice: number;
+  /** Start the vision workers with the service (each costs ≈ 3.5 CPU-s to start), not at the first request. */
   preload: boolean;
+  /** Re-run the hand model on a crop around each visible wrist the full-frame pass found no hand for. */
   wristCrops: boolean;
+  /** Also look for close-up hands on frames with neither a wrist nor a face in view. */
   closeupHands: boolean;
   /** Hand passes on one sample in this many where the only wrists are on the bottom edge. */
   edgeWristsEveryNth: number;
+  /** A second face pass on a crop around the pose's head when the whole frame gave no face. */
   faceCrops: boolean;
+  /**
+   * Skip the decoder's deblocking filter. Off by default: on the labelled media it moved 1 of 75
+   * gaze labels the wrong way and eye openness on retalking_face3 from 0.906 to 0.89 (blinks the
+   * same) for ≈ 0.5 CPU-s less per minute of 720p (README "Visual analytics speed").
+   */
   fastDecode: boolean;
+  /**
+   * Track the face between a worker's frames instead of detecting it on every one. Off by
+   * default: on the labelled media tracking moved 3 of 75 gaze labels the wrong way for ≈ 20 CPU
+   * ms per frame saved (README "Speed").
+   */
   faceTracking: boolean;
+  /**
+   * When the hand model runs: `visible-wrist` only where the pose shows a wrist a hand could be
+   * attached to; `always` on every frame (≈ 70 CPU ms more per frame without a wrist in view).
+   */
   hands: 'visible-wrist' | 'always';
+  /**
+   * `blazeface-front` (the short-range model on 128²) is ≈ 15–20 CPU ms less per frame than the
+   * full-range `blazeface` (256²) on the 60 s talking head, with the same labelled scores once a
+   * missed face is looked for again on a head crop (`faceCrops`); the full-range model finds
+   * small faces on the whole frame (README "Visual analytics speed").
+   */
   faceDetector: 'blazeface-front' | 'blazeface';
   handDetector: 'handtrack' | 'handdetect';
 }
@@ -435,7 +466,8 @@ let processConfig: MediaConfig | undefined;
 
 /**
  * The service's configuration, parsed from `process.env` on first use (the entry point's first
- * line, so a bad value stops the start).
+ * line, so a bad value stops the start). A worker thread has its own module state: it parses its
+ * copy of the environment (the parent's when the thread started) on its own first use.
  * @throws ConfigError (see `configFrom`).
  */
 export const mediaConfig = (): MediaConfig => (processConfig ??= configFrom(process.env));

@@ -5,29 +5,16 @@
  */
 import type { Readable } from 'node:stream';
 import type { FrameObservation } from '../../../../src/contract/media.js';
+import { mediaConfig } from '../../core/config.js';
 import type { ModelTimings } from './engines.js';
 import { decodeFrames, DEFAULT_FRAME_WIDTH_PX } from './frames.js';
 import { sharedVisionPool, type FrameResult, type VisionPool } from './pool.js';
 
-/**
- * Default sampling rate. Measured on 2 cores (bench/visual/profile.ts): a talking-head frame
- * costs ≈ 70 CPU ms (pose ≈ 26, face detector + mesh + iris + emotion ≈ 38; the hand model, ≈ 70
- * more, runs only where a wrist is in view), plus ≈ 15 ms of ffmpeg decode, so 2 fps puts 60 s
- * of 720p at ≈ 6 s of two free cores, beside speech recognition in the same job. 2 fps still
- * catches any gesture held for ≥ 0.5 s.
- */
-export const DEFAULT_VISION_FPS = 2;
 /** Frames allowed between the decoder and the workers, per worker: bounds memory (~0.7 MB each at 640×360). */
 const IN_FLIGHT_FRAMES_PER_WORKER = 2;
 
-/** `VISION_FPS` when valid (0 < fps ≤ 30), else `DEFAULT_VISION_FPS`. */
-export function defaultVisionFps(env: Record<string, string | undefined> = process.env): number {
-  const fps = Number(env.VISION_FPS);
-  return Number.isFinite(fps) && fps > 0 && fps <= 30 ? fps : DEFAULT_VISION_FPS;
-}
-
 export interface AnalyzeVideoOptions {
-  /** Sampled frames per second. Default `defaultVisionFps()`. */
+  /** Sampled frames per second. Default: `VISION_FPS` (2, see `VisionConfig.fps`). */
   fps?: number;
   /** Frame width before inference. Default 640. */
   width?: number;
@@ -58,7 +45,7 @@ export async function* analyzeVideo(
   options: AnalyzeVideoOptions = {},
 ): AsyncGenerator<FrameObservation, VisionRunStats> {
   const {
-    fps = defaultVisionFps(),
+    fps = mediaConfig().vision.fps,
     width = DEFAULT_FRAME_WIDTH_PX,
     pool = sharedVisionPool(),
     sourceFps,

@@ -6,9 +6,10 @@
  * backpressure stops ffmpeg while the consumer is busy, so memory stays flat with file length.
  */
 import type { Readable } from 'node:stream';
+import { mediaConfig } from '../../core/config.js';
 import { probeFile, spawnFfmpeg } from '../../core/ffmpeg.js';
 import type { RgbFrame } from './engines.js';
-import { defaultVisionNice, niceProcess } from './priority.js';
+import { niceProcess } from './priority.js';
 
 /** Width frames are scaled to before inference; the models' inputs are ≤ 256 px anyway. */
 export const DEFAULT_FRAME_WIDTH_PX = 640;
@@ -18,9 +19,9 @@ export interface DecodeFramesOptions {
   fps: number;
   /** Output width in pixels (height keeps the aspect ratio, even). Default 640. */
   width?: number;
-  /** Skip the decoder's deblocking filter (see `decoderArgs`). Default `defaultFastDecode()` (off). */
+  /** Skip the decoder's deblocking filter (see `decoderArgs`). Default: `VISION_FAST_DECODE` (off). */
   fastDecode?: boolean;
-  /** Nice value of the ffmpeg decoder. Default `defaultVisionNice()`. */
+  /** Nice value of the ffmpeg decoder. Default: `VISION_NICE` (10). */
   nice?: number;
   /** The source's frame rate (0: unknown). Default: probed from a file path; unknown for a stream. */
   sourceFps?: number;
@@ -40,8 +41,8 @@ export async function* decodeFrames(
   const {
     fps,
     width = DEFAULT_FRAME_WIDTH_PX,
-    fastDecode = defaultFastDecode(),
-    nice = defaultVisionNice(),
+    fastDecode = mediaConfig().vision.fastDecode,
+    nice = mediaConfig().vision.nice,
     signal,
   } = options;
   if (!(fps > 0 && fps <= 60)) throw new RangeError(`fps must be in (0, 60], got ${fps}`);
@@ -87,14 +88,6 @@ export async function* decodeFrames(
   if (parser.pendingBytes > 0)
     throw new Error(`ffmpeg output ended inside a frame (${parser.pendingBytes} bytes left)`);
 }
-
-/**
- * `VISION_FAST_DECODE=1` skips the deblocking filter; off by default: on the labelled media it
- * moved 1 of 75 gaze labels the wrong way and eye openness on retalking_face3 from 0.906 to
- * 0.89 (blinks the same) for ≈ 0.5 CPU-s less per minute of 720p (README "Visual analytics speed").
- */
-export const defaultFastDecode = (env: Record<string, string | undefined> = process.env): boolean =>
-  env.VISION_FAST_DECODE === '1';
 
 /**
  * Decoder options, before `-i`. One decoder thread: the decode runs beside the vision workers

@@ -21,13 +21,6 @@ export {
   disposeSharedVisionPool,
   defaultThreadCount,
   preloadVision,
-  visionPreloadWanted,
 } from './pool.js';
-export {
-  analyzeVideo,
-  defaultVisionFps,
-  DEFAULT_VISION_FPS,
-  type VisionRunStats,
-  type AnalyzeVideoOptions,
-} from './analyze.js';
+export { analyzeVideo, type VisionRunStats, type AnalyzeVideoOptions } from './analyze.js';
 export { visionRoutes, VisionRouteError } from './routes.js';

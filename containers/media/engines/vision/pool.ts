@@ -11,7 +11,7 @@ import type { FrameObservation } from '../../../../src/contract/media.js';
 import type { ModelTimings, RgbFrame } from './engines.js';
 import type { HumanConfigOptions } from './human/config.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
-import { intSetting } from '../../core/settings.js';
+import { mediaConfig, type VisionConfig } from '../../core/config.js';
 import { threadEntry } from '../../core/thread-entry.js';
 
 /** How long a worker may take to load its models before the pool gives up. */
@@ -35,9 +35,12 @@ interface Slot {
   dead: Error | null;
 }
 
-/** Threads from `VISION_THREADS` (≥ 1), defaulting to the core count. */
-export function defaultThreadCount(env: Record<string, string | undefined> = process.env): number {
-  return intSetting(env.VISION_THREADS, { min: 1, fallback: Math.max(1, availableParallelism()) });
+/** Pure: the pool's threads, `VISION_THREADS` or else one per core. */
+export function defaultThreadCount(
+  vision: Pick<VisionConfig, 'threads'> = mediaConfig().vision,
+  cores: number = availableParallelism(),
+): number {
+  return vision.threads ?? Math.max(1, cores);
 }
 
 export class VisionPool implements Disposable {
@@ -181,14 +184,11 @@ export function disposeSharedVisionPool(): void {
 }
 
 /**
- * `VISION_PRELOAD=0` leaves the vision workers to the first vision request. Otherwise they start
- * with the service: their start (tsx, tfjs-wasm, models, warm-up frames) costs ≈ 3.5 CPU-s each,
- * which the first visual job would pay on its longer lane (README "Visual analytics speed", fifth round).
+ * Starts the shared pool now and resolves once its models are loaded; a failure is left for the
+ * first request. The service calls it at its start unless `VISION_PRELOAD=0`: a worker's start
+ * (tsx, tfjs-wasm, models, warm-up frames) costs ≈ 3.5 CPU-s, which the first visual job would
+ * otherwise pay on its longer lane (README "Visual analytics speed", fifth round).
  */
-export const visionPreloadWanted = (env: Record<string, string | undefined> = process.env): boolean =>
-  env.VISION_PRELOAD !== '0';
-
-/** Starts the shared pool now and resolves once its models are loaded; a failure is left for the first request. */
 export async function preloadVision(): Promise<boolean> {
   try {
     await sharedVisionPool().ready();

@@ -5,20 +5,12 @@
  * at every barrier for whichever of them a vision thread pushed off a core. So the vision
  * threads and their ffmpeg decoder run at a lower priority (a higher nice value): they get what
  * Whisper leaves and, once it is done, all of both cores. Alone, as in a vision-only job, they
- * run as fast as before: nice only matters when something else wants the core.
+ * run as fast as before: nice only matters when something else wants the core. The nice value is
+ * `VISION_NICE` (the configuration's `vision.nice`, default 10).
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { lowerPriority } from '../../core/priority.js';
-import { intSetting } from '../../core/settings.js';
-
-/** Nice value of the vision threads and decoder (0–19); `VISION_NICE`, default 10. */
-export const DEFAULT_VISION_NICE = 10;
-
-/** `VISION_NICE` when an integer in 0–19, else {@link DEFAULT_VISION_NICE}. */
-export function defaultVisionNice(env: Record<string, string | undefined> = process.env): number {
-  return intSetting(env.VISION_NICE, { min: 0, max: 19, fallback: DEFAULT_VISION_NICE });
-}
 
 /**
  * Sets the nice value of the calling thread only (Linux: `setpriority` on a thread id applies to

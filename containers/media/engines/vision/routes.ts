@@ -16,35 +16,38 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono } from 'hono';
+import { mediaConfig } from '../../core/config.js';
+import { errorBody, MediaError } from '../../core/errors.js';
 import { FfmpegError, probeFile } from '../../core/ffmpeg.js';
 import { WORK_DIR_PREFIX } from '../../core/stale-work-dirs.js';
 import { plainMediaError } from '../../core/media-limits.js';
 import { compactFrame } from '../../../../src/analytics/visual/compact.js';
-import { analyzeVideo, defaultVisionFps, type VisionRunStats } from './analyze.js';
+import { analyzeVideo, type VisionRunStats } from './analyze.js';
 
 /** Sampling rates accepted from the query string. */
 const MAX_FPS = 30;
 
 export type VisionErrorCode = 'invalid_request' | 'unsupported_media' | 'no_video_stream' | 'vision_failed';
 
-/** A failure with the status and code the route answers with. */
-export class VisionRouteError extends Error {
+/** A failure with the status and code the route answers with (the server's one handler answers it). */
+export class VisionRouteError extends MediaError {
+  declare readonly status: 400 | 415 | 422 | 500;
+  declare readonly code: VisionErrorCode;
+
   constructor(
-    readonly status: 400 | 415 | 422 | 500,
-    readonly code: VisionErrorCode,
+    status: 400 | 415 | 422 | 500,
+    code: VisionErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, status, options);
     this.name = 'VisionRouteError';
   }
 }
 
-const errorBody = (code: string, message: string) => ({ error: { code, message } });
-
-/** Parses `?fps=`: absent → the default; otherwise 0 < fps ≤ 30. */
+/** Parses `?fps=`: absent → `VISION_FPS`; otherwise 0 < fps ≤ 30. */
 export function parseFps(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return defaultVisionFps();
+  if (raw === undefined || raw === '') return mediaConfig().vision.fps;
   const fps = Number(raw);
   if (!Number.isFinite(fps) || fps <= 0 || fps > MAX_FPS) {
     throw new VisionRouteError(
@@ -71,11 +74,6 @@ export function parseDetail(raw: string | undefined): 'compact' | 'full' {
 }
 
 export const visionRoutes = new Hono();
-
-visionRoutes.onError((err, c) => {
-  if (err instanceof VisionRouteError) return c.json(errorBody(err.code, err.message), err.status);
-  return c.json(errorBody('vision_failed', (err as Error).message), 500);
-});
 
 visionRoutes.post('/vision', async function postVision(c) {
   const fps = parseFps(c.req.query('fps'));

@@ -6,8 +6,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { HumanConfigOptions } from './human/config.js';
 import { createHumanEngine } from './human/engine.js';
-import { defaultVisionNice, niceThisThread } from './priority.js';
+import { niceThisThread } from './priority.js';
 import type { WorkerReply, WorkerRequest } from './protocol.js';
+import { mediaConfig } from '../../core/config.js';
 import { answerInOrder } from '../../core/thread-entry.js';
 
 /** Size of the blank warm-up frame: the default sampling width at 16:9. */
@@ -18,10 +19,13 @@ const port = parentPort;
 if (!port) throw new Error('vision worker must run in a worker thread');
 
 const options = (workerData ?? {}) as HumanConfigOptions;
-// Whisper, beside us in an analysis job, goes first (see ./priority.ts).
-niceThisThread(defaultVisionNice());
 
 try {
+  // A thread has its own module state: it parses its copy of the service's environment (the
+  // parent's at the thread's start) once, here; the engine's defaults come from the same object.
+  const { vision } = mediaConfig();
+  // Whisper, beside us in an analysis job, goes first (see ./priority.ts).
+  niceThisThread(vision.nice);
   const engine = await createHumanEngine(options);
   // The first inference is several times slower (wasm tier-up, buffer allocation); pay it at
   // start-up, not in the first job's first frame.

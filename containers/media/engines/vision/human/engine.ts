@@ -8,15 +8,8 @@ import type { FrameObservation } from '../../../../../src/contract/media.js';
 import type { FaceEngine, HandEngine, ModelTimings, PoseEngine, RgbFrame, VisionEngine } from '../engines.js';
 import { headCrop } from '../face-crop.js';
 import { handPassWanted, pickCropHand, wristCrops, type CropBox, type WristCrop } from '../hand-crop.js';
-import {
-  defaultCloseupHands,
-  defaultEdgeWristsEveryNth,
-  defaultFaceCrops,
-  defaultFaceTracking,
-  defaultHandsWhen,
-  FACE_REDETECT_EVERY_FRAMES,
-  type HumanConfigOptions,
-} from './config.js';
+import { mediaConfig } from '../../../core/config.js';
+import { FACE_REDETECT_EVERY_FRAMES, type HumanConfigOptions } from './config.js';
 import { loadHuman, type HumanInstance, type HumanResult, type HumanTensor } from './load.js';
 import { facesFromCrop, handsFromCrop, mapFace, mapHands, mapPose } from './mapping.js';
 
@@ -51,13 +44,14 @@ export interface HumanEngine extends VisionEngine, PoseEngine, HandEngine, FaceE
  * const { observation, timings } = await engine.observe({ time: 0, width, height, data });
  */
 export async function createHumanEngine(options: HumanConfigOptions = {}): Promise<HumanEngine> {
+  const { vision } = mediaConfig();
   const {
-    wristCrops: useWristCrops = process.env.VISION_WRIST_CROPS !== '0',
-    handsWhen = defaultHandsWhen(),
-    faceTracking = defaultFaceTracking(),
-    faceCrops = defaultFaceCrops(),
-    closeupHands = defaultCloseupHands(),
-    edgeWristsEveryNth = defaultEdgeWristsEveryNth(),
+    wristCrops: useWristCrops = vision.wristCrops,
+    handsWhen = vision.hands,
+    faceTracking = vision.faceTracking,
+    faceCrops = vision.faceCrops,
+    closeupHands = vision.closeupHands,
+    edgeWristsEveryNth = vision.edgeWristsEveryNth,
   } = options;
   const human = await loadHuman(options);
   let disposed = false;

@@ -5,17 +5,16 @@ import { readlinkSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import {
-  DEFAULT_VISION_NICE,
-  defaultVisionNice,
-} from '../../../../../../containers/media/engines/vision/priority.js';
+import { configFrom } from '../../../../../../containers/media/core/config.js';
 
-describe('defaultVisionNice', () => {
-  it('should take an integer 0–19 from VISION_NICE and fall back otherwise', () => {
-    expect(defaultVisionNice({ VISION_NICE: '0' })).toBe(0);
-    expect(defaultVisionNice({ VISION_NICE: '15' })).toBe(15);
-    for (const bad of [undefined, '', '-5', '20', '3.5', 'low'])
-      expect(defaultVisionNice({ VISION_NICE: bad })).toBe(DEFAULT_VISION_NICE);
+describe('VISION_NICE', () => {
+  it('should take a whole number 0–19, 10 when unset, and refuse anything else', () => {
+    expect(configFrom({ VISION_NICE: '0' }).vision.nice).toBe(0);
+    expect(configFrom({ VISION_NICE: '15' }).vision.nice).toBe(15);
+    expect(configFrom({ VISION_NICE: '' }).vision.nice).toBe(10);
+    expect(configFrom({}).vision.nice).toBe(10);
+    for (const bad of ['-5', '20', '3.5', 'low'])
+      expect(() => configFrom({ VISION_NICE: bad })).toThrow(/VISION_NICE/);
   });
 });
 
