@@ -8,6 +8,7 @@
  * output gets caption files, of the words the render timed on the output's timeline.
  */
 import type { ProcessingReport } from '../../contract/jobs.js';
+import { MEDIA_HEADERS } from '../../contract/media-protocol.js';
 import { RenderToggles, type ProcessOptions } from '../../contract/options.js';
 import type { RenderRequest } from '../../contract/render.js';
 import type { JobOf } from '../../jobs/state.js';
@@ -123,7 +124,7 @@ const renderStep: Step<ProcessingJob> = {
     if (probed.status === 'rejected') throw probed.reason;
     if (res.status === 'rejected') throw res.reason;
     const id = ctx.job.video_id;
-    const header = res.value.headers.get('x-render-report');
+    const header = res.value.headers.get(MEDIA_HEADERS.renderReport);
     // The new speech's words are asked while the output is stored: the container keeps them a while.
     const speech = parseRenderReport(header)?.speech?.words ? ctx.media.renderSpeech(id) : null;
     speech?.catch(() => {}); // awaited below

@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono } from 'hono';
+import { MEDIA_ROUTES } from '../../../../src/contract/media-protocol.js';
 import { FfmpegError, probeFile } from '../../core/ffmpeg.js';
 import { WORK_DIR_PREFIX } from '../../core/stale-work-dirs.js';
 import { plainMediaError } from '../../core/media-limits.js';
@@ -77,7 +78,7 @@ visionRoutes.onError((err, c) => {
   return c.json(errorBody('vision_failed', (err as Error).message), 500);
 });
 
-visionRoutes.post('/vision', async function postVision(c) {
+visionRoutes.post(MEDIA_ROUTES.vision, async function postVision(c) {
   const fps = parseFps(c.req.query('fps'));
   const detail = parseDetail(c.req.query('detail'));
   const body = c.req.raw.body;
