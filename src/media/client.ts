@@ -6,9 +6,9 @@
 import {
   DEFAULT_MAX_MEDIA_DURATION_SEC,
   type AsrOutput,
+  type CompactFrame,
   type ProbeResult,
   type TimeSegment,
-  type VisionFrame,
 } from '../contract/media.js';
 import { MEDIA_HEADERS as H, MEDIA_ROUTES, mediaPath, PCM_CONTENT_TYPE } from '../contract/media-protocol.js';
 import { MediaErrorBody, RenderSpeech, type RenderRequest } from '../contract/render.js';
@@ -265,15 +265,15 @@ export class MediaClient {
     return res.json<AsrOutput>();
   }
 
-  /** Streams one frame record per sampled frame: compact by default (the container's `/vision`), full with `?detail=full`. */
-  async *observeFrames(body: ReadableStream, hints: SourceHints, fps?: number): AsyncGenerator<VisionFrame> {
+  /** Streams one compact record per sampled frame (the container's `/vision` compacts them). */
+  async *observeFrames(body: ReadableStream, hints: SourceHints, fps?: number): AsyncGenerator<CompactFrame> {
     const res = await this.call(
       mediaPath.vision(fps),
       { method: 'POST', body, headers: hintHeaders(hints) },
       'visual analysis',
     );
     for await (const line of ndjsonLines(res.body!)) {
-      const value = JSON.parse(line) as VisionFrame | { done: true } | { error: { message: string } };
+      const value = JSON.parse(line) as CompactFrame | { done: true } | { error: { message: string } };
       if ('error' in value) throw new UnrecoverableError(`visual analysis failed: ${value.error.message}`);
       if ('done' in value) return;
       yield value;
