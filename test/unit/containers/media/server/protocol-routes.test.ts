@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMediaApp } from '../../../../../containers/media/server/server.js';
-import { MEDIA_ROUTES, mediaPath } from '../../../../../src/contract/media-protocol.js';
+import { MEDIA_ROUTES } from '../../../../../src/contract/media-protocol.js';
 
 /** The handlers the container serves (its middleware, mounted on `*` or a route, left out). */
 function servedRoutes(): { method: string; path: string }[] {
@@ -16,13 +16,5 @@ describe('the Worker ↔ container protocol', () => {
     const undefinedRoutes = routes.filter((r) => !defined.has(r.path));
     expect(undefinedRoutes).toEqual([]);
     expect(new Set(routes.map((r) => r.path))).toEqual(defined);
-  });
-
-  it('should fill a route parameter with the encoded job id', () => {
-    expect(mediaPath.job('vid a/b')).toBe('/jobs/vid%20a%2Fb');
-    expect(mediaPath.renderProgress('v1')).toBe('/render/progress/v1');
-    expect(mediaPath.renderSpeech('v1')).toBe('/render/speech/v1');
-    expect(mediaPath.vision()).toBe('/vision');
-    expect(mediaPath.vision(2)).toBe('/vision?fps=2');
   });
 });
