@@ -31,7 +31,8 @@ export const MEDIA_ROUTES = {
 
 export type MediaRoute = (typeof MEDIA_ROUTES)[keyof typeof MEDIA_ROUTES];
 
-const withParam = (route: string, value: string) => route.replace(/:[a-z]+$/, encodeURIComponent(value));
+const withParam = (route: string, value: string) =>
+  route.replace(/:[a-z]+$/, () => encodeURIComponent(value));
 
 /** The paths the Worker calls: a route with its parameter filled in. */
 export const mediaPath = {
