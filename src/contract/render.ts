@@ -37,41 +37,36 @@ const count = z.number().finite();
 
 /**
  * The render report (`x-render-report`, internal and verbose). The container builds it to this
- * type; the Worker parses it with the same schema, tolerantly (`.catch`): a report from an older
- * container still gives a public report, with zeros where a number is missing, never a failed job.
+ * type; the Worker parses it with the same schema (both ship from this repository): a header that
+ * does not parse is a broken answer, not an older dialect.
  */
 export const RenderReport = z.object({
-  output: z
-    .object({
-      width: count.catch(0),
-      height: count.catch(0),
-      fps: count.catch(0),
-      duration_sec: count.catch(0),
-      /** `source`: as long as the source; `loop`/`trim`: fitted to the new speech. */
-      fit: z.enum(OUTPUT_FITS).catch('source'),
-    })
-    .catch({ width: 0, height: 0, fps: 0, duration_sec: 0, fit: 'source' }),
+  output: z.object({
+    width: count,
+    height: count,
+    fps: count,
+    duration_sec: count,
+    /** `source`: as long as the source; `loop`/`trim`: fitted to the new speech. */
+    fit: z.enum(OUTPUT_FITS),
+  }),
   /** Which pipeline shape ran (diagnostics). */
-  path: z.enum(['passthrough', 'mask-pipe', 'frames']).optional().catch(undefined),
+  path: z.enum(['passthrough', 'mask-pipe', 'frames']).optional(),
   /** Everything that took effect: the applied options and `captions`. */
-  options_applied: z.array(z.string()).catch([]),
-  stages_ms: z.record(z.string(), z.number()).optional().catch(undefined),
-  frames: z.number().optional().catch(undefined),
+  options_applied: z.array(z.string()),
+  // Diagnostics: a NaN of the container arrives as null (JSON) and must not fail the job.
+  stages_ms: z.record(z.string(), z.number().nullable()).optional(),
+  frames: z.number().nullable().optional(),
   /** `measured_lag_ms` is the audio shift of offset mode; engines add their own diagnostics. */
   lip_sync: z
     .object({
-      mode: z.enum(LIP_SYNC_MODES).catch('none'),
-      measured_lag_ms: z.number().optional().catch(undefined),
+      mode: z.enum(LIP_SYNC_MODES),
+      measured_lag_ms: z.number().nullable().optional(),
     })
     .catchall(z.unknown())
-    .optional()
-    .catch(undefined),
-  blur: z.record(z.string(), z.unknown()).optional().catch(undefined),
-  editors: z.record(z.string(), z.unknown()).optional().catch(undefined),
-  captions: z
-    .object({ cues_from: z.enum(CAPTION_TIMINGS).catch('even-split'), words: z.number().catch(0) })
-    .optional()
-    .catch(undefined),
+    .optional(),
+  blur: z.record(z.string(), z.unknown()).optional(),
+  editors: z.record(z.string(), z.unknown()).optional(),
+  captions: z.object({ cues_from: z.enum(CAPTION_TIMINGS), words: z.number() }).optional(),
   /**
    * The new speech's words (`GET /render/speech/{job}` answers them): how they were timed, how
    * many, their language. Absent without new speech or when none of it could be timed.
@@ -79,14 +74,13 @@ export const RenderReport = z.object({
   speech: z
     .object({
       timing: z.enum(SPEECH_TIMINGS),
-      words: count.catch(0),
-      language: z.string().nullable().catch(null),
+      words: count,
+      language: z.string().nullable(),
     })
-    .optional()
-    .catch(undefined),
+    .optional(),
   /** Which engine and voice spoke the new speech, when it was synthesized by /tts (read from the WAV's INFO chunk). */
-  voice: z.object({ engine: z.string(), voice_id: z.string() }).optional().catch(undefined),
-  notes: z.array(z.string()).catch([]),
+  voice: z.object({ engine: z.string(), voice_id: z.string() }).optional(),
+  notes: z.array(z.string()),
 });
 /** What the container sends. */
 export type RenderReport = z.input<typeof RenderReport>;

@@ -6,10 +6,11 @@
 import {
   DEFAULT_MAX_MEDIA_DURATION_SEC,
   type AsrOutput,
+  type CompactFrame,
   type ProbeResult,
   type TimeSegment,
-  type VisionFrame,
 } from '../contract/media.js';
+import { MEDIA_HEADERS as H, MEDIA_ROUTES, mediaPath, PCM_CONTENT_TYPE } from '../contract/media-protocol.js';
 import { MediaErrorBody, RenderSpeech, type RenderRequest } from '../contract/render.js';
 import type { TtsRequest } from '../contract/tts.js';
 import { ADMISSION_WAIT_MS, fetchTimeoutMs, workBudgetMs } from './budget.js';
@@ -36,8 +37,8 @@ const PROGRESS_CALL_TIMEOUT_MS = 1_000;
 const SPEECH_CALL_TIMEOUT_MS = 15_000;
 
 const hintHeaders = (hints: SourceHints): Record<string, string> => ({
-  ...(hints.filename ? { 'x-source-filename': encodeURIComponent(hints.filename) } : {}),
-  ...(hints.content_type ? { 'x-source-content-type': hints.content_type } : {}),
+  ...(hints.filename ? { [H.sourceFilename]: encodeURIComponent(hints.filename) } : {}),
+  ...(hints.content_type ? { [H.sourceContentType]: hints.content_type } : {}),
 });
 
 /** What the container is told about the job each request works for (headers), and when the Worker gives up. */
@@ -122,14 +123,13 @@ export class MediaClient {
     ]);
     const headers = new Headers(init.headers);
     if (this.scope) {
-      headers.set('x-job-id', this.scope.jobId);
-      if (this.scope.tenant) headers.set('x-tenant-id', this.scope.tenant);
-      if (this.scope.maxDurationSec)
-        headers.set('x-max-media-duration-sec', String(this.scope.maxDurationSec));
+      headers.set(H.jobId, this.scope.jobId);
+      if (this.scope.tenant) headers.set(H.tenantId, this.scope.tenant);
+      if (this.scope.maxDurationSec) headers.set(H.maxMediaDurationSec, String(this.scope.maxDurationSec));
     }
-    headers.set('x-work-budget-ms', String(budgetMs));
-    headers.set('x-admission-wait-ms', String(ADMISSION_WAIT_MS));
-    if (this.durationSec !== null) headers.set('x-media-duration-sec', String(this.durationSec));
+    headers.set(H.workBudgetMs, String(budgetMs));
+    headers.set(H.admissionWaitMs, String(ADMISSION_WAIT_MS));
+    if (this.durationSec !== null) headers.set(H.mediaDurationSec, String(this.durationSec));
     try {
       res = await this.transport.fetch(path, { ...init, headers, signal });
     } catch (err) {
@@ -155,7 +155,7 @@ export class MediaClient {
 
   async probe(body: ReadableStream, hints: SourceHints): Promise<ProbeResult> {
     const res = await this.call(
-      '/probe',
+      MEDIA_ROUTES.probe,
       { method: 'POST', body, headers: hintHeaders(hints) },
       'reading the media',
     );
@@ -169,7 +169,9 @@ export class MediaClient {
    * when no render of the job started there within the container's wait.
    */
   async renderProbe(): Promise<ProbeResult | null> {
-    const res = await this.call('/render/probe', { method: 'GET' }, 'reading the media', { absentOk: true });
+    const res = await this.call(MEDIA_ROUTES.renderProbe, { method: 'GET' }, 'reading the media', {
+      absentOk: true,
+    });
     if (res.status === 404) return null;
     const probe = await res.json<ProbeResult>();
     this.setMedia({ durationSec: probe.duration_sec });
@@ -178,12 +180,12 @@ export class MediaClient {
 
   /**
    * How much of `jobId`'s render output the container has encoded (0..1), or null when it cannot
-   * say (no render of the job there, an older container, no answer within a second): progress is
+   * say (no render of the job there, no answer within a second): progress is
    * a courtesy, never a reason to fail or wait.
    */
   async renderProgress(jobId: string): Promise<number | null> {
     try {
-      const res = await this.transport.fetch(`/render/progress/${encodeURIComponent(jobId)}`, {
+      const res = await this.transport.fetch(mediaPath.renderProgress(jobId), {
         method: 'GET',
         signal: AbortSignal.timeout(PROGRESS_CALL_TIMEOUT_MS),
       });
@@ -204,7 +206,7 @@ export class MediaClient {
     const what = 'reading the new speech of the render';
     let res: Response;
     try {
-      res = await this.transport.fetch(`/render/speech/${encodeURIComponent(jobId)}`, {
+      res = await this.transport.fetch(mediaPath.renderSpeech(jobId), {
         method: 'GET',
         signal: AbortSignal.any([
           AbortSignal.timeout(SPEECH_CALL_TIMEOUT_MS),
@@ -224,17 +226,17 @@ export class MediaClient {
 
   /** Stops every running piece of work of `jobId` in the container (DELETE of the job). */
   async abortJob(jobId: string): Promise<number> {
-    const res = await this.transport.fetch(`/jobs/${encodeURIComponent(jobId)}`, {
+    const res = await this.transport.fetch(mediaPath.job(jobId), {
       method: 'DELETE',
       signal: AbortSignal.timeout(ABORT_CALL_TIMEOUT_MS),
     });
     return res.ok ? ((await res.json()) as { aborted: number }).aborted : 0;
   }
 
-  /** 16 kHz mono s16le PCM of the input's first audio stream. */
+  /** The input's first audio stream as PCM in the protocol's `PCM_FORMAT` (16 kHz mono s16le). */
   async extractAudio(body: ReadableStream, hints: SourceHints): Promise<ReadableStream<Uint8Array>> {
     const res = await this.call(
-      '/audio',
+      MEDIA_ROUTES.audio,
       { method: 'POST', body, headers: hintHeaders(hints) },
       'extracting the audio',
     );
@@ -248,14 +250,14 @@ export class MediaClient {
     language?: string,
   ): Promise<AsrOutput> {
     const res = await this.call(
-      '/asr',
+      MEDIA_ROUTES.asr,
       {
         method: 'POST',
         body: pcm,
         headers: {
-          'content-type': 'audio/L16; rate=16000; channels=1',
-          'x-speech-segments': JSON.stringify(speechSegments),
-          ...(language ? { 'x-speech-language': language } : {}),
+          'content-type': PCM_CONTENT_TYPE,
+          [H.speechSegments]: JSON.stringify(speechSegments),
+          ...(language ? { [H.speechLanguage]: language } : {}),
         },
       },
       'speech recognition',
@@ -263,16 +265,15 @@ export class MediaClient {
     return res.json<AsrOutput>();
   }
 
-  /** Streams one frame record per sampled frame: compact by default (the container's `/vision`), full with `?detail=full`. */
-  async *observeFrames(body: ReadableStream, hints: SourceHints, fps?: number): AsyncGenerator<VisionFrame> {
-    const query = fps ? `?fps=${fps}` : '';
+  /** Streams one compact record per sampled frame (the container's `/vision` compacts them). */
+  async *observeFrames(body: ReadableStream, hints: SourceHints, fps?: number): AsyncGenerator<CompactFrame> {
     const res = await this.call(
-      `/vision${query}`,
+      mediaPath.vision(fps),
       { method: 'POST', body, headers: hintHeaders(hints) },
       'visual analysis',
     );
     for await (const line of ndjsonLines(res.body!)) {
-      const value = JSON.parse(line) as VisionFrame | { done: true } | { error: { message: string } };
+      const value = JSON.parse(line) as CompactFrame | { done: true } | { error: { message: string } };
       if ('error' in value) throw new UnrecoverableError(`visual analysis failed: ${value.error.message}`);
       if ('done' in value) return;
       yield value;
@@ -282,7 +283,7 @@ export class MediaClient {
 
   async synthesize(request: TtsRequest): Promise<Response> {
     return this.call(
-      '/tts',
+      MEDIA_ROUTES.tts,
       { method: 'POST', body: JSON.stringify(request), headers: { 'content-type': 'application/json' } },
       'speech synthesis',
     );
@@ -322,7 +323,7 @@ export class MediaClient {
         : []),
     ]);
     return this.call(
-      '/render',
+      MEDIA_ROUTES.render,
       { method: 'POST', body: form.body, headers: { 'content-type': form.contentType } },
       'rendering the video',
       beside,

@@ -12,6 +12,7 @@
  */
 import { Container } from '@cloudflare/containers';
 import type { StopParams } from '@cloudflare/containers';
+import { MEDIA_HEADERS } from '../contract/media-protocol.js';
 import { InflightJobs, isCrash } from './inflight-jobs.js';
 
 /** Seconds before a job cut off by a crash is sent again (its failed run releases it first). */
@@ -27,7 +28,7 @@ export class MediaContainer extends Container {
   private stopRequested = false;
 
   override async fetch(request: Request): Promise<Response> {
-    const leave = this.inflight.enter(request.headers.get('x-job-id'));
+    const leave = this.inflight.enter(request.headers.get(MEDIA_HEADERS.jobId));
     try {
       const res = await super.fetch(request);
       if (!res.body) {

@@ -2,15 +2,15 @@
  * @module media/render-report
  * The media container's render report (`x-render-report`, internal and verbose) reduced to the
  * public `processing_report` of the status response. Pure; read with the contract's
- * `RenderReport` schema, which tolerates missing fields; strict about what it claims: an option
- * is "applied" only when the container says so.
+ * `RenderReport` schema; strict about what it claims: an option is "applied" only when the
+ * container says so.
  */
 import type { z } from 'zod';
 import type { ProcessingReport } from '../contract/jobs.js';
 import { AppliedOption } from '../contract/options.js';
 import { RenderReport } from '../contract/render.js';
 
-/** The render report as the Worker reads it; null when the header is missing or not a JSON object. */
+/** The render report as the Worker reads it; null when the header is missing or not a report. */
 export function parseRenderReport(header: string | null): z.output<typeof RenderReport> | null {
   if (!header) return null;
   let json: unknown;
@@ -23,10 +23,8 @@ export function parseRenderReport(header: string | null): z.output<typeof Render
   return parsed.success ? parsed.data : null;
 }
 
-/** Null when the header is missing or not a JSON object (an older container): the job still completes. */
-export function summarizeRenderReport(header: string | null): ProcessingReport | null {
-  const report = parseRenderReport(header);
-  if (!report) return null;
+/** The public report of a render's report. */
+export function summarizeRenderReport(report: z.output<typeof RenderReport>): ProcessingReport {
   const { options_applied, lip_sync, captions, voice, output, notes } = report;
   const mode = lip_sync?.mode ?? null;
   return {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { summarizeRenderReport } from '../../src/media/render-report.js';
+import { parseRenderReport, summarizeRenderReport } from '../../src/media/render-report.js';
 import { ProcessingReport } from '../../src/contract/jobs.js';
 import { mouthSpeechCorrelation } from '../../containers/media/engines/mouth/index.js';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
@@ -61,7 +61,7 @@ describe('process-video with voice_generator 0 and a 40-word description', () =>
 
       // The report says which voice spoke, internally and in the public processing_report.
       expect(report.voice).toEqual({ engine: 'piper', voice_id: 'en_US-joe-medium' });
-      const pub = summarizeRenderReport(header)!;
+      const pub = summarizeRenderReport(parseRenderReport(header)!);
       expect(ProcessingReport.parse(pub)).toEqual(pub);
       expect(pub.voice).toEqual({ engine: 'piper', voice_id: 'en_US-joe-medium' });
       expect(pub.captions).toBe('alignment');

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WORK_DIR_PREFIX } from './stale-work-dirs.js';
+import { MEDIA_HEADERS, PCM_FORMAT } from '../../../src/contract/media-protocol.js';
 
 export interface InputHints {
   filename: string | null;
@@ -18,24 +19,24 @@ export interface InputHints {
 }
 
 export function hintsFrom(headers: Headers): InputHints {
-  const name = headers.get('x-source-filename');
+  const name = headers.get(MEDIA_HEADERS.sourceFilename);
   let filename: string | null = null;
   try {
     filename = name ? decodeURIComponent(name) : null;
   } catch {
     filename = name;
   }
-  return { filename, contentType: headers.get('x-source-content-type') };
+  return { filename, contentType: headers.get(MEDIA_HEADERS.sourceContentType) };
 }
 
-/** Headerless 16-bit PCM cannot be probed; we read it as 16 kHz mono s16le (documented). */
+/** Headerless 16-bit PCM cannot be probed; we read it as the protocol's `PCM_FORMAT` unless its content type says otherwise. */
 export function rawPcmInputArgs(hints: InputHints): string[] {
   const raw =
     /\.(raw|pcm|s16le)$/i.test(hints.filename ?? '') || /^audio\/(l16|pcm)\b/i.test(hints.contentType ?? '');
   if (!raw) return [];
-  const rate = /rate=(\d+)/i.exec(hints.contentType ?? '')?.[1] ?? '16000';
-  const channels = /channels=(\d+)/i.exec(hints.contentType ?? '')?.[1] ?? '1';
-  return ['-f', 's16le', '-ar', rate, '-ac', channels];
+  const rate = /rate=(\d+)/i.exec(hints.contentType ?? '')?.[1] ?? String(PCM_FORMAT.sampleRateHz);
+  const channels = /channels=(\d+)/i.exec(hints.contentType ?? '')?.[1] ?? String(PCM_FORMAT.channels);
+  return ['-f', PCM_FORMAT.encoding, '-ar', rate, '-ac', channels];
 }
 
 export interface TempInput extends AsyncDisposable {

@@ -6,6 +6,7 @@
  * stream numbers or ffmpeg's own words.
  */
 import type { MediaProblemCode, ProbeResult } from '../../../src/contract/media.js';
+import { MEDIA_HEADERS } from '../../../src/contract/media-protocol.js';
 import { mediaConfig } from './config.js';
 import { FfmpegError, WorkLimitError } from './ffmpeg.js';
 
@@ -24,7 +25,7 @@ export interface MediaLimits {
 
 /** The limits of one request: the Worker's header, else `MAX_MEDIA_DURATION_SEC` (its default: the contract's). */
 export function mediaLimitsFrom(headers: Headers): MediaLimits {
-  const fromHeader = Number(headers.get('x-max-media-duration-sec'));
+  const fromHeader = Number(headers.get(MEDIA_HEADERS.maxMediaDurationSec));
   const maxDurationSec = fromHeader > 0 ? fromHeader : mediaConfig().core.maxMediaDurationSec;
   return { maxDurationSec };
 }

@@ -4,6 +4,7 @@
  */
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
+import { MEDIA_ROUTES, PCM_CONTENT_TYPE, PCM_FORMAT } from '../../../src/contract/media-protocol.js';
 import { errorBody } from '../core/errors.js';
 import { probeFile, spawnFfmpeg, type FfmpegError } from '../core/ffmpeg.js';
 import { mediaLimitsFrom, plainMediaError } from '../core/media-limits.js';
@@ -13,20 +14,18 @@ import { abortJob, runningJobs } from '../core/work-scope.js';
 import { forgetRenderSpeech } from '../engines/render/render-speech.js';
 import { hintsFrom, rawPcmInputArgs, receiveToTempFile } from '../core/input.js';
 
-export const PCM_SAMPLE_RATE_HZ = 16_000;
-
 export const coreRoutes = new Hono()
-  .get('/health', (c) => c.json({ ok: true }))
-  .get('/ping', (c) => c.text('ok'))
+  .get(MEDIA_ROUTES.health, (c) => c.json({ ok: true }))
+  .get(MEDIA_ROUTES.ping, (c) => c.text('ok'))
   // DELETE of a job in the API: stop every running piece of its work here (its processes are
   // killed), and forget the words of its speech a render kept.
-  .delete('/jobs/:id', (c) => {
+  .delete(MEDIA_ROUTES.job, (c) => {
     forgetRenderSpeech(c.req.param('id'));
     return c.json({ aborted: abortJob(c.req.param('id')) });
   })
   // `running`: jobs with work here (waiting requests included); `waiting`: jobs whose request waits its key's turn.
-  .get('/jobs', (c) => c.json({ running: runningJobs(), waiting: waitingJobs() }))
-  .post('/probe', async function probe(c) {
+  .get(MEDIA_ROUTES.jobs, (c) => c.json({ running: runningJobs(), waiting: waitingJobs() }))
+  .post(MEDIA_ROUTES.probe, async function probe(c) {
     await using input = await receiveToTempFile(c.req.raw.body);
     if (input.bytes === 0) return c.json(errorBody('empty_input', 'the file is empty'), 400);
     const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
@@ -36,7 +35,7 @@ export const coreRoutes = new Hono()
     );
     return c.json(answer.body, answer.status);
   })
-  .post('/audio', async function extractAudio(c) {
+  .post(MEDIA_ROUTES.audio, async function extractAudio(c) {
     const input = await receiveToTempFile(c.req.raw.body);
     const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
     const proc = spawnFfmpeg([
@@ -47,11 +46,11 @@ export const coreRoutes = new Hono()
       '-map',
       '0:a:0',
       '-ac',
-      '1',
+      String(PCM_FORMAT.channels),
       '-ar',
-      String(PCM_SAMPLE_RATE_HZ),
+      String(PCM_FORMAT.sampleRateHz),
       '-f',
-      's16le',
+      PCM_FORMAT.encoding,
       'pipe:1',
     ]);
     proc.child.stdin.end();
@@ -74,6 +73,6 @@ export const coreRoutes = new Hono()
       );
     }
     return new Response(Readable.toWeb(proc.child.stdout) as unknown as ReadableStream, {
-      headers: { 'content-type': `audio/L16; rate=${PCM_SAMPLE_RATE_HZ}; channels=1` },
+      headers: { 'content-type': PCM_CONTENT_TYPE },
     });
   });

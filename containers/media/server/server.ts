@@ -4,6 +4,7 @@
  * Each engine family contributes its routes; this file only mounts them.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
+import { MEDIA_HEADERS, MEDIA_ROUTES } from '../../../src/contract/media-protocol.js';
 import { asrRoutes } from '../engines/asr/routes.js';
 import { renderRoutes } from '../engines/render/routes.js';
 import { ttsRoutes } from '../engines/tts/routes.js';
@@ -24,16 +25,16 @@ import { openScope, runInScope, WorkAbortedError } from '../core/work-scope.js';
  * A streamed response keeps its scope until its body ends.
  */
 const workScopeMiddleware: MiddlewareHandler = async function workScope(c, next) {
-  const budget = Number(c.req.header('x-work-budget-ms'));
-  const mediaSec = Number(c.req.header('x-media-duration-sec'));
+  const budget = Number(c.req.header(MEDIA_HEADERS.workBudgetMs));
+  const mediaSec = Number(c.req.header(MEDIA_HEADERS.mediaDurationSec));
   // The longest this request may wait for its key's turn: the Worker's fetch allows for it.
-  const maxWait = Number(c.req.header('x-admission-wait-ms') ?? NaN);
+  const maxWait = Number(c.req.header(MEDIA_HEADERS.admissionWaitMs) ?? NaN);
   const scope = openScope({
-    jobId: c.req.header('x-job-id') ?? null,
+    jobId: c.req.header(MEDIA_HEADERS.jobId) ?? null,
     budgetMs: budget > 0 ? budget : undefined,
     signal: c.req.raw.signal,
     mediaSec: mediaSec > 0 ? mediaSec : null,
-    tenant: c.req.header('x-tenant-id') ?? null,
+    tenant: c.req.header(MEDIA_HEADERS.tenantId) ?? null,
     admitted: false,
   });
   let handedOff = false;
@@ -83,7 +84,7 @@ export function createMediaApp(): Hono {
   app.onError(answerError);
   app.use('*', workScopeMiddleware);
   app.notFound((c) => c.json(errorBody('not_found', `no route ${c.req.method} ${c.req.path}`), 404));
-  app.use('/tts', voiceProviderCheck);
+  app.use(MEDIA_ROUTES.tts, voiceProviderCheck);
   app.route('/', coreRoutes);
   app.route('/', asrRoutes);
   app.route('/', visionRoutes);

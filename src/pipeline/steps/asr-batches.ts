@@ -9,7 +9,7 @@
  * the words are the same as from one request.
  */
 import type { AsrOutput, TimeSegment } from '../../contract/media.js';
-import { PCM_BYTES_PER_SEC, PCM_RATE_HZ } from './audio.js';
+import { PCM_BYTES_PER_SEC, PCM_FORMAT } from '../../contract/media-protocol.js';
 
 /** Media time one batch of PCM covers; far under the container's 30-min body limit. */
 export const ASR_BATCH_MAX_SEC = 20 * 60;
@@ -50,7 +50,7 @@ export function asrBatches(
   });
 }
 
-const onSampleGrid = (sec: number) => Math.round(sec * PCM_RATE_HZ) / PCM_RATE_HZ;
+const onSampleGrid = (sec: number) => Math.round(sec * PCM_FORMAT.sampleRateHz) / PCM_FORMAT.sampleRateHz;
 
 /** The byte range of the stored 16 kHz s16le PCM that `batch` covers. */
 export function pcmRange({ fromSec, toSec }: AsrBatch): { offset: number; length?: number } {

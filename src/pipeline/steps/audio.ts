@@ -1,19 +1,18 @@
 /**
  * @module pipeline/steps/audio
- * Audio extraction to 16 kHz mono s16le PCM, stored once per job at `work/{id}/audio.pcm`.
+ * Audio extraction to the protocol's PCM (16 kHz mono s16le, `PCM_FORMAT`), stored once per job at `work/{id}/audio.pcm`.
  * Inputs within the edge budget are decoded at the edge with ffmpeg.wasm, in the `edge-audio`
  * Worker reached by the `EDGE_AUDIO` service binding (ffmpeg.wasm is too big to bundle here);
  * larger ones, anything ffmpeg.wasm cannot read, or every input when the binding is absent, by
  * native ffmpeg in the media container.
  */
+import { PCM_BYTES_PER_SEC, PCM_FORMAT } from '../../contract/media-protocol.js';
 import { EDGE_AUDIO_MAX_BYTES, extractWithEdgeAudio, getSileroSession } from '../../../wasm/index.js';
 import { numberVar } from '../../shared/env.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Step, StepContext } from '../context.js';
 import { probeSource } from './probe.js';
 
-export const PCM_RATE_HZ = 16_000;
-export const PCM_BYTES_PER_SEC = PCM_RATE_HZ * 2;
 export const audioKey = (ctx: StepContext) => ctx.workKey('audio.pcm');
 
 /** Where the audio was decoded, for the job's log. */
@@ -91,7 +90,7 @@ export async function* pcmWindows(
 ): AsyncGenerator<{ offsetSec: number; samples: Int16Array }> {
   const head = await ctx.bucket.head(audioKey(ctx));
   if (!head) return;
-  const windowBytes = Math.round(windowSec * PCM_RATE_HZ) * 2;
+  const windowBytes = Math.round(windowSec * PCM_FORMAT.sampleRateHz) * PCM_FORMAT.bytesPerSample;
   for (let offset = 0; offset < head.size; offset += windowBytes) {
     const obj = await ctx.bucket.get(audioKey(ctx), {
       range: { offset, length: Math.min(windowBytes, head.size - offset) },

@@ -8,11 +8,12 @@
  * output gets caption files, of the words the render timed on the output's timeline.
  */
 import type { ProcessingReport } from '../../contract/jobs.js';
+import { MEDIA_HEADERS } from '../../contract/media-protocol.js';
 import { RenderToggles, type ProcessOptions } from '../../contract/options.js';
 import type { RenderRequest } from '../../contract/render.js';
 import type { JobOf } from '../../jobs/state.js';
 import type { SizedStream } from '../../media/client.js';
-import { UnrecoverableError } from '../../media/errors.js';
+import { TransientError, UnrecoverableError } from '../../media/errors.js';
 import { parseRenderReport, summarizeRenderReport } from '../../media/render-report.js';
 import { r2Keys } from '../../shared/r2-keys.js';
 import { iterate, storeResponseBody, streamToR2 } from '../../storage/r2-upload.js';
@@ -123,9 +124,13 @@ const renderStep: Step<ProcessingJob> = {
     if (probed.status === 'rejected') throw probed.reason;
     if (res.status === 'rejected') throw res.reason;
     const id = ctx.job.video_id;
-    const header = res.value.headers.get('x-render-report');
+    const report = parseRenderReport(res.value.headers.get(MEDIA_HEADERS.renderReport));
+    if (!report) {
+      await res.value.body?.cancel();
+      throw new TransientError('rendering the video failed: its answer carried no readable render report');
+    }
     // The new speech's words are asked while the output is stored: the container keeps them a while.
-    const speech = parseRenderReport(header)?.speech?.words ? ctx.media.renderSpeech(id) : null;
+    const speech = report.speech?.words ? ctx.media.renderSpeech(id) : null;
     speech?.catch(() => {}); // awaited below
     await storeResponseBody(ctx.bucket, r2Keys.output(id), res.value, 'video/mp4');
     if (speech) {
@@ -133,8 +138,7 @@ const renderStep: Step<ProcessingJob> = {
       await storeCaptions(ctx.bucket, id, words, language);
     }
     // Kept beside the step's other work so `finish` finds it after a retry too.
-    const report = summarizeRenderReport(header);
-    if (report) await ctx.bucket.put(ctx.workKey(REPORT_STEP), JSON.stringify(report));
+    await ctx.bucket.put(ctx.workKey(REPORT_STEP), JSON.stringify(summarizeRenderReport(report)));
   },
 };
 

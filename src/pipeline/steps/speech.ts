@@ -3,6 +3,7 @@
  * Voice activity (Silero VAD in the Worker), speech recognition (the container's AsrEngine) and
  * prosody (pitch/energy, pure TS). PCM is read from R2 in windows so memory stays bounded.
  */
+import { PCM_FORMAT } from '../../contract/media-protocol.js';
 import { detectSpeech } from '../../../wasm/index.js';
 import { computeProsody } from '../../analytics/speech/index.js';
 import type { AsrOutput, ProsodyTrack, TimeSegment } from '../../contract/media.js';
@@ -105,7 +106,7 @@ export async function prosody(ctx: StepContext): Promise<ProsodyTrack | undefine
     let track: ProsodyTrack | null = null;
     for await (const { samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC)) {
       const floats = Float32Array.from(samples, (v) => v / 32_768);
-      const part = computeProsody(floats, 16_000);
+      const part = computeProsody(floats, PCM_FORMAT.sampleRateHz);
       if (!track) track = part;
       else {
         track.pitch_hz.push(...part.pitch_hz);

@@ -4,9 +4,8 @@
  * reduced to compact records as they stream in and stored once per job; labels and numbers are
  * derived later by src/analytics/visual.
  */
-import { compactFrame } from '../../analytics/visual/compact.js';
 import type { JobOf } from '../../jobs/state.js';
-import type { CompactFrame, VisionFrame } from '../../contract/media.js';
+import type { CompactFrame } from '../../contract/media.js';
 import type { Step, StepContext } from '../context.js';
 import { probeSource } from './probe.js';
 
@@ -30,15 +29,13 @@ export async function frameObservations(ctx: StepContext<JobOf<'analysis'>>): Pr
   if (!ctx.job.options.visual_analytics) return null;
   const probe = await probeSource(ctx);
   if (!probe.video) return null;
-  // A memo written before compact records existed holds full observations: compact it too.
-  const frames = await ctx.memo('vision', async () => {
+  // The container compacts each frame (its `/vision` answer); the Worker keeps them as they come.
+  return ctx.memo('vision', async () => {
     const { body, hints } = await ctx.source();
     const out: CompactFrame[] = [];
     let lastReport = 0;
     for await (const frame of ctx.media.observeFrames(body, hints)) {
-      // The container streams compact frames; an older one sends full observations, which are
-      // reduced here before the next line arrives.
-      out.push(compactFrame(frame as VisionFrame));
+      out.push(frame);
       if (probe.duration_sec > 0 && frame.time - lastReport >= 2) {
         lastReport = frame.time;
         await ctx.report(frame.time / probe.duration_sec);
@@ -46,5 +43,4 @@ export async function frameObservations(ctx: StepContext<JobOf<'analysis'>>): Pr
     }
     return out;
   });
-  return frames.map(compactFrame);
 }

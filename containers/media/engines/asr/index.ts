@@ -22,7 +22,7 @@ export {
   isHeardRepetition,
 } from './whisper-filter.js';
 export { alignText, alignTokens } from './align.js';
-export { asrRoutes, createAsrRoutes, SPEECH_SEGMENTS_HEADER, type AsrRoutesOptions } from './routes.js';
+export { asrRoutes, createAsrRoutes, type AsrRoutesOptions } from './routes.js';
 export {
   AsrError,
   AsrInputError,

@@ -4,12 +4,13 @@
  * and the decoder processes' peak memory.
  */
 import { readFileSync } from 'node:fs';
+import { PCM_FORMAT } from '../../../../src/contract/media-protocol.js';
 import { AsrInputError } from './errors.js';
 
-/** Sample rate every ASR engine receives, in Hz. */
-export const ASR_SAMPLE_RATE_HZ = 16_000;
+/** Sample rate every ASR engine receives, in Hz: the protocol's. */
+export const ASR_SAMPLE_RATE_HZ = PCM_FORMAT.sampleRateHz;
 /** Bytes per sample of s16le PCM. */
-export const PCM_BYTES_PER_SAMPLE = 2;
+export const PCM_BYTES_PER_SAMPLE = PCM_FORMAT.bytesPerSample;
 
 /** Duration in seconds of `samples` samples at 16 kHz. */
 export const pcmDurationSec = (samples: number): number => samples / ASR_SAMPLE_RATE_HZ;

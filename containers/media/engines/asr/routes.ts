@@ -11,18 +11,16 @@ import { withScopeSignal } from '../../core/work-scope.js';
 import { Hono } from 'hono';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
 import { isSpokenLanguage } from '../../../../src/contract/languages.js';
+import { MEDIA_HEADERS, MEDIA_ROUTES, PCM_BYTES_PER_SEC } from '../../../../src/contract/media-protocol.js';
 import { alignTextInThread, preloadAlignThread } from './align-thread.js';
 import { createAsrEngine, type AsrEngine } from './engine.js';
 import { AsrError, AsrInputError } from './errors.js';
 import { pcmFromBytes } from './pcm.js';
 import { validateSegments } from './segments.js';
 
-/** Largest PCM body accepted: 30 minutes of 16 kHz s16 mono, bytes. */
-export const MAX_PCM_BODY_BYTES = 30 * 60 * 16_000 * 2;
-/** Header carrying VAD speech segments as JSON. */
-export const SPEECH_SEGMENTS_HEADER = 'x-speech-segments';
-/** Header carrying the spoken language when the client set it (a Whisper code); else detected. */
-export const SPEECH_LANGUAGE_HEADER = 'x-speech-language';
+/** Largest PCM body accepted: 30 minutes of the protocol's PCM, bytes. */
+export const MAX_PCM_BODY_BYTES = 30 * 60 * PCM_BYTES_PER_SEC;
+const { speechSegments: SPEECH_SEGMENTS_HEADER, speechLanguage: SPEECH_LANGUAGE_HEADER } = MEDIA_HEADERS;
 
 export interface AsrRoutesOptions {
   /** The recogniser; default: built once from the service's configuration on first request. */
@@ -48,7 +46,7 @@ export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutes
 
   const app = new Hono();
 
-  app.post('/asr', async function asrHandler(c) {
+  app.post(MEDIA_ROUTES.asr, async function asrHandler(c) {
     const segments = parseSegmentsHeader(c.req.header(SPEECH_SEGMENTS_HEADER));
     const language = parseLanguageHeader(c.req.header(SPEECH_LANGUAGE_HEADER));
     const pcm = pcmFromBytes(await readBody(c.req.raw));
@@ -61,7 +59,7 @@ export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutes
     return c.json(out);
   });
 
-  app.post('/align', async function alignHandler(c) {
+  app.post(MEDIA_ROUTES.align, async function alignHandler(c) {
     let text = c.req.query('text');
     let bytes: Uint8Array;
     if ((c.req.header('content-type') ?? '').startsWith('multipart/form-data')) {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
+import { MEDIA_HEADERS, MEDIA_ROUTES } from '../../../../src/contract/media-protocol.js';
 import { probeFile } from '../../core/ffmpeg.js';
 import { rawPcmInputArgs } from '../../core/input.js';
 import { mediaLimitsFrom } from '../../core/media-limits.js';
@@ -41,7 +42,7 @@ export function createRenderRoutes({
   tmpRoot = tmpdir(),
 }: RenderRoutesOptions = {}) {
   const app = new Hono();
-  app.post('/render', async function render(c) {
+  app.post(MEDIA_ROUTES.render, async function render(c) {
     const startedAt = performance.now();
     const jobId = currentScope()?.jobId ?? null;
     // The Worker may ask for this render's probe of the source (GET /render/probe) meanwhile.
@@ -105,7 +106,7 @@ export function createRenderRoutes({
         headers: {
           'content-type': 'video/mp4',
           'content-length': String(size),
-          'x-render-report': asciiJson(report),
+          [MEDIA_HEADERS.renderReport]: asciiJson(report),
         },
       });
     } catch (err) {
@@ -119,7 +120,7 @@ export function createRenderRoutes({
     }
   });
   // The probe of the source by this job's render (render-probes.ts): the job id is the request's.
-  app.get('/render/probe', async function probeOfRender(c) {
+  app.get(MEDIA_ROUTES.renderProbe, async function probeOfRender(c) {
     const jobId = currentScope()?.jobId;
     if (!jobId) throw badInput('options_invalid', 'x-job-id: the job whose render to ask is required');
     const answer = await renderProbe(jobId);
@@ -127,7 +128,7 @@ export function createRenderRoutes({
   });
   // How far the job's render has encoded. The job is in the path, not x-job-id: this question
   // names no job to the admission, so it never waits behind the render it asks about.
-  app.get('/render/progress/:job', function progressOfRender(c) {
+  app.get(MEDIA_ROUTES.renderProgress, function progressOfRender(c) {
     const fraction = renderProgress(c.req.param('job'));
     if (fraction === null)
       return c.json({ error: { code: 'no_render', message: 'no render of this job ran here lately' } }, 404);
@@ -135,7 +136,7 @@ export function createRenderRoutes({
   });
   // The new speech's words of the job's last render (the report's `speech` counts them). In the
   // path like the progress: asked once the render is over, it never waits for an admission.
-  app.get('/render/speech/:job', function speechOfRender(c) {
+  app.get(MEDIA_ROUTES.renderSpeech, function speechOfRender(c) {
     const speech = renderSpeech(c.req.param('job'));
     if (!speech)
       return c.json(

@@ -13,6 +13,7 @@
  */
 import { withScopeSignal } from '../../core/work-scope.js';
 import { Hono } from 'hono';
+import { MEDIA_HEADERS, MEDIA_ROUTES } from '../../../../src/contract/media-protocol.js';
 import type { z } from 'zod';
 import { mediaConfig } from '../../core/config.js';
 import { createElevenLabsEngine } from './elevenlabs.js';
@@ -66,7 +67,7 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
     return g === 0 ? embedded : createElevenLabsEngine(mediaConfig().tts.elevenLabs);
   };
   const app = new Hono();
-  app.post('/tts', async function tts(c) {
+  app.post(MEDIA_ROUTES.tts, async function tts(c) {
     const { generator, text, voice_id, credential } = readRequest(await c.req.json().catch(() => undefined));
     const engine = pick(generator);
     // Ended when the client goes away or the response stream is cancelled.
@@ -101,7 +102,7 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
       headers: {
         'content-type': 'audio/wav',
         'content-length': String(wav.length),
-        'x-audio-duration': result.durationSec.toFixed(3),
+        [MEDIA_HEADERS.audioDuration]: result.durationSec.toFixed(3),
         ...provenanceHeaders(result.engine, result.voiceId, notes),
       },
     });
@@ -110,9 +111,9 @@ export function createTtsRoutes({ engines = {} }: TtsRoutesOptions = {}) {
 }
 
 const provenanceHeaders = (engine: string, voiceId: string, notes: string[]) => ({
-  'x-tts-engine': engine,
-  'x-tts-voice': voiceId,
-  'x-tts-notes': JSON.stringify(notes).replace(
+  [MEDIA_HEADERS.ttsEngine]: engine,
+  [MEDIA_HEADERS.ttsVoice]: voiceId,
+  [MEDIA_HEADERS.ttsNotes]: JSON.stringify(notes).replace(
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   ),

@@ -16,6 +16,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono } from 'hono';
+import { MEDIA_ROUTES } from '../../../../src/contract/media-protocol.js';
 import { mediaConfig } from '../../core/config.js';
 import { errorBody, MediaError } from '../../core/errors.js';
 import { FfmpegError, probeFile } from '../../core/ffmpeg.js';
@@ -75,7 +76,7 @@ export function parseDetail(raw: string | undefined): 'compact' | 'full' {
 
 export const visionRoutes = new Hono();
 
-visionRoutes.post('/vision', async function postVision(c) {
+visionRoutes.post(MEDIA_ROUTES.vision, async function postVision(c) {
   const fps = parseFps(c.req.query('fps'));
   const detail = parseDetail(c.req.query('detail'));
   const body = c.req.raw.body;
