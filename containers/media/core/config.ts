@@ -319,15 +319,15 @@ export interface VisionConfig {
   /** A second face pass on a crop around the pose's head when the whole frame gave no face. */
   faceCrops: boolean;
   /**
-   * Skip the decoder's deblocking filter. Off by default: on the labelled media it moved 1 of 75
-   * gaze labels the wrong way and eye openness on retalking_face3 from 0.906 to 0.89 (blinks the
-   * same) for ≈ 0.5 CPU-s less per minute of 720p (README "Visual analytics speed").
+   * Skip the decoder's deblocking filter. Off by default: on the labelled media it moved gaze
+   * labels the wrong way and lowered eye openness for little CPU saved (docs/benchmarks.md
+   * "Figures behind choices in the code").
    */
   fastDecode: boolean;
   /**
    * Track the face between a worker's frames instead of detecting it on every one. Off by
    * default: on the labelled media tracking moved 3 of 75 gaze labels the wrong way for ≈ 20 CPU
-   * ms per frame saved (README "Speed").
+   * ms per frame saved (docs/benchmarks.md "Visual analytics speed").
    */
   faceTracking: boolean;
   /**
@@ -339,7 +339,7 @@ export interface VisionConfig {
    * `blazeface-front` (the short-range model on 128²) is ≈ 15–20 CPU ms less per frame than the
    * full-range `blazeface` (256²) on the 60 s talking head, with the same labelled scores once a
    * missed face is looked for again on a head crop (`faceCrops`); the full-range model finds
-   * small faces on the whole frame (README "Visual analytics speed").
+   * small faces on the whole frame (docs/benchmarks.md "Visual analytics speed").
    */
   faceDetector: 'blazeface-front' | 'blazeface';
   handDetector: 'handtrack' | 'handdetect';

@@ -5,7 +5,7 @@
  * autogroups (`/proc/sys/kernel/sched_autogroup_enabled`, on in Debian's and most distributions'
  * kernels) the scheduler first shares the CPU between sessions, then between the tasks of one
  * session: a task's nice value only ranks it against its own session. A niced 5-min blur in its own
- * session still got an equal share beside a normal job (measured: +15–38 % on the normal job), so
+ * session still got an equal share beside a normal job (figure in docs/benchmarks.md), so
  * the nice value is written to the session's autogroup as well.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -25,7 +25,7 @@ export const venvModelDir = (name: string, venv: string = DEFAULT_PYTHON_VENV): 
  * The ffmpeg binary that PyPI's `imageio-ffmpeg` (requirements.txt) puts into the environment: a
  * static ffmpeg 9 (BtbN's GPL build, with libx264), or null when the package is not installed.
  * Renders need it: Debian's ffmpeg 5.1 runs the filter graph and the raw-frame input on its main
- * thread, and its swscale is slower (README "Which ffmpeg").
+ * thread, and its swscale is slower (docs/benchmarks.md "Which ffmpeg").
  */
 export function venvFfmpeg(venv: string = DEFAULT_PYTHON_VENV): string | null {
   const lib = join(venv, 'lib');

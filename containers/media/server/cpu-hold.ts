@@ -2,8 +2,8 @@
  * @module containers/media/server/cpu-hold
  * Stronger than nice: while a key's work of higher priority (a lower nice value, work-scope
  * `currentNice`) runs here, the child processes of lower-priority work are held (SIGSTOP to their
- * process group), not merely niced. Measured on 2 cores: a normal 2 s job of one key beside five
- * abusive jobs of another still took +16–22 % with those jobs at nice 19, because the normal job
+ * process group), not merely niced. On 2 cores a normal job of one key beside abusive jobs of
+ * another still slowed down with those jobs at nice 19 (docs/benchmarks.md), because the normal job
  * leaves a core half idle and nice 19 work fills it, and every such task it wakes costs the
  * normal job's threads a core at their barriers.
  *

@@ -45,8 +45,8 @@ export const MAX_ALONE_LETTERS = 4;
 
 /**
  * Grammar weight of an optional filler run between two words (against 1 − weight for none).
- * Measured on ../shared/media/disfluent + spliced (34 fillers), optional run after every word:
- * 0 → recall 62 %, precision 91 %; 0.001-0.01 → 79 % / 84 %; 0.05 → 76 % / 84 %; 0.3 → 68 % / 82 %.
+ * Chosen on ../shared/media/disfluent + spliced (34 fillers), optional run after every word: the
+ * best filler recall for its precision (figures in docs/benchmarks.md).
  */
 export const OPTIONAL_FILLER_WEIGHT = 0.01;
 
@@ -224,12 +224,11 @@ export function alignSpanWithFillers(
 
 /*
  * Where an optional filler may go: after every word. Offering it only where Whisper punctuated
- * (people pause where it writes "so," or "well...") cost 1.4 instead of 3.5 CPU-s of alignment per
- * minute of speech, but found fewer of the hesitations Whisper left out: on the disfluent clips
- * plus the spliced set (other speakers, real fillers spliced at any word) recall 62 % vs 76 %,
- * precision 84 % both (`SPLICED=1 npx tsx bench/speech/fillers-tune.ts`); the shared disfluent
- * clips alone are 87.5 % / 93.3 % either way. People hesitate mid-clause too, and the speech gate
- * has the room (60 s of speech end to end in ~5 s against 9 s).
+ * (people pause where it writes "so," or "well...") costs well under half the alignment CPU, but
+ * finds fewer of the hesitations Whisper left out on the disfluent clips plus the spliced set
+ * (other speakers, real fillers spliced at any word; `SPLICED=1 npx tsx
+ * bench/speech/fillers-tune.ts`, figures in docs/benchmarks.md). People hesitate mid-clause too,
+ * and the speech gate has the room.
  */
 
 function search(decoder: AlignDecoder, pcm: Int16Array, grammar: string): Seg[] | undefined {

@@ -12,7 +12,7 @@
  *   whole ladder made 5–6 decodes of each window of a looped 8 s line and kept a worse one.
  * - Whisper's scores and a loop detector drop invented words (`whisper-filter.ts`).
  * - A prompt written with disfluencies makes Whisper keep "um"/"uh", which it otherwise tidies
- *   away (measured in bench/speech: README).
+ *   away (bench/speech; docs/benchmarks.md "Speech recognition, measured").
  * - Word times come from forced alignment of Whisper's words to the audio (soundswallower,
  *   `align-fillers.ts`, which also counts the hesitations), utterance by utterance on the
  *   alignment thread (`align-thread.ts`) while the worker decodes the next one. Whisper's own word times (cross-attention, 70 ms median error on
@@ -75,7 +75,7 @@ export interface FasterWhisperOptions {
   modelDir?: string;
   /**
    * Utterances decoded at once, one CPU thread each; default 2 (the cores). Two single-thread
-   * decodes beat one two-thread decode (README, Speech recognition, measured).
+   * decodes beat one two-thread decode (docs/benchmarks.md "Speech recognition, measured").
    */
   workers?: number;
   /** Beam width; default `DEFAULT_WHISPER_BEAM_SIZE`. */
@@ -95,7 +95,7 @@ export interface FasterWhisperOptions {
  * Beam width by default: 5, Whisper's and faster-whisper's own. Greedy decoding (1) slipped on
  * synthetic speech ("20.26" loops, "Giuseppe moved to … e e e e") and gave 7.7 % round-trip WER
  * on the Piper voice vs 5.1 % at 5, with the same WER and fillers on the recorded speech and 60 s
- * of speech still well inside its gate (README, Measured).
+ * of speech still well inside its gate (docs/benchmarks.md "Speech recognition, measured").
  */
 export const DEFAULT_WHISPER_BEAM_SIZE = 5;
 

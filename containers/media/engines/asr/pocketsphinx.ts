@@ -25,11 +25,11 @@ export const PS_MODEL_NAME = 'pocketsphinx-en-us';
 export const PS_BATCH_BIN = mediaConfig().asr.pocketsphinxBatchPath;
 
 /**
- * Decoder flags chosen by `bench/speech/tune.ts` (WER on ../shared/media/speech; see the
- * README tuning table). Values are pocketsphinx's own units (log-domain beams as probabilities).
+ * Decoder flags chosen by `bench/speech/tune.ts` (WER on ../shared/media/speech; its figures
+ * in docs/benchmarks.md). Values are pocketsphinx's own units (log-domain beams as probabilities).
  */
 export const PS_TUNED_PARAMS: Readonly<Record<string, string>> = {
-  // Caps active HMMs per frame (default 30000): CPU RTF 0.75 → 0.54 at unchanged WER; 3000 costs +10 pts WER.
+  // Caps active HMMs per frame (default 30000): less CPU at unchanged WER; far lower costs WER.
   maxhmmpf: '5000',
   // Batch mode's own VAD drops silent frames and hypseg/CTM times then skip them (JFK words came
   // out up to 1.2 s early); utterances are already VAD segments, so keep every frame.

@@ -52,8 +52,8 @@ export const MIN_AVG_LOGPROB = -1.5;
 /** A word that Whisper's cross-attention gives less audio than this was squeezed in, seconds. */
 export const MIN_HEARD_WORD_SEC = 0.05;
 /**
- * Above this share of squeezed words a repetitive decode is a loop. Measured (bench/speech,
- * README): the "uh, uh, …" loop of mfa_uhuh.flac squeezes 24 of its 30 words into its last
+ * Above this share of squeezed words a repetitive decode is a loop. Its basis (bench/speech):
+ * the "uh, uh, …" loop of mfa_uhuh.flac squeezes 24 of its 30 words into its last
  * second; 3 × 8 s of a looped talking head, 0 of 54.
  */
 export const MAX_SQUEEZED_WORD_SHARE = 0.2;

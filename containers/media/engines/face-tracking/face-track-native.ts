@@ -4,8 +4,8 @@
  * `python/vision_worker.py face-mesh` (468 points) or `face-mesh-eyes` (478, lids and irises from
  * the attention mesh) as a child process of the job (`startRecordProcess`: the job's nice, DELETE,
  * deadline and an answer timeout reach it). 4.6 / 8.8 CPU ms per frame against ≈ 13–27 ms for
- * Human's mesh on TensorFlow.js wasm (README "Native face mesh and segmenter"). The mesh tracks
- * from frame to frame, so one tracker takes the frames of one video in order.
+ * Human's mesh on TensorFlow.js wasm (docs/benchmarks.md "Native face mesh and segmenter"). The
+ * mesh tracks from frame to frame, so one tracker takes the frames of one video in order.
  */
 import { nativeVision } from '../../core/venv.js';
 import { startRecordProcess } from '../frame-pipeline/record-process.js';
@@ -18,8 +18,8 @@ const RECORD_BYTES = 4 * (1 + POINTS * 3);
 /**
  * MediaPipe's z is in pixels of x's scale; Human's meshes carry a flatter z (units of its crop),
  * and the gaze engine's head compensation was tuned on Human's angles. Fitted on the five shared
- * talking heads at 5 fps (README "Native face mesh and segmenter"): mean |Δyaw| 0.3–0.8°,
- * |Δpitch| 1.2–1.4° on three of them (test/container/vision-native.test.ts).
+ * talking heads at 5 fps (docs/benchmarks.md "Native face mesh and segmenter"): mean |Δyaw|
+ * 0.3–0.8°, |Δpitch| 1.2–1.4° on three of them (test/container/vision-native.test.ts).
  */
 export const HUMAN_DEPTH_SCALE = 0.7;
 /**

@@ -61,10 +61,9 @@ export async function editFrame(editors: FrameEditor[], canvas: FrameCanvas, fra
 
 /**
  * How often the face editors (eye contact, the mouth analysis) run the face mesh, interpolating
- * between: every 3rd frame. The mesh is their largest cost, in wasm and in collector time (README
- * "Every option at once"); each editor still measures the irises or the mouth in every frame. On
- * the every-option gate 2 → 3 → 4 took 81.9 → 75.3 → 68.4 s, with the quality tests' figures
- * unchanged at 3 (gaze 12.5 → 10.8° off camera, mouth–speech correlation 0.743 → 0.738) and the
- * gaze correction a little weaker at 4 (13.1°).
+ * between: every 3rd frame. The mesh is their largest cost, in wasm and in collector time
+ * (docs/benchmarks.md "Every option at once"); each editor still measures the irises or the mouth
+ * in every frame. 3 is faster than 2 with the quality tests' figures unchanged; 4 is faster still
+ * but weakens the gaze correction (docs/benchmarks.md "Face mesh every nth frame").
  */
 export const DEFAULT_MESH_EVERY_NTH = 3;

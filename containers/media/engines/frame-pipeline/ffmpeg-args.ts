@@ -24,7 +24,7 @@ export const AUDIO_RATE_HZ = 48_000;
 /**
  * The background is blurred at 1/BLUR_DOWNSCALE size: same look, a fraction of the cost. Upscaling
  * the blurred copy and the mask with fast_bilinear and overlaying in yuv420 (not `auto`, which
- * picked a 4:4:4 path) cut the blur graph of 60 s of 720p from 58.6 s to 40.4 s wall with x264.
+ * picks a 4:4:4 path) makes the blur graph much faster (figure in docs/benchmarks.md).
  */
 export const BLUR_DOWNSCALE = 4;
 
@@ -117,7 +117,7 @@ export function encoderArgs(spec: EncodeSpec): string[] {
     if (video.loop) args.push('-stream_loop', '-1');
     // One decoding thread when the source is no larger than the output: x264 needs several times
     // the decoder's time for the same pictures, so frame threads only add their own overhead
-    // (60 s of 720p: ≈ 0.3 CPU-s and 0.25 s of wall less, README "Blur speed and quality").
+    // (docs/benchmarks.md "Blur speed and quality").
     if (plan.decodeLoad <= 1) args.push('-threads', '1');
     args.push('-i', video.path);
     filters.push(`[0:v]fps=${fps},scale=${W}:${H}:flags=bicubic,setsar=1[base]`);
@@ -235,9 +235,9 @@ export function encoderArgs(spec: EncodeSpec): string[] {
  * aliases a 3× downscale and cost the hair edge 14 % of its sharpness in bench/processing/blur-quality).
  * `skip`: frames the decoder does not decode (`-skip_frame`): `noref`, those no other frame refers
  * to (most B-frames); `bidir`, every B-frame. The fps filter fills each gap with the frame before,
- * so every output frame is still there (a repeat: the blur masks, README "Blur speed and
- * quality"), and it runs after the scaler, which then scales only the decoded frames (same bytes,
- * ≈ 0.4 CPU-s less per minute of 720p).
+ * so every output frame is still there (a repeat: the blur masks, docs/benchmarks.md "Blur speed
+ * and quality"), and it runs after the scaler, which then scales only the decoded frames (same
+ * bytes, ≈ 0.4 CPU-s less per minute of 720p).
  * `everyNth`: only output frames 0, N, 2N, … of the fps filter's sequence (scaled and piped; the
  * others are decoded and dropped), the same frames the full sequence holds at those indices.
  */

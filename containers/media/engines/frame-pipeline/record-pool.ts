@@ -1,7 +1,7 @@
 /**
  * @module containers/media/engines/frame-pipeline/record-pool
  * Recycled frame buffers. A fresh 3.7 MB buffer per 720p RGBA frame costs ≈ 5 ms of page faults
- * on its first write (measured: alloc + copy 6 ms, copy into a reused buffer 0.1 ms); a consumer
+ * on its first write, a reused one almost nothing (docs/benchmarks.md); a consumer
  * that hands finished frames back lets the reader fill the same few buffers again. Bounded: at
  * most `keep` idle buffers; a frame never handed back is simply garbage-collected.
  */

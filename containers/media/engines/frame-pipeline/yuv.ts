@@ -2,8 +2,8 @@
  * @module containers/media/engines/frame-pipeline/yuv
  * The frames path works in the decoder's and the encoder's own pixel format, yuv420p (planes Y,
  * then U and V at half width and height, no padding): 1.5 bytes per pixel through the pipes
- * instead of 4, and neither ffmpeg converts to or from RGBA (measured on 1285 frames of 720p:
- * decoder 5.7 → 4.1 CPU-s, encoder 17.8 → 14.1). The mouth blends in these planes; the eye
+ * instead of 4, and neither ffmpeg converts to or from RGBA (both use less CPU:
+ * docs/benchmarks.md). The mouth blends in these planes; the eye
  * editor still thinks in RGB: `FrameCanvas` converts only the regions it asks for, and writes
  * back only the pixels it changed, so the rest of the picture reaches the encoder bit for bit as
  * decoded.

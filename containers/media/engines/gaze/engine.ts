@@ -36,7 +36,7 @@ export function embeddedGazeEngine(options: WarpGazeEditorOptions = {}): GazeEng
 }
 
 /**
- * The remote service when `GAZE_SERVICE_URL` is set (see README.md for the wire format), else
+ * The remote service when `GAZE_SERVICE_URL` is set (wire format in `remote.ts`), else
  * the embedded engine meshing every `EDIT_MESH_EVERY_NTH`th frame (`render` of core/config).
  * @example const engine = gazeEngineFrom(mediaConfig().render);
  */

@@ -5,7 +5,7 @@
  * landmarks to whole pixels and its iris model leans toward the eye centre (on 40–50 px eyes it
  * followed a 6 px move by 0–2 px), so the editor aims with this instead, and the tests measure
  * the iris offset with it directly. Scores come from row-wise prefix sums (one step per stencil
- * row, not per pixel): the per-pixel version took ~190 ms per 127 px eye at 720p.
+ * row, not per pixel): per pixel, the search is too slow for every frame (docs/benchmarks.md).
  */
 import type { Box } from '../frame-pipeline/yuv.js';
 import type { EyeGeometry, Xy } from './geometry.js';

@@ -1,7 +1,7 @@
 /**
  * @module containers/media/engines/gaze/remote
  * Adapter for a remote (GPU) gaze-correction service, configured by `GAZE_SERVICE_URL`
- * (+ optional `GAZE_SERVICE_KEY`). Wire format (README.md): `POST {url}/v1/eye-contact` with
+ * (+ optional `GAZE_SERVICE_KEY`). Wire format: `POST {url}/v1/eye-contact` with
  * the video as the raw body (`content-type: video/mp4`), answered by `200 video/mp4` with the
  * same frames, frame rate and duration; errors as `{error:{message}}` with a 4xx/5xx status.
  * Both directions stream: the upload from disk, the answer to disk.

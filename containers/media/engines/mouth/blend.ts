@@ -7,8 +7,8 @@
  * (skin brightness drifts between frames and a patch from another moment shows it).
  * Patches and frames are yuv420p, as decoded: luma per pixel, chroma per 2×2 block (each sample
  * placed at its block's centre), so nothing is converted to RGB and back, and a pixel costs 1.5
- * samples instead of 3 (the blend in RGBA was the render thread's largest cost: ≈ 3.5 ms per
- * 720p frame with the conversions of its box).
+ * samples instead of 3 (a blend in RGBA, with the conversions of its box, would be the render
+ * thread's largest cost).
  */
 import { planes, type Box } from '../frame-pipeline/yuv.js';
 import type { Ellipse } from './landmarks.js';
@@ -299,7 +299,7 @@ function blendPlane(
   const offA = ringOffset(ringA, ringSA, ringN),
     offBShift = ringOffset(ringB, ringSB, ringN);
   // Pass 2: blend, over the same spans. Values are ≥ 0, so `(v + 0.5) | 0` rounds them, as an
-  // int32: with Math.round's float stored into the bytes a 720p mouth took 1.07 ms, now 0.70.
+  // int32, cheaper than storing Math.round's float into the bytes.
   let changed = 0;
   for (let y = y0; y <= y1; y++) {
     const row = (y - y0) * bw - x0;

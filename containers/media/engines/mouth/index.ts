@@ -1,7 +1,7 @@
 /**
  * @module containers/media/engines/mouth
  * Mouth driving for new speech (embedded, classical): a bank of the source's own mouths,
- * chosen per frame by the speech envelope and blended onto the face. See README.md.
+ * chosen per frame by the speech envelope and blended onto the face. See docs/processing.md.
  */
 export { createMouthEditor, type MouthEditorOptions } from './editor.js';
 export { analyseMouths, DEFAULT_BANK_CAPACITY, type MouthAnalysis } from './analysis.js';

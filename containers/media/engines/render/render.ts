@@ -52,8 +52,8 @@ export const outputBudgetBytes = (durationSec: number) =>
 /**
  * Key masks per second in the blur paths (`BLUR_MASKS_PER_SEC`): the segmenter runs on one frame
  * in round(fps / this), the frames between get a blend of the two key masks around them. The
- * segmenter is the blur's largest cost after the encode (~60 ms of CPU per mask); the measured
- * table is in the README.
+ * segmenter is the blur's largest cost after the encode (~60 ms of CPU per mask); its figures
+ * are in docs/benchmarks.md "Blur speed and quality".
  */
 export const BLUR_MASKS_PER_SEC = mediaConfig().render.blur.masksPerSec;
 /**
@@ -74,9 +74,9 @@ export const blurKeyOptions = (
 /**
  * Frames the blur's mask decoder does not decode (`BLUR_MASK_DECODE`): `noref` (default), those no
  * other frame refers to (most B-frames: ≈ a third of its CPU); `bidir`, every B-frame (≈ half of
- * it, but the masks follow motion less closely: README "Blur speed and quality"); `all` decodes
- * every frame. A skipped frame's slot repeats the frame before and never becomes a key
- * (KeyMaskPlanner), so each key mask is of a decoded picture at its own time.
+ * it, but the masks follow motion less closely: docs/benchmarks.md "Blur speed and quality");
+ * `all` decodes every frame. A skipped frame's slot repeats the frame before and never becomes a
+ * key (KeyMaskPlanner), so each key mask is of a decoded picture at its own time.
  */
 export function maskDecoderSkip(
   setting: BlurConfig['maskDecode'] = mediaConfig().render.blur.maskDecode,

@@ -64,9 +64,8 @@ export const PIPER_NOISE_W = 0.333;
 
 /**
  * onnxruntime intra-op threads of the voice: 2. The speech step runs before the render, with the
- * second core idle: the every-option gate's 161 words (51 s of speech) took 3.2–3.4 s with 2
- * threads against 4.7–5.4 s with 1, for +0.5 CPU-s (quiet; threads do not spin between ops).
- * With 2 busy-waiting threads on a loaded machine it was RTF 0.06–0.14 against 0.064–0.068.
+ * second core idle: 2 threads speak markedly faster than 1 for little more CPU (threads do not
+ * spin between ops; figures in docs/benchmarks.md).
  */
 export const PIPER_THREADS_DEFAULT = 2;
 /** `PIPER_THREADS` (1–8, default `PIPER_THREADS_DEFAULT`: core/config). */

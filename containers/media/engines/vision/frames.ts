@@ -91,7 +91,7 @@ export async function* decodeFrames(
 
 /**
  * Decoder options, before `-i`. One decoder thread: the decode runs beside the vision workers
- * (and Whisper) on 2 cores, where frame threads only add synchronisation (measured: ≈ 10 % less
+ * (and Whisper) on 2 cores, where frame threads only add synchronisation (one thread uses less
  * CPU). `fast` skips the in-loop deblocking filter, ≈ a quarter of an H.264 decode's CPU; after
  * the scale to 640 px the frames differ from the deblocked ones by < 1.3 grey levels on average.
  */
@@ -108,7 +108,7 @@ export function decoderArgs(fast: boolean, skipNonReference = false): string[] {
  * Pure: whether the decoder may skip the frames no other frame refers to (`-skip_frame noref`,
  * most B-frames). Only when sampling keeps at most one source frame in three: the fps filter
  * then takes a neighbouring frame instead, ≤ 40 ms away at 25 fps, and the decode costs ≈ 40 %
- * less on a stream with B-frames (README "Visual analytics speed", fifth round). An unknown
+ * less on a stream with B-frames (docs/benchmarks.md "Visual analytics speed"). An unknown
  * source rate (0) decodes every frame.
  */
 export function skipNonReferenceWorthwhile(sampleFps: number, sourceFps: number): boolean {

@@ -187,7 +187,7 @@ export function disposeSharedVisionPool(): void {
  * Starts the shared pool now and resolves once its models are loaded; a failure is left for the
  * first request. The service calls it at its start unless `VISION_PRELOAD=0`: a worker's start
  * (tsx, tfjs-wasm, models, warm-up frames) costs ≈ 3.5 CPU-s, which the first visual job would
- * otherwise pay on its longer lane (README "Visual analytics speed", fifth round).
+ * otherwise pay on its longer lane (docs/benchmarks.md "Visual analytics speed").
  */
 export async function preloadVision(): Promise<boolean> {
   try {
