@@ -6,6 +6,7 @@
  * Each isolate counts its own (as the unauthenticated limit does): locally one isolate serves all.
  */
 import { numberVar } from '../shared/env.js';
+import { KeyedCounter } from '../shared/keyed-counter.js';
 
 export const DEFAULT_MAX_HELD_POLLS = 20;
 
@@ -16,19 +17,9 @@ export const maxHeldPolls = (env: { STATUS_MAX_HELD_POLLS?: string }) => {
 
 /** Holds per key: `enter` gives a release function, or null when the key holds `limit` already. */
 export class HeldPolls {
-  private readonly held = new Map<string, number>();
+  private readonly held = new KeyedCounter();
 
   enter(key: string, limit: number): (() => void) | null {
-    const n = this.held.get(key) ?? 0;
-    if (n >= limit) return null;
-    this.held.set(key, n + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.held.get(key) ?? 1) - 1;
-      if (left > 0) this.held.set(key, left);
-      else this.held.delete(key);
-    };
+    return this.held.count(key) >= limit ? null : this.held.enter(key);
   }
 }

@@ -273,7 +273,6 @@ export class TenantObject extends DurableObject<TenantObjectEnv> {
   }
 
   private async ensureSweep(now: number): Promise<void> {
-    if ((await this.ctx.storage.getAlarm()) === null)
-      await this.ctx.storage.setAlarm(now + this.sweepEveryMs());
+    await this.sweepBy(now + this.sweepEveryMs());
   }
 }

@@ -9,7 +9,7 @@
  */
 import { de, es, fr } from './compromise-taggers.js';
 import { closedClassTag } from './pos-closed-classes';
-import { spanAt, taggingText, tagsFromParts } from './pos';
+import { spanCursor, taggingText, tagsFromParts } from './pos';
 import type { Token } from './types';
 
 type Tagger = (text: string) => { json(options: { offset: true }): unknown };
@@ -62,9 +62,10 @@ export function tagTokensWithCompromise(tokens: readonly Token[], language: stri
   const parts = new Map<number, string[]>();
   const nlp = TAGGERS[language];
   if (spans.length > 0 && nlp) {
+    const at = spanCursor(spans);
     for (const sentence of nlp(text).json({ offset: true }) as Array<{ terms: Term[] }>)
       for (const term of sentence.terms) {
-        const idx = spanAt(spans, term.offset.start);
+        const idx = at(term.offset.start);
         if (idx === undefined) continue;
         const word = (term.implicit || term.text).toLowerCase();
         const tag = closedClassTag(language, word) ?? uposOfCompromise(term.tags);

@@ -67,12 +67,17 @@ export function tagsFromParts(
 }
 
 /**
- * Pure: the token index of a part the tagger found at character `start` of the text, with the
- * parts it makes up without text of their own (French "l'homme" → "l'" and an empty "homme" at
- * the word's end) counted to the word they end.
+ * The token index of each part the tagger found, read in text order: `at(start)` for a part that
+ * starts at character `start` (parts never go back). Parts without text of their own (French
+ * "l'homme" → "l'" and an empty "homme" at the word's end) count to the word they end. One pass
+ * over the spans for the whole text.
  */
-export function spanAt(spans: readonly TaggedSpan[], start: number): number | undefined {
-  return spans.find((s) => start >= s.from && start <= s.to)?.token.index;
+export function spanCursor(spans: readonly TaggedSpan[]): (start: number) => number | undefined {
+  let w = 0;
+  return (start) => {
+    while (w < spans.length && spans[w].to < start) w++;
+    return w < spans.length && start >= spans[w].from ? spans[w].token.index : undefined;
+  };
 }
 
 /** Universal POS tag of every English token (same order), tagging the transcript as one text. */
@@ -83,15 +88,13 @@ export function tagTokens(tokens: readonly Token[]): string[] {
 
   const n = tagger();
   const doc = n.readDoc(text);
+  const at = spanCursor(spans);
   let pos = 0;
-  let w = 0;
   doc.tokens().each((tk: ItemToken) => {
     pos += String(tk.out(n.its.precedingSpaces)).length;
-    const start = pos;
+    const idx = at(pos);
     pos += String(tk.out(n.its.value)).length;
-    while (w < spans.length && spans[w].to <= start) w++;
-    if (w >= spans.length) return;
-    const idx = spans[w].token.index;
+    if (idx === undefined) return;
     parts.set(idx, [...(parts.get(idx) ?? []), String(tk.out(n.its.pos))]);
   });
   return tagsFromParts(tokens, spans, parts);
