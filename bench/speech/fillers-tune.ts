@@ -8,12 +8,12 @@ import {
   FasterWhisperEngine,
   type FasterWhisperOptions,
 } from '../../containers/media/engines/asr/faster-whisper.js';
+import { HESITATION_METHODS } from './methods.js';
 import { loadSpliced } from './spliced.js';
 import { hesitations, loadDisfluent, matchFillers, referenceAlignment } from './fillers.js';
 
 const TRIALS: Array<{ name: string } & FasterWhisperOptions> = [
-  { name: 'no prompt, aligned', prompt: '' },
-  { name: 'disfluent prompt, aligned' },
+  ...Object.entries(HESITATION_METHODS).map(([name, options]) => ({ name, ...options })),
   { name: 'disfluent prompt, whisper times', align: false },
 ];
 

@@ -12,6 +12,8 @@
  * The engine detects the language unless BENCH_FORCE_LANGUAGE=1, which passes each clip's
  * language (`transcribe(pcm, { language })`). BENCH_SETS=a,b limits the sets; BENCH_ENGINE picks
  * the engine (default faster-whisper); BENCH_CLIPS=1 prints every clip's result.
+ * BENCH_METHOD sets how English hesitations are recovered, to compare the methods side by side
+ * (`methods.ts`): `service` (default: the engine as the service builds it), `bare`, `prompt`, `fillers`.
  */
 import { createAsrEngine } from '../../containers/media/engines/asr/index.js';
 import type { TranscribeOptions } from '../../containers/media/engines/asr/index.js';
@@ -27,6 +29,8 @@ import {
 } from './score.js';
 import { loadSets, type SetClip } from './sets.js';
 import { configFrom } from '../../containers/media/core/config.js';
+import { FasterWhisperEngine } from '../../containers/media/engines/asr/faster-whisper.js';
+import { HESITATION_METHODS } from './methods.js';
 
 const SAMPLE_RATE_HZ = 16_000;
 
@@ -151,9 +155,14 @@ async function main(): Promise<void> {
   const names = process.env.BENCH_SETS?.split(',').filter(Boolean);
   const clips = await loadSets(undefined, names);
   const force = process.env.BENCH_FORCE_LANGUAGE === '1';
-  await using engine = await createAsrEngine(
-    configFrom({ ASR_ENGINE: process.env.BENCH_ENGINE ?? 'faster-whisper' }).asr,
-  );
+  const method = process.env.BENCH_METHOD ?? 'service';
+  if (!HESITATION_METHODS[method])
+    throw new Error(`BENCH_METHOD: one of ${Object.keys(HESITATION_METHODS).join(', ')}`);
+  const config = configFrom({ ASR_ENGINE: process.env.BENCH_ENGINE ?? 'faster-whisper' }).asr;
+  await using engine =
+    method === 'service'
+      ? await createAsrEngine(config)
+      : new FasterWhisperEngine(HESITATION_METHODS[method]);
   await engine.transcribe(clips[0].pcm); // warm: model load is not per clip
   const results: ClipResult[] = [];
   for (const clip of clips) {
@@ -171,7 +180,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(
-    `\nengine ${engine.name}; language ${force ? 'forced to the clip’s' : 'detected by the engine'}\n`,
+    `\nengine ${engine.name}, method ${method}; language ${force ? 'forced to the clip’s' : 'detected by the engine'}\n`,
   );
   for (const l of languageTable(results)) console.log(l);
   console.log('');

@@ -32,11 +32,14 @@ import { AsrAbortedError, AsrEngineError } from './errors.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
 import { planUtterances } from './segments.js';
 import {
+  addedHesitations,
   cutRepeatLoops,
   isDecodingLoop,
   isHallucinatedSegment,
   isHeardRepetition,
   isHesitation,
+  lexicalWords,
+  MAX_ADDED_HESITATIONS,
   type WhisperSegment,
 } from './whisper-filter.js';
 import { WhisperProcess, type WorkerLine } from './whisper-process.js';
@@ -87,6 +90,11 @@ export interface FasterWhisperOptions {
    * Other languages always keep Whisper's own times: the aligner's acoustic model is English.
    */
   align?: boolean;
+  /**
+   * Let the English aligner hear hesitations Whisper left out (default true: `align-fillers.ts`);
+   * false aligns the words as written. Benches compare the two (`bench/speech/languages.ts`).
+   */
+  fillerAlignment?: boolean;
   /** Ask Whisper for its word times (default: only when not aligning). */
   wordTimestamps?: boolean;
 }
@@ -115,6 +123,7 @@ export class FasterWhisperEngine implements AsrEngine {
   readonly #beamSize: number;
   readonly #prompt: string;
   readonly #align: boolean;
+  readonly #fillerAlignment: boolean;
   readonly #wordTimestamps: boolean;
   readonly #workers: number;
 
@@ -125,8 +134,10 @@ export class FasterWhisperEngine implements AsrEngine {
     beamSize = DEFAULT_WHISPER_BEAM_SIZE,
     prompt = DISFLUENT_PROMPT,
     align = true,
+    fillerAlignment = true,
     wordTimestamps = !align,
   }: FasterWhisperOptions = {}) {
+    this.#fillerAlignment = fillerAlignment;
     this.#wordTimestamps = wordTimestamps;
     this.model = modelDir.replace(/\/+$/, '').split('/').at(-1) ?? 'whisper';
     this.#workers = Math.max(1, workers);
@@ -168,6 +179,7 @@ export class FasterWhisperEngine implements AsrEngine {
     const perUtterance: Array<Promise<TimedWord[]>> = new Array<Promise<TimedWord[]>>(utterances.length);
     let peak = 0;
     let warmerDecodes = 0;
+    let skippedSpeechRedecodes = 0;
     const poll = setInterval(() => (peak = Math.max(peak, readPeakRss(this.#proc.pid))), 100);
     try {
       await writeFile(join(dir, 'audio.raw'), pcmToBytes(pcm));
@@ -186,6 +198,7 @@ export class FasterWhisperEngine implements AsrEngine {
         temperature: number[],
         language: string,
         wordTimestamps: boolean,
+        prompt = promptFor(language, this.#prompt),
       ): Promise<WorkerLine> => {
         let decoded: WorkerLine | undefined;
         const done = await this.#proc.request(
@@ -193,7 +206,7 @@ export class FasterWhisperEngine implements AsrEngine {
             pcm: join(dir, 'audio.raw'),
             utterances: [utterance],
             beam_size: this.#beamSize,
-            initial_prompt: promptFor(language, this.#prompt),
+            initial_prompt: prompt,
             word_timestamps: wordTimestamps,
             language,
             temperature,
@@ -204,6 +217,31 @@ export class FasterWhisperEngine implements AsrEngine {
         peak = Math.max(peak, Number(done.peak_rss_bytes) || 0, readPeakRss(this.#proc.pid));
         if (!decoded) throw new AsrEngineError('the Whisper worker answered without the utterance');
         return decoded;
+      };
+      const alignLine = (line: WorkerLine, words: TimedWord[]) =>
+        alignUtterance(pcm, Number(line.start), Number(line.end), words, this.#fillerAlignment, signal);
+      /**
+       * Aligns an English utterance; when the aligner had to hear more than a few hesitations that
+       * Whisper did not write, the prompted decode may have skipped speech (a prompt can make
+       * Whisper drop a sentence, whose words the aligner then takes for "uh"/"hmm"): the utterance
+       * is decoded once more without the prompt, and that decode is kept when it has more words.
+       */
+      const alignChecked = async (
+        utterance: TimeSegment,
+        line: WorkerLine,
+        words: TimedWord[],
+        language: string,
+      ): Promise<TimedWord[]> => {
+        const aligned = await alignLine(line, words);
+        if (!promptFor(language, this.#prompt) || addedHesitations(words, aligned) <= MAX_ADDED_HESITATIONS)
+          return aligned;
+        const plain = await decode(utterance, FIRST_DECODE_TEMPERATURE, language, this.#wordTimestamps, '');
+        const plainSegments = plain.segments as WhisperSegment[];
+        if (plainSegments.some(isDecodingLoop)) return aligned;
+        const plainWords = keptWords(plainSegments);
+        if (lexicalWords(plainWords) <= lexicalWords(words)) return aligned;
+        skippedSpeechRedecodes++;
+        return alignLine(plain, plainWords);
       };
       /** Every utterance in one language; the mean log-probability of what was kept. */
       const decodeIn = async (language: string) => {
@@ -229,7 +267,7 @@ export class FasterWhisperEngine implements AsrEngine {
               const words = keptWords(segments[i]);
               // Alignment (WebAssembly, its own thread) overlaps the worker's next utterances.
               const aligned = align
-                ? alignUtterance(pcm, Number(line.start), Number(line.end), words, signal)
+                ? alignChecked(utterances[i], line, words, language)
                 : Promise.resolve(words);
               aligned.catch(() => {}); // awaited below, unless a lane fails first
               perUtterance[i] = aligned;
@@ -263,6 +301,7 @@ export class FasterWhisperEngine implements AsrEngine {
       utterances: utterances.length,
       processes: 1,
       warmerDecodes,
+      skippedSpeechRedecodes,
     };
     return out;
   }
@@ -354,7 +393,7 @@ const MAX_UNALIGNED_HESITATION_RUN = 3;
 
 /**
  * Gives each word of one utterance ([start, end] of the audio) its forced-alignment time:
- * first the grammar search that also counts hesitations (`align-fillers.ts`), else the
+ * first (with `fillerAlignment`) the grammar search that also counts hesitations (`align-fillers.ts`), else the
  * phrase-by-phrase aligner on the words as written, else the times the words came with
  * (Whisper's, or their segment's span shared by letters: rough, but the words stay).
  */
@@ -363,10 +402,13 @@ async function alignUtterance(
   start: number,
   end: number,
   words: TimedWord[],
+  fillerAlignment: boolean,
   signal?: AbortSignal,
 ): Promise<TimedWord[]> {
   if (words.length === 0) return words;
-  const withFillers = await alignWithFillersInThread(pcm, start, end, words, {}, signal);
+  const withFillers = fillerAlignment
+    ? await alignWithFillersInThread(pcm, start, end, words, {}, signal)
+    : undefined;
   if (withFillers) return withFillers;
   const capped = capHesitationRuns(words, MAX_UNALIGNED_HESITATION_RUN);
   const tokenCounts = capped.map((w) => alignTokens(w.word).length);

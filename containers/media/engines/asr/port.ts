@@ -27,6 +27,8 @@ export interface AsrRunStats {
   processes: number;
   /** Utterances decoded a second time because the first decode looped (whisper). */
   warmerDecodes?: number;
+  /** English utterances decoded again without the prompt because the first seemed to skip speech (whisper). */
+  skippedSpeechRedecodes?: number;
 }
 
 /** A speech recogniser. Input is always 16 kHz mono s16 PCM. */

@@ -123,6 +123,26 @@ const MIN_WORD_REPEATS = 4;
  */
 export const isHesitation = (w: string): boolean => isHesitationNorm(normalizeWord(w));
 
+/**
+ * More hesitations than this heard by the aligner in one utterance beyond those Whisper wrote
+ * suggest that the decode skipped speech (the aligner takes unwritten words for "uh"/"hmm"). Real
+ * runs of hesitations are written by Whisper under the disfluent prompt, so they do not count.
+ */
+export const MAX_ADDED_HESITATIONS = 3;
+
+/** Pure: the hesitations in `aligned` beyond those in `written` (never negative). */
+export function addedHesitations(
+  written: ReadonlyArray<{ word: string }>,
+  aligned: ReadonlyArray<{ word: string }>,
+): number {
+  const count = (ws: ReadonlyArray<{ word: string }>) => ws.filter((w) => isHesitation(w.word)).length;
+  return Math.max(0, count(aligned) - count(written));
+}
+
+/** Pure: the words that are not hesitations. */
+export const lexicalWords = (words: ReadonlyArray<{ word: string }>): number =>
+  words.filter((w) => !isHesitation(w.word)).length;
+
 const norm = normalizeWord;
 
 /**

@@ -6,9 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  addedHesitations,
   isDecodingLoop,
   isHallucinatedSegment,
   isHeardRepetition,
+  lexicalWords,
+  MAX_ADDED_HESITATIONS,
   MAX_COMPRESSION_RATIO,
   type WhisperSegment,
 } from '../../../../../../containers/media/engines/asr/whisper-filter.js';
@@ -96,5 +99,29 @@ describe('isHeardRepetition', () => {
     expect(isHeardRepetition(seg(1.2, repeatedLine(1)))).toBe(false);
     expect(isHeardRepetition(seg(5.43, uhLoop()))).toBe(false);
     expect(isHeardRepetition(seg(3.26, []))).toBe(false);
+  });
+});
+
+describe('skipped speech (the aligner hearing hesitations Whisper did not write)', () => {
+  const words = (text: string) => text.split(' ').map((w) => ({ word: w }));
+  // The prompted decode of a spliced clip that dropped its first sentence: the aligner laid the
+  // written words over the whole utterance and heard the unwritten ones as hesitations.
+  const written = words('Can you suggest convenient evening flights and suitable accommodation?');
+  const aligned = words(
+    'Can uh hmm you suggest uh convenient uh evening flights and uh suitable accommodation?',
+  );
+
+  it('should count only the hesitations the aligner added', () => {
+    expect(addedHesitations(written, aligned)).toBe(5);
+    expect(addedHesitations(written, aligned)).toBeGreaterThan(MAX_ADDED_HESITATIONS);
+    expect(
+      addedHesitations(words('Montreal, um uh uh uh forced'), words('Montreal, um uh uh uh forced')),
+    ).toBe(0);
+    expect(addedHesitations(words('so uh we go'), words('so we go'))).toBe(0);
+  });
+
+  it('should count the words that are not hesitations, in any language the analytics know', () => {
+    expect(lexicalWords(aligned)).toBe(lexicalWords(written));
+    expect(lexicalWords(words('Äh, also, euh, ich'))).toBe(2);
   });
 });
