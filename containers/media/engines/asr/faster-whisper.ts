@@ -224,7 +224,8 @@ export class FasterWhisperEngine implements AsrEngine {
        * Aligns an English utterance; when the aligner had to hear more than a few hesitations that
        * Whisper did not write, the prompted decode may have skipped speech (a prompt can make
        * Whisper drop a sentence, whose words the aligner then takes for "uh"/"hmm"): the utterance
-       * is decoded once more without the prompt, and that decode is kept when it has more words.
+       * is decoded once more without the prompt, and that decode is kept when it has at least
+       * `MIN_RECOVERED_WORDS` more words (a hesitant speaker's unwritten "uh"s alone do not swap it).
        */
       const alignChecked = async (
         utterance: TimeSegment,
@@ -239,7 +240,7 @@ export class FasterWhisperEngine implements AsrEngine {
         const plainSegments = plain.segments as WhisperSegment[];
         if (plainSegments.some(isDecodingLoop)) return aligned;
         const plainWords = keptWords(plainSegments);
-        if (lexicalWords(plainWords) <= lexicalWords(words)) return aligned;
+        if (lexicalWords(plainWords) < lexicalWords(words) + MIN_RECOVERED_WORDS) return aligned;
         skippedSpeechRedecodes++;
         return alignLine(plain, plainWords);
       };
@@ -387,6 +388,9 @@ export function joinWordPieces(words: WhisperSegment['words']): TimedWord[] {
   }
   return out;
 }
+
+/** Words a decode without the prompt must add to replace one suspected of skipping speech. */
+const MIN_RECOVERED_WORDS = 3;
 
 /** Longest run of hesitation words kept when the aligner cannot count them (a loop otherwise). */
 const MAX_UNALIGNED_HESITATION_RUN = 3;
