@@ -4,7 +4,7 @@
  * sets (`sets.ts`; SPEECH_SETS_DIR) through the container's ASR engine, then
  * - a per-language table: clips, speakers, language detected right (`AsrOutput.language`),
  *   pooled WER against the spoken words (`score.ts`: NFC, lowercase, punctuation stripped,
- *   numbers as written, hesitations left to the filler table), invented hesitations on fluent
+ *   numbers spelled out, hesitations left to the filler table), invented hesitations on fluent
  *   clips (every recognised hesitation on a clip whose reference has none);
  * - a filler table per set and language over the clips whose reference has hesitations: refs,
  *   found, matched (within 150 ms of the reference time where the set has times, else by

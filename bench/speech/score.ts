@@ -3,8 +3,9 @@
  * Pure scoring for the per-language speech bench (`languages.ts`):
  * - `languageWords`: the words a WER counts, in any language: Unicode NFC, lowercase, apostrophes
  *   unified, punctuation stripped (letters and digits of every script kept, word-internal
- *   apostrophes and hyphens kept), numbers left as written (a reference "1989" needs a "1989"),
- *   hesitation sounds dropped (they are scored by the filler table, not the WER).
+ *   apostrophes and hyphens kept), whole numbers spelled out in the language (`spellNumbers`: "266"
+ *   and "duzentos e sessenta e seis" are the same words said), hesitation sounds dropped (they are
+ *   scored by the filler table, not the WER).
  * - `languageWer`: word edits over reference words after that normalisation.
  * - `HESITATIONS`: the non-lexical hesitation sounds per language (only sounds that are never a
  *   word of the language: "este", "tipo", "ben", "é" are words too, so they are not here).
@@ -13,7 +14,22 @@
  *   subsequence of the two word sequences decides which recognised hesitation is a reference
  *   one), and `inventedHesitations` for fluent clips.
  */
+import { toCardinal as de } from 'n2words/de-DE';
+import { toCardinal as en } from 'n2words/en-US';
+import { toCardinal as es } from 'n2words/es-ES';
+import { toCardinal as fr } from 'n2words/fr-FR';
+import { toCardinal as it } from 'n2words/it-IT';
+import { toCardinal as nl } from 'n2words/nl-NL';
+import { toCardinal as pt } from 'n2words/pt-PT';
 import { wordEdits } from './wer.js';
+
+/**
+ * Cardinal numbers in words per language (n2words, MIT). Portuguese is spelled as in Portugal,
+ * which differs from Brazil's only at 16, 17 and 19.
+ */
+const CARDINALS: Readonly<Record<string, (n: number) => string>> = { de, en, es, fr, it, nl, pt };
+/** Longer digit strings are codes or phone numbers, read digit by digit or not at all: left as written. */
+const MAX_SPELLED_DIGITS = 9;
 
 /** Start-time tolerance of a found filler (the issue's gate), seconds. */
 export const FILLER_TOLERANCE_SEC = 0.15;
@@ -65,7 +81,7 @@ function normaliseToken(raw: string): string {
  * @example languageWords("Qu’il a dit: euh, 1989!", 'fr') // ["qu'il", 'a', 'dit', '1989']
  */
 export function languageWords(text: string, language: string): string[] {
-  return text
+  return spellNumbers(text, language)
     .normalize('NFC')
     .toLowerCase()
     .replace(/[’‘`´]/g, "'")
@@ -73,6 +89,19 @@ export function languageWords(text: string, language: string): string[] {
     .split(/\s+/)
     .map((w) => w.replace(/^['-]+|['-]+$/g, ''))
     .filter((w) => w && !isHesitationIn(w, language));
+}
+
+/**
+ * Pure: every whole number written in digits ("266", "1 989" is two) spelled out in the language's
+ * words, lowercase; languages without a speller, and longer digit strings, are left as written.
+ * @example spellNumbers('Nestor Pestana 266', 'pt') // 'Nestor Pestana duzentos e sessenta e seis'
+ */
+export function spellNumbers(text: string, language: string): string {
+  const spell = CARDINALS[language];
+  if (!spell) return text;
+  return text.replace(/(?<![\p{L}\p{N}]|\d[.,])\d+(?![\p{L}\p{N}]|[.,]\d)/gu, (digits) =>
+    digits.length > MAX_SPELLED_DIGITS ? digits : spell(Number(digits)).toLowerCase(),
+  );
 }
 
 /** Pure: word edits and reference length after `languageWords`; `wer` is edits / reference words. */

@@ -15,15 +15,26 @@ import {
 import { parseManifest, parseTimes } from '../../../bench/speech/sets.js';
 
 describe('languageWords', () => {
-  it('should keep accents and apostrophes, strip punctuation and leave numbers as written', () => {
+  it('should keep accents and apostrophes, strip punctuation and spell whole numbers in the language', () => {
     expect(languageWords('Qu’il a dit : « Bonjour », en 1989 !', 'fr')).toEqual([
       "qu'il",
       'a',
       'dit',
       'bonjour',
       'en',
-      '1989',
+      'mille',
+      'neuf',
+      'cent',
+      'quatre-vingt-neuf',
     ]);
+    // A recogniser's digits and a reference's words are the same words said.
+    expect(languageWer('nestor pestana duzentos e sessenta e seis', 'Nestor Pestana 266.', 'pt').edits).toBe(
+      0,
+    );
+    expect(languageWords('Meine Lieblingszahl ist 268', 'de').at(-1)).toBe('zweihundertachtundsechzig');
+    // Decimals, times and codes are left as written; so is a language without a speller.
+    expect(languageWords('20.26 um 9am, 1234567890', 'de')).toEqual(['20', '26', 'um', '9am', '1234567890']);
+    expect(languageWords('1989', 'ja')).toEqual(['1989']);
     expect(languageWords('Über-Laufventil, Straße.', 'de')).toEqual(['über-laufventil', 'straße']);
   });
 
