@@ -118,6 +118,15 @@ function languageTable(results: ClipResult[]): string[] {
   for (const [k, rs] of [...groups].sort()) lines.push(row(...(k.split('\t') as [string, string]), rs));
   const nonEnglish = results.filter((r) => r.clip.language !== 'en');
   if (nonEnglish.length) lines.push(row('all', 'non-English (pooled)', nonEnglish));
+  // Read and spontaneous speech apart, where the sets say which a clip is.
+  for (const style of [...new Set(nonEnglish.map((r) => r.clip.style).filter(Boolean))].sort())
+    lines.push(
+      row(
+        'all',
+        `non-English, ${style}`,
+        nonEnglish.filter((r) => r.clip.style === style),
+      ),
+    );
   return lines;
 }
 

@@ -21,6 +21,8 @@ export interface SetClip {
   speaker: string;
   reference: string;
   fluent: boolean;
+  /** `read` or `spontaneous` (conversation, interview) where the set says, else empty. */
+  style: string;
   /** Reference filler start times, seconds, when the set has them. */
   hesitationTimes?: number[];
   pcm: Int16Array;
@@ -61,6 +63,7 @@ export async function loadSets(dir = SETS_DIR, names?: string[]): Promise<SetCli
         speaker: row.speaker,
         reference: row.reference_transcript,
         fluent: row.fluent === 'yes',
+        style: row.style ?? '',
         hesitationTimes: parseTimes(row.hesitation_times ?? ''),
         pcm: await decodeToPcm(join(dir, set, row.file)),
       });
