@@ -19,12 +19,20 @@ const { preloadPiperVoice } = await import('../engines/tts/embedded.js');
 const { preloadVision } = await import('../engines/vision/pool.js');
 const { createMediaApp } = await import('./server.js');
 const { sweepStaleWorkDirs } = await import('../core/stale-work-dirs.js');
+const { startIdleSourceSweeps, sweepOrphanSourceRoots } = await import('../core/job-sources.js');
 
-const { server: listen, tts, vision } = mediaConfig();
+const { server: listen, tts, vision, core } = mediaConfig();
 void sweepStaleWorkDirs().then(
   (removed) =>
     removed.length && console.log(`media container: removed ${removed.length} stale work directories`),
 );
+// The jobs' sources a previous life of the service kept are gone with it (the Worker sends them again).
+void sweepOrphanSourceRoots().then(
+  (removed) =>
+    removed.length &&
+    console.log(`media container: removed the job sources of ${removed.length} ended services`),
+);
+startIdleSourceSweeps(core.sourceTtlSec * 1000);
 const server = serve({ fetch: createMediaApp().fetch, port: listen.port, hostname: listen.host }, (info) => {
   console.log(`media container listening on http://${listen.host}:${info.port}`);
   void preloadAsr();
