@@ -49,6 +49,11 @@ export function sourcesRoot(): Promise<string> {
   return root;
 }
 
+/** The service stops: the sources it kept go with it. */
+export async function removeSourcesRoot(): Promise<void> {
+  if (root) await rm(await root, { recursive: true, force: true });
+}
+
 const jobDir = async (jobId: string) => join(await sourcesRoot(), checkJobId(jobId));
 
 /** Stored sources being read by a request, by path: the idle sweep leaves them. */

@@ -19,7 +19,8 @@ const { preloadPiperVoice } = await import('../engines/tts/embedded.js');
 const { preloadVision } = await import('../engines/vision/pool.js');
 const { createMediaApp } = await import('./server.js');
 const { sweepStaleWorkDirs } = await import('../core/stale-work-dirs.js');
-const { startIdleSourceSweeps, sweepOrphanSourceRoots } = await import('../core/job-sources.js');
+const { removeSourcesRoot, startIdleSourceSweeps, sweepOrphanSourceRoots } =
+  await import('../core/job-sources.js');
 
 const { server: listen, tts, vision, core } = mediaConfig();
 void sweepStaleWorkDirs().then(
@@ -43,6 +44,7 @@ const server = serve({ fetch: createMediaApp().fetch, port: listen.port, hostnam
 });
 // Long renders: do not cut requests off mid-stream.
 (server as unknown as { requestTimeout: number }).requestTimeout = 0;
-const stop = () => server.close(() => process.exit(0));
+// The job sources this service kept go with it, once its last request is over.
+const stop = () => server.close(() => void removeSourcesRoot().finally(() => process.exit(0)));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
