@@ -350,43 +350,81 @@ export class MediaClient {
   /**
    * The rendered MP4 as a stream (Content-Length set by the container). `beside`: the source's
    * probe runs beside the render (see `call`). A file's `size`, when known, lets the request carry
-   * a Content-Length (`multipartStream`).
+   * a Content-Length (`multipartStream`). When this run sent the job's source already (a probe
+   * before speech synthesis), the render names it instead of carrying it; if the container no
+   * longer has it, the render carries it after all.
    */
   async render(
-    source: SizedStream,
-    speech: SizedStream | null,
+    files: RenderFiles,
     options: RenderRequest,
     hints: SourceHints,
     beside?: BesideProbe,
   ): Promise<Response> {
-    const form = multipartStream([
-      { name: 'options', value: JSON.stringify(options) },
-      {
-        name: 'source',
-        filename: hints.filename ?? 'source',
-        contentType: hints.content_type ?? 'application/octet-stream',
-        stream: source.body,
-        size: source.size,
-      },
-      ...(speech
-        ? [
-            {
-              name: 'speech',
-              filename: 'speech',
-              contentType: 'application/octet-stream',
-              stream: speech.body,
-              size: speech.size,
-            },
-          ]
-        : []),
-    ]);
-    return this.call(
-      MEDIA_ROUTES.render,
-      { method: 'POST', body: form.body, headers: { 'content-type': form.contentType } },
-      'rendering the video',
-      beside,
-    );
+    const what = 'rendering the video';
+    const send = async (source: SizedStream | null) => {
+      const form = renderForm(source, await files.speech(), options, hints);
+      const headers = source ? {} : { ...hintHeaders(hints), [H.storedSource]: '1' };
+      return this.call(
+        MEDIA_ROUTES.render,
+        { method: 'POST', body: form.body, headers: { ...headers, 'content-type': form.contentType } },
+        what,
+        { ...beside, absentOk: !source },
+      );
+    };
+    const sent = this.sent
+      ? await this.sent.then(
+          () => true,
+          () => false,
+        )
+      : false;
+    if (sent) {
+      const res = await send(null);
+      if (res.status !== 404) return res;
+      const text = await res.text().catch(() => '');
+      if (errorCode(text) !== SOURCE_MISSING) throw failure(res.status, text, what);
+    }
+    return send(await files.source());
   }
+}
+
+/** A render's files, opened when sent (a render that found the stored source gone opens them again). */
+export interface RenderFiles {
+  source(): Promise<SizedStream>;
+  speech(): Promise<SizedStream | null>;
+}
+
+/** The render's multipart body: its options, the source unless the container has it, the speech. */
+function renderForm(
+  source: SizedStream | null,
+  speech: SizedStream | null,
+  options: RenderRequest,
+  hints: SourceHints,
+): ReturnType<typeof multipartStream> {
+  return multipartStream([
+    { name: 'options', value: JSON.stringify(options) },
+    ...(source
+      ? [
+          {
+            name: 'source',
+            filename: hints.filename ?? 'source',
+            contentType: hints.content_type ?? 'application/octet-stream',
+            stream: source.body,
+            size: source.size,
+          },
+        ]
+      : []),
+    ...(speech
+      ? [
+          {
+            name: 'speech',
+            filename: 'speech',
+            contentType: 'application/octet-stream',
+            stream: speech.body,
+            size: speech.size,
+          },
+        ]
+      : []),
+  ]);
 }
 
 /** The failure a container's error answer means: 4xx the media's (unrecoverable), else transient. */

@@ -96,6 +96,28 @@ describe('a job source stored once', () => {
     expect(await errorCode(res)).toBe(SOURCE_MISSING);
   });
 
+  it('should render the stored source when the form names it, and say 404 when it is gone', async () => {
+    await put('vid_storedR', 'tenant_r', clip);
+    const render = () => {
+      const form = new FormData();
+      form.set('options', JSON.stringify({ blur_background: false }));
+      return app.request(MEDIA_ROUTES.render, {
+        method: 'POST',
+        body: form,
+        headers: { ...hints, [H.jobId]: 'vid_storedR', [H.tenantId]: 'tenant_r', [H.storedSource]: '1' },
+      });
+    };
+    const res = await render();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    expect(res.headers.get(H.renderReport)).toBeTruthy();
+    expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+    await app.request(mediaPath.job('vid_storedR'), { method: 'DELETE' });
+    const gone = await render();
+    expect(gone.status).toBe(404);
+    expect(await errorCode(gone)).toBe(SOURCE_MISSING);
+  });
+
   it('should refuse job ids that are not one plain path segment', async () => {
     // A bare `..` segment never reaches a route (URLs resolve it); an encoded slash does.
     for (const id of ['../etc', '.hidden', 'a.b', 'x'.repeat(129)]) {

@@ -6,6 +6,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import worker from '../../src/index.js';
+import { ProcessOptions } from '../../src/contract/options.js';
 import { AnalysisResult } from '../../src/contract/result.js';
 import { MEDIA_HEADERS, MEDIA_ROUTES } from '../../src/contract/media-protocol.js';
 import type { JobRecord, NewJob } from '../../src/jobs/state.js';
@@ -24,20 +25,36 @@ const SOURCE_ROUTES = [
   `POST ${MEDIA_ROUTES.audio}`,
   `POST ${MEDIA_ROUTES.vision}`,
 ];
+/** The render's body is a form: the source, when it carries it, and the speech. */
+const RENDER = `POST ${MEDIA_ROUTES.render}`;
 
-/** Runs an analysis job with visual analytics on the clip through the proxy; its record and the proxy's counts. */
-async function analyzeThroughProxy(id: string, { dropSourceAfterProbe = false } = {}) {
+/** A processing job that speaks a description: its probe comes before the speech synthesis and the render. */
+const SPOKEN: Pick<NewJob, 'kind' | 'options'> = {
+  kind: 'processing',
+  options: ProcessOptions.parse({ speech: 'synthesized', description: 'Hello and welcome.' }),
+};
+
+/**
+ * Runs a job on the clip through the proxy (by default an analysis with visual analytics); its
+ * record and the proxy's counts.
+ */
+async function runThroughProxy(
+  id: string,
+  { dropSourceAfterProbe = false, kind = { kind: 'analysis', options: { visual_analytics: true } } } = {} as {
+    dropSourceAfterProbe?: boolean;
+    kind?: Pick<NewJob, 'kind' | 'options'>;
+  },
+) {
   const bytes = await fixture(CLIP);
   const key = `uploads/${id}/source`;
   await env.MEDIA.put(key, bytes);
-  const job: NewJob = {
+  const job = {
     video_id: id,
-    kind: 'analysis',
     tenant: TENANT,
     audio: null,
-    options: { visual_analytics: true },
+    ...kind,
     source: { key, size: bytes.length, filename: 'retalking_face3.mp4', content_type: 'video/mp4' },
-  };
+  } as NewJob;
   await stubOf(id).create(job);
   if (dropSourceAfterProbe)
     expect((await fetch(`${env.FIXTURES_URL}/media-proxy-drop/${id}`, { method: 'POST' })).status).toBe(204);
@@ -82,7 +99,7 @@ async function storedHere(id: string): Promise<boolean> {
 describe('the source crosses to the container once per job', () => {
   it('should send the file once for an analysis job with visual analytics, and remove it when the job ends', async () => {
     const id = 'vid_sourceoncesourceonce00';
-    const { size, record, counts, sourceBytes } = await analyzeThroughProxy(id);
+    const { size, record, counts, sourceBytes } = await runThroughProxy(id);
     expect(record.status, JSON.stringify(record)).toBe('completed');
     await expectVisualResult(id);
     // Probe and vision (and audio, when not decoded at the edge) all read it: one upload.
@@ -96,12 +113,24 @@ describe('the source crosses to the container once per job', () => {
 
   it('should send the file again, once, when the container lost it between steps', async () => {
     const id = 'vid_sourcelostsourcelost00';
-    const { size, record, counts, sourceBytes } = await analyzeThroughProxy(id, {
+    const { size, record, counts, sourceBytes } = await runThroughProxy(id, {
       dropSourceAfterProbe: true,
     });
     expect(record.status, JSON.stringify(record)).toBe('completed');
     await expectVisualResult(id);
     expect(counts.requests[`PUT ${MEDIA_ROUTES.jobSource}`]).toBe(2);
     expect(sourceBytes).toBe(2 * size);
+  });
+
+  it('should not send it again with the render of a processing job that probed it first', async () => {
+    const id = 'vid_sourceoncespokenvideo0';
+    const { size, record, counts, sourceBytes } = await runThroughProxy(id, { kind: SPOKEN });
+    expect(record.status, JSON.stringify(record)).toBe('completed');
+    expect(await env.MEDIA.head(r2Keys.output(id))).not.toBeNull();
+    expect(sourceBytes).toBe(size);
+    // The render's form carried the options and the new speech (tens of KB) only.
+    expect(counts.requests[RENDER]).toBe(1);
+    expect(counts.bytes[RENDER]).toBeGreaterThan(10_000);
+    expect(counts.bytes[RENDER]).toBeLessThan(size);
   });
 });

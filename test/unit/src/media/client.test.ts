@@ -20,8 +20,13 @@ function heldTransport() {
 
 const hints = { filename: 'a.mp4', content_type: 'video/mp4' };
 const body = () => new ReadableStream({ start: (c) => c.close() });
-const render = (client: MediaClient, beside?: Parameters<MediaClient['render']>[4]) =>
-  client.render({ body: body() }, null, {} as never, hints, beside);
+const render = (client: MediaClient, beside?: Parameters<MediaClient['render']>[3]) =>
+  client.render(
+    { source: async () => ({ body: body() }), speech: async () => null },
+    {} as never,
+    hints,
+    beside,
+  );
 
 describe('tightenableDeadline', () => {
   it('should fire at its first time unless brought forward, and never later', async () => {
@@ -185,5 +190,18 @@ describe('MediaClient on the job source', () => {
     ]);
     const lost = client([missing, missing]);
     await expect(lost.media.probe()).rejects.toThrow(/reading the media failed/);
+  });
+
+  it('should render on the source it sent, and carry the source when the container lost it', async () => {
+    const { media, calls } = client([() => Response.json(probe), missing, () => new Response('mp4')]);
+    await media.probe();
+    const files = { source: async () => ({ body: await source.open(), size: 3 }), speech: async () => null };
+    await expect((await media.render(files, {} as never, hints)).text()).resolves.toBe('mp4');
+    expect(calls).toEqual([
+      'PUT /jobs/vid_a/source',
+      'POST /probe stored',
+      'POST /render stored',
+      'POST /render',
+    ]);
   });
 });
