@@ -90,6 +90,8 @@ export async function storeJobSource({
 }): Promise<{ bytes: number }> {
   const dir = await jobDir(jobId);
   await mkdir(dir, { recursive: true });
+  // Said again: a sweep of another service may have taken the directory for a gone one's.
+  await writeFile(join(dir, '..', OWNER_FILE), String(process.pid));
   const file = join(dir, tenantFileName(tenant));
   // Written aside, then renamed: a reader never sees half a file, and two uploads never mix.
   const part = `${file}.part-${randomUUID()}`;
