@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMediaApp } from '../../containers/media/server/server.js';
 import {
+  removeSourcesRoot,
   sourcesRoot,
   sweepIdleJobSources,
   sweepOrphanSourceRoots,
@@ -47,6 +48,7 @@ const errorCode = async (res: Response) => ((await res.json()) as { error: { cod
 
 afterAll(async () => {
   await app.request(mediaPath.job('vid_storedA'), { method: 'DELETE' });
+  await removeSourcesRoot();
 });
 
 describe('a job source stored once', () => {
