@@ -12,8 +12,13 @@ export const MEDIA_ROUTES = {
   ping: '/ping',
   /** GET: jobs with work here; the Worker never calls it (tests, operators). */
   jobs: '/jobs',
-  /** DELETE: stop every running piece of the job's work. */
+  /** DELETE: stop every running piece of the job's work, and remove its stored source. */
   job: '/jobs/:id',
+  /**
+   * PUT media: the job's source, kept in the container for the job's later requests (they send
+   * `storedSource` instead of the file), so the file crosses once per job.
+   */
+  jobSource: '/jobs/:id/source',
   probe: '/probe',
   /** POST media → PCM in `PCM_FORMAT`. */
   audio: '/audio',
@@ -31,12 +36,12 @@ export const MEDIA_ROUTES = {
 
 export type MediaRoute = (typeof MEDIA_ROUTES)[keyof typeof MEDIA_ROUTES];
 
-const withParam = (route: string, value: string) =>
-  route.replace(/:[a-z]+$/, () => encodeURIComponent(value));
+const withParam = (route: string, value: string) => route.replace(/:[a-z]+/, () => encodeURIComponent(value));
 
 /** The paths the Worker calls: a route with its parameter filled in. */
 export const mediaPath = {
   job: (jobId: string) => withParam(MEDIA_ROUTES.job, jobId),
+  jobSource: (jobId: string) => withParam(MEDIA_ROUTES.jobSource, jobId),
   renderProgress: (jobId: string) => withParam(MEDIA_ROUTES.renderProgress, jobId),
   renderSpeech: (jobId: string) => withParam(MEDIA_ROUTES.renderSpeech, jobId),
   vision: (fps?: number) => (fps ? `${MEDIA_ROUTES.vision}?fps=${fps}` : MEDIA_ROUTES.vision),
@@ -59,6 +64,13 @@ export const MEDIA_HEADERS = {
   /** The upload's file name (URI-encoded) and content type: pick the demuxer of headerless input. */
   sourceFilename: 'x-source-filename',
   sourceContentType: 'x-source-content-type',
+  /**
+   * `1`: the request's media is the job's stored source (`PUT /jobs/{id}/source` by the same job
+   * and tenant), not its body. When it is not there the answer is 404 `SOURCE_MISSING`.
+   */
+  storedSource: 'x-stored-source',
+  /** `PUT /jobs/{id}/source`: the largest upload the Worker accepts (bytes); a larger source is a 413. */
+  maxSourceBytes: 'x-max-source-bytes',
   /** `POST /asr`: VAD speech segments, JSON `[{start,end}]` seconds. */
   speechSegments: 'x-speech-segments',
   /** `POST /asr`: the spoken language when the client set it (a Whisper code); else detected. */
@@ -71,6 +83,12 @@ export const MEDIA_HEADERS = {
   ttsNotes: 'x-tts-notes',
   audioDuration: 'x-audio-duration',
 } as const;
+
+/**
+ * The error code of a request that names the job's stored source when the container has none for
+ * the job and tenant (it restarted, swept it, or is another instance): the Worker sends it again.
+ */
+export const SOURCE_MISSING = 'source_not_stored';
 
 /** The speech audio between the two sides (`POST /audio` answers it, `POST /asr` takes it): raw PCM. */
 export const PCM_FORMAT = {

@@ -1,7 +1,8 @@
 /**
  * @module media/client
  * The typed client of the media container's internal HTTP API. Bodies stream both ways;
- * nothing here holds a whole media file.
+ * nothing here holds a whole media file. A job's source crosses to the container once: the first
+ * request that needs it sends it (`PUT /jobs/{id}/source`), the others name it.
  */
 import {
   DEFAULT_MAX_MEDIA_DURATION_SEC,
@@ -10,7 +11,13 @@ import {
   type ProbeResult,
   type TimeSegment,
 } from '../contract/media.js';
-import { MEDIA_HEADERS as H, MEDIA_ROUTES, mediaPath, PCM_CONTENT_TYPE } from '../contract/media-protocol.js';
+import {
+  MEDIA_HEADERS as H,
+  MEDIA_ROUTES,
+  mediaPath,
+  PCM_CONTENT_TYPE,
+  SOURCE_MISSING,
+} from '../contract/media-protocol.js';
 import { MediaErrorBody, RenderSpeech, type RenderRequest } from '../contract/render.js';
 import type { TtsRequest } from '../contract/tts.js';
 import { ADMISSION_WAIT_MS, fetchTimeoutMs, workBudgetMs } from './budget.js';
@@ -41,6 +48,13 @@ const hintHeaders = (hints: SourceHints): Record<string, string> => ({
   ...(hints.content_type ? { [H.sourceContentType]: hints.content_type } : {}),
 });
 
+/** The job's uploaded file: its hints and size, and a new stream of it each time it is sent. */
+export interface JobSource {
+  hints: SourceHints;
+  size: number;
+  open(): Promise<ReadableStream<Uint8Array>>;
+}
+
 /** What the container is told about the job each request works for (headers), and when the Worker gives up. */
 export interface JobScope {
   jobId: string;
@@ -50,6 +64,10 @@ export interface JobScope {
   signal?: AbortSignal;
   /** Longest media accepted (seconds). */
   maxDurationSec?: number;
+  /** The job's uploaded file: sent to the container once, then named by the requests that read it. */
+  source?: JobSource;
+  /** Largest upload accepted (bytes, `MAX_UPLOAD_BYTES`): the container refuses a larger stored source. */
+  maxSourceBytes?: number;
 }
 
 /**
@@ -77,6 +95,8 @@ export class MediaClient {
   /** Real duration of the job's media once probed (budgets follow it), and the upload's size before. */
   private durationSec: number | null = null;
   private sizeBytes = 0;
+  /** The upload of the job's source to the container by this run, once started. */
+  private sent: Promise<void> | null = null;
 
   constructor(
     private readonly transport: MediaTransport,
@@ -145,20 +165,66 @@ export class MediaClient {
       );
     }
     if (res.ok || (absentOk && res.status === 404)) return res;
-    const text = await res.text().catch(() => '');
-    const message = errorMessage(text);
-    const detail = `${what} failed: ${message || `HTTP ${res.status}`}`;
-    if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429)
-      throw new UnrecoverableError(detail);
-    throw new TransientError(detail);
+    throw failure(res.status, await res.text().catch(() => ''), what);
   }
 
-  async probe(body: ReadableStream, hints: SourceHints): Promise<ProbeResult> {
-    const res = await this.call(
-      MEDIA_ROUTES.probe,
-      { method: 'POST', body, headers: hintHeaders(hints) },
-      'reading the media',
-    );
+  /**
+   * Sends the job's source to the container (`PUT /jobs/{id}/source`) unless this run already
+   * did: callers at the same time share one upload.
+   */
+  private sendSource(): Promise<void> {
+    if (this.sent) return this.sent;
+    const { jobId, source, maxSourceBytes } = this.sourceScope();
+    const sent = (async () => {
+      const res = await this.call(
+        mediaPath.jobSource(jobId),
+        {
+          method: 'PUT',
+          body: await source.open(),
+          headers: {
+            ...hintHeaders(source.hints),
+            ...(maxSourceBytes ? { [H.maxSourceBytes]: String(maxSourceBytes) } : {}),
+          },
+        },
+        'sending the media',
+      );
+      await res.body?.cancel();
+    })();
+    this.sent = sent;
+    sent.catch(() => {
+      if (this.sent === sent) this.sent = null;
+    });
+    return sent;
+  }
+
+  private sourceScope(): JobScope & { source: JobSource } {
+    const scope = this.scope;
+    if (!scope?.source) throw new Error('this media client has no job source to send');
+    return { ...scope, source: scope.source };
+  }
+
+  /**
+   * A request on the job's source: the first one of the run sends it (`sendSource`), each names
+   * it (`x-stored-source`) instead of carrying it. When the container no longer has it (it
+   * restarted, swept it, or is another instance), it is sent again and the request repeated, once.
+   */
+  private async onSource(path: string, what: string): Promise<Response> {
+    const { source } = this.sourceScope();
+    const headers = { ...hintHeaders(source.hints), [H.storedSource]: '1' };
+    for (let attempt = 1; ; attempt++) {
+      const upload = this.sendSource();
+      await upload;
+      const res = await this.call(path, { method: 'POST', headers }, what, { absentOk: true });
+      if (res.status !== 404) return res;
+      const text = await res.text().catch(() => '');
+      if (attempt > 1 || errorCode(text) !== SOURCE_MISSING) throw failure(res.status, text, what);
+      // Another request may have sent it again already: only a lost upload is forgotten.
+      if (this.sent === upload) this.sent = null;
+    }
+  }
+
+  async probe(): Promise<ProbeResult> {
+    const res = await this.onSource(MEDIA_ROUTES.probe, 'reading the media');
     const probe = await res.json<ProbeResult>();
     this.setMedia({ durationSec: probe.duration_sec });
     return probe;
@@ -234,12 +300,8 @@ export class MediaClient {
   }
 
   /** The input's first audio stream as PCM in the protocol's `PCM_FORMAT` (16 kHz mono s16le). */
-  async extractAudio(body: ReadableStream, hints: SourceHints): Promise<ReadableStream<Uint8Array>> {
-    const res = await this.call(
-      MEDIA_ROUTES.audio,
-      { method: 'POST', body, headers: hintHeaders(hints) },
-      'extracting the audio',
-    );
+  async extractAudio(): Promise<ReadableStream<Uint8Array>> {
+    const res = await this.onSource(MEDIA_ROUTES.audio, 'extracting the audio');
     return res.body!;
   }
 
@@ -266,12 +328,8 @@ export class MediaClient {
   }
 
   /** Streams one compact record per sampled frame (the container's `/vision` compacts them). */
-  async *observeFrames(body: ReadableStream, hints: SourceHints, fps?: number): AsyncGenerator<CompactFrame> {
-    const res = await this.call(
-      mediaPath.vision(fps),
-      { method: 'POST', body, headers: hintHeaders(hints) },
-      'visual analysis',
-    );
+  async *observeFrames(fps?: number): AsyncGenerator<CompactFrame> {
+    const res = await this.onSource(mediaPath.vision(fps), 'visual analysis');
     for await (const line of ndjsonLines(res.body!)) {
       const value = JSON.parse(line) as CompactFrame | { done: true } | { error: { message: string } };
       if ('error' in value) throw new UnrecoverableError(`visual analysis failed: ${value.error.message}`);
@@ -292,42 +350,98 @@ export class MediaClient {
   /**
    * The rendered MP4 as a stream (Content-Length set by the container). `beside`: the source's
    * probe runs beside the render (see `call`). A file's `size`, when known, lets the request carry
-   * a Content-Length (`multipartStream`).
+   * a Content-Length (`multipartStream`). When this run sent the job's source already (a probe
+   * before speech synthesis), the render names it instead of carrying it; if the container no
+   * longer has it, the render carries it after all.
    */
   async render(
-    source: SizedStream,
-    speech: SizedStream | null,
+    files: RenderFiles,
     options: RenderRequest,
     hints: SourceHints,
     beside?: BesideProbe,
   ): Promise<Response> {
-    const form = multipartStream([
-      { name: 'options', value: JSON.stringify(options) },
-      {
-        name: 'source',
-        filename: hints.filename ?? 'source',
-        contentType: hints.content_type ?? 'application/octet-stream',
-        stream: source.body,
-        size: source.size,
-      },
-      ...(speech
-        ? [
-            {
-              name: 'speech',
-              filename: 'speech',
-              contentType: 'application/octet-stream',
-              stream: speech.body,
-              size: speech.size,
-            },
-          ]
-        : []),
-    ]);
-    return this.call(
-      MEDIA_ROUTES.render,
-      { method: 'POST', body: form.body, headers: { 'content-type': form.contentType } },
-      'rendering the video',
-      beside,
-    );
+    const what = 'rendering the video';
+    const send = async (source: SizedStream | null) => {
+      const form = renderForm(source, await files.speech(), options, hints);
+      const headers = source ? {} : { ...hintHeaders(hints), [H.storedSource]: '1' };
+      return this.call(
+        MEDIA_ROUTES.render,
+        { method: 'POST', body: form.body, headers: { ...headers, 'content-type': form.contentType } },
+        what,
+        { ...beside, absentOk: !source },
+      );
+    };
+    const sent = this.sent
+      ? await this.sent.then(
+          () => true,
+          () => false,
+        )
+      : false;
+    if (sent) {
+      const res = await send(null);
+      if (res.status !== 404) return res;
+      const text = await res.text().catch(() => '');
+      if (errorCode(text) !== SOURCE_MISSING) throw failure(res.status, text, what);
+    }
+    return send(await files.source());
+  }
+}
+
+/** A render's files, opened when sent (a render that found the stored source gone opens them again). */
+export interface RenderFiles {
+  source(): Promise<SizedStream>;
+  speech(): Promise<SizedStream | null>;
+}
+
+/** The render's multipart body: its options, the source unless the container has it, the speech. */
+function renderForm(
+  source: SizedStream | null,
+  speech: SizedStream | null,
+  options: RenderRequest,
+  hints: SourceHints,
+): ReturnType<typeof multipartStream> {
+  return multipartStream([
+    { name: 'options', value: JSON.stringify(options) },
+    ...(source
+      ? [
+          {
+            name: 'source',
+            filename: hints.filename ?? 'source',
+            contentType: hints.content_type ?? 'application/octet-stream',
+            stream: source.body,
+            size: source.size,
+          },
+        ]
+      : []),
+    ...(speech
+      ? [
+          {
+            name: 'speech',
+            filename: 'speech',
+            contentType: 'application/octet-stream',
+            stream: speech.body,
+            size: speech.size,
+          },
+        ]
+      : []),
+  ]);
+}
+
+/** The failure a container's error answer means: 4xx the media's (unrecoverable), else transient. */
+function failure(status: number, text: string, what: string): Error {
+  const detail = `${what} failed: ${errorMessage(text) || `HTTP ${status}`}`;
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429)
+    return new UnrecoverableError(detail);
+  return new TransientError(detail);
+}
+
+/** The code of the container's `{ error: { code } }`, or null. */
+function errorCode(text: string): string | null {
+  try {
+    const body = MediaErrorBody.safeParse(JSON.parse(text));
+    return body.success ? body.data.error.code : null;
+  } catch {
+    return null;
   }
 }
 

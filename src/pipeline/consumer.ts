@@ -12,6 +12,7 @@ import { jobStub } from '../jobs/submit.js';
 import { decideRetry, retryPolicy } from './retry.js';
 import { LeaseLost, runClaimed } from './run-job.js';
 import { deleteJobWork } from '../storage/purge.js';
+import { endContainerWork } from '../media/stop-work.js';
 
 export const isDeadLetterQueue = (name: string) => name.endsWith('-dlq');
 
@@ -127,6 +128,7 @@ async function handleMessage(msg: Settle, env: Env): Promise<void> {
     if (decision.action === 'fail') {
       await stub.fail(decision.message);
       await deleteJobWork(env.MEDIA, videoId);
+      await endContainerWork(env, videoId);
       msg.ack();
     } else {
       // Give the job back so the retried delivery can claim it; a stale lease means another
@@ -150,6 +152,7 @@ async function failAfterRetries(env: Env, videoId: string | undefined): Promise<
     const why = job.last_error ?? 'an unknown error';
     await stub.fail(`processing failed after repeated attempts: ${why}`);
     await deleteJobWork(env.MEDIA, videoId);
+    await endContainerWork(env, videoId);
   }
 }
 

@@ -11,6 +11,7 @@ import { UnrecoverableError } from '../media/errors.js';
 import { maxMediaDurationSec } from '../media/budget.js';
 import { mediaTransport } from '../media/transport.js';
 import { r2Keys } from '../shared/r2-keys.js';
+import { maxUploadBytes } from '../storage/upload-limit.js';
 
 /** Heartbeats come several times per stall window, so one late beat never looks like death. */
 export const MAX_HEARTBEAT_INTERVAL_MS = 20_000;
@@ -62,11 +63,20 @@ export function createContext<J extends JobRecord>(
   signal?: AbortSignal,
 ): StepContext<J> {
   const bucket = env.MEDIA;
+  const hints = { filename: job.source.filename, content_type: job.source.content_type };
+  const openSource = async () => {
+    const obj = await bucket.get(job.source.key);
+    if (!obj) throw new UnrecoverableError('the uploaded video is no longer stored');
+    return obj;
+  };
   const media = new MediaClient(mediaTransport(env, job.video_id), {
     jobId: job.video_id,
     tenant: job.tenant,
     signal,
     maxDurationSec: maxMediaDurationSec(env),
+    source: { hints, size: job.source.size, open: async () => (await openSource()).body },
+    // A job stored under a larger limit than today's still runs.
+    maxSourceBytes: Math.max(maxUploadBytes(env), job.source.size),
   });
   media.setMedia({ sizeBytes: job.source.size });
   return {
@@ -77,13 +87,8 @@ export function createContext<J extends JobRecord>(
     report: onFraction,
     workKey: (step) => r2Keys.work(job.video_id, step),
     async source() {
-      const obj = await bucket.get(job.source.key);
-      if (!obj) throw new UnrecoverableError('the uploaded video is no longer stored');
-      return {
-        body: obj.body,
-        size: obj.size,
-        hints: { filename: job.source.filename, content_type: job.source.content_type },
-      };
+      const obj = await openSource();
+      return { body: obj.body, size: obj.size, hints };
     },
     async memo<T>(step: string, compute: () => Promise<T>): Promise<T> {
       const key = r2Keys.work(job.video_id, `${step}.json`);

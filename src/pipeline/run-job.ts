@@ -9,6 +9,7 @@ import type { JobRecord } from '../jobs/state.js';
 import { jobStub } from '../jobs/submit.js';
 import { TransientError, UnrecoverableError } from '../media/errors.js';
 import { deleteJobWork } from '../storage/purge.js';
+import { endContainerWork } from '../media/stop-work.js';
 import { watchdogLimits } from '../jobs/limits.js';
 import { createContext, heartbeatIntervalMs, type Plan, type StepContext } from './context.js';
 import { withTicks } from './ticks.js';
@@ -78,6 +79,7 @@ async function runPlan<J extends JobRecord>(env: Env, job: J, plan: Plan<J>): Pr
   const pointers = await plan.finish(ctx);
   if (!(await stub.complete(lease, pointers))) throw new LeaseLost(videoId);
   await deleteJobWork(env.MEDIA, videoId);
+  await endContainerWork(env, videoId);
   return 'completed';
 }
 

@@ -7,6 +7,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join, normalize, resolve } from 'node:path';
 import { answerDoh } from './doh.js';
+import { answerMediaProxy } from './media-proxy.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SHARED_MEDIA = resolve(ROOT, '../shared/media');
@@ -41,11 +42,17 @@ export async function startMediaService(
 
 /**
  * Serves files under the given roots: /shared/... from ../shared/media, /generated/... from a temp
- * dir; and /dns-query, a DNS-over-HTTPS stub for the webhook tests (`doh.ts`).
+ * dir; /dns-query, a DNS-over-HTTPS stub for the webhook tests (`doh.ts`); and, given `mediaUrl`,
+ * a counting proxy in front of the media service (`media-proxy.ts`).
  */
-export async function startFixtureServer(port: number, roots: Record<string, string>): Promise<Server> {
+export async function startFixtureServer(
+  port: number,
+  roots: Record<string, string>,
+  { mediaUrl }: { mediaUrl?: string } = {},
+): Promise<Server> {
   const server = createServer((req, res) => {
     if (answerDoh(req, res)) return;
+    if (mediaUrl && answerMediaProxy(req, res, mediaUrl)) return;
     const url = new URL(req.url ?? '/', 'http://x');
     const [, root, ...rest] = url.pathname.split('/');
     const base = roots[root ?? ''];

@@ -10,7 +10,11 @@ export default async function setup(_project: TestProject) {
   const FIXTURE_PORT = Number(process.env.TEST_FIXTURE_PORT);
   const generated = generateFixtures();
   const media = await startMediaService(MEDIA_PORT);
-  const fixtures = await startFixtureServer(FIXTURE_PORT, { shared: SHARED_MEDIA, generated });
+  const fixtures = await startFixtureServer(
+    FIXTURE_PORT,
+    { shared: SHARED_MEDIA, generated },
+    { mediaUrl: `http://127.0.0.1:${MEDIA_PORT}` },
+  );
   return async () => {
     media.kill('SIGTERM');
     await new Promise<void>((r) => fixtures.close(() => r()));

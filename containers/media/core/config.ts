@@ -146,6 +146,7 @@ const variables = z.object({
   MEDIA_REQUEST_BUDGET_MS: number({ above: 0 }, 3_600_000),
   MEDIA_LONG_WORK_SEC: number({ above: 0 }, 60),
   MEDIA_BURST_MEMORY_SEC: number({ above: 0 }, 60),
+  MEDIA_SOURCE_TTL_SEC: number({ above: 0 }, 3600),
   MAX_MEDIA_DURATION_SEC: number({ above: 0 }, DEFAULT_MAX_MEDIA_DURATION_SEC),
   NATIVE_VISION: flag(true),
   // speech recognition
@@ -233,6 +234,8 @@ export interface CoreConfig {
   requestBudgetMs: number;
   longWorkSec: number;
   burstMemorySec: number;
+  /** A job's stored source unused this long is removed (the Worker never ended the job here). */
+  sourceTtlSec: number;
   maxMediaDurationSec: number;
   nativeVision: boolean;
 }
@@ -370,6 +373,7 @@ const slices = (v: Vars): MediaConfig => ({
     requestBudgetMs: v.MEDIA_REQUEST_BUDGET_MS,
     longWorkSec: v.MEDIA_LONG_WORK_SEC,
     burstMemorySec: v.MEDIA_BURST_MEMORY_SEC,
+    sourceTtlSec: v.MEDIA_SOURCE_TTL_SEC,
     maxMediaDurationSec: v.MAX_MEDIA_DURATION_SEC,
     nativeVision: v.NATIVE_VISION,
   },

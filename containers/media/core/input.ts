@@ -1,7 +1,7 @@
 /**
  * @module containers/media/core/input
  * Receiving an input: the request body goes to a temp file (MP4s with the index at the end
- * need a seekable file), and the client's filename/content-type hints pick ffmpeg's demuxer
+ * need a seekable file), or the request names the job's stored source (job-sources.ts); and the client's filename/content-type hints pick ffmpeg's demuxer
  * for headerless formats (raw PCM).
  */
 import { createWriteStream } from 'node:fs';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WORK_DIR_PREFIX } from './stale-work-dirs.js';
+import { checkJobId, useJobSource } from './job-sources.js';
 import { MEDIA_HEADERS, PCM_FORMAT } from '../../../src/contract/media-protocol.js';
 
 export interface InputHints {
@@ -68,4 +69,15 @@ export async function receiveToTempFile(
     },
     [Symbol.asyncDispose]: cleanup,
   };
+}
+
+/**
+ * The request's media: the job's stored source when the request names it (`x-stored-source: 1`;
+ * the job and tenant are its headers'), else its body received to a temp file.
+ * @throws MediaError 404 `SOURCE_MISSING` when the named source is not stored here.
+ */
+export async function requestInput(req: Request): Promise<TempInput> {
+  if (req.headers.get(MEDIA_HEADERS.storedSource) !== '1') return receiveToTempFile(req.body);
+  const jobId = checkJobId(req.headers.get(MEDIA_HEADERS.jobId));
+  return useJobSource(jobId, req.headers.get(MEDIA_HEADERS.tenantId));
 }

@@ -16,6 +16,8 @@ export const WORK_DIR_PREFIX = {
   input: 'media-',
   vision: 'vision-',
   asr: 'asr-fw-',
+  /** The jobs' stored sources (job-sources.ts): one per service, swept sooner on its own rules. */
+  sources: 'media-sources-',
 } as const;
 
 /** Far beyond the longest job (deadlines are hours at most). */
@@ -28,16 +30,31 @@ const OURS = new RegExp(`^(${Object.values(WORK_DIR_PREFIX).join('|')})[A-Za-z0-
  * @returns the names removed.
  * @example await sweepStaleWorkDirs(); // at start-up
  */
-export async function sweepStaleWorkDirs(
+export const sweepStaleWorkDirs = (
   root: string = tmpdir(),
   { now = Date.now(), staleAfterMs = STALE_WORK_DIR_MS } = {},
+): Promise<string[]> => removeStaleDirs(root, (name) => OURS.test(name), { now, staleAfterMs });
+
+/**
+ * Removes the directories under `root` whose name `matches`, last changed more than `staleAfterMs`
+ * before `now`, unless `keep` holds on to one (its path).
+ * @returns the names removed.
+ */
+export async function removeStaleDirs(
+  root: string,
+  matches: (name: string) => boolean,
+  {
+    now,
+    staleAfterMs,
+    keep = () => false,
+  }: { now: number; staleAfterMs: number; keep?: (path: string) => boolean },
 ): Promise<string[]> {
   const removed: string[] = [];
   for (const name of await readdir(root).catch(() => [] as string[])) {
-    if (!OURS.test(name)) continue;
+    if (!matches(name)) continue;
     const path = join(root, name);
     const info = await stat(path).catch(() => null);
-    if (!info?.isDirectory() || now - info.mtimeMs <= staleAfterMs) continue;
+    if (!info?.isDirectory() || now - info.mtimeMs <= staleAfterMs || keep(path)) continue;
     await rm(path, { recursive: true, force: true });
     removed.push(name);
   }

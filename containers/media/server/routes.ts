@@ -4,7 +4,12 @@
  */
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import { MEDIA_ROUTES, PCM_CONTENT_TYPE, PCM_FORMAT } from '../../../src/contract/media-protocol.js';
+import {
+  MEDIA_HEADERS,
+  MEDIA_ROUTES,
+  PCM_CONTENT_TYPE,
+  PCM_FORMAT,
+} from '../../../src/contract/media-protocol.js';
 import { errorBody } from '../core/errors.js';
 import { probeFile, spawnFfmpeg, type FfmpegError } from '../core/ffmpeg.js';
 import { mediaLimitsFrom, plainMediaError } from '../core/media-limits.js';
@@ -12,21 +17,37 @@ import { probeAnswer } from '../core/probe-answer.js';
 import { waitingJobs } from './admission.js';
 import { abortJob, runningJobs } from '../core/work-scope.js';
 import { forgetRenderSpeech } from '../engines/render/render-speech.js';
-import { hintsFrom, rawPcmInputArgs, receiveToTempFile } from '../core/input.js';
+import { hintsFrom, rawPcmInputArgs, requestInput } from '../core/input.js';
+import { checkJobId, removeJobSources, storeJobSource } from '../core/job-sources.js';
 
 export const coreRoutes = new Hono()
   .get(MEDIA_ROUTES.health, (c) => c.json({ ok: true }))
   .get(MEDIA_ROUTES.ping, (c) => c.text('ok'))
-  // DELETE of a job in the API: stop every running piece of its work here (its processes are
-  // killed), and forget the words of its speech a render kept.
-  .delete(MEDIA_ROUTES.job, (c) => {
-    forgetRenderSpeech(c.req.param('id'));
-    return c.json({ aborted: abortJob(c.req.param('id')) });
+  // The end of a job (DELETE of it in the API, or its last step done): stop every running piece of
+  // its work here (its processes are killed), forget the words of its speech a render kept, and
+  // remove its stored source.
+  .delete(MEDIA_ROUTES.job, async (c) => {
+    const id = c.req.param('id');
+    forgetRenderSpeech(id);
+    const aborted = abortJob(id);
+    await removeJobSources(id);
+    return c.json({ aborted });
+  })
+  // The job's source, kept for its later requests (`x-stored-source: 1`): the file crosses once.
+  .put(MEDIA_ROUTES.jobSource, async (c) => {
+    const maxBytes = Number(c.req.header(MEDIA_HEADERS.maxSourceBytes));
+    const stored = await storeJobSource({
+      jobId: checkJobId(c.req.param('id')),
+      tenant: c.req.header(MEDIA_HEADERS.tenantId) ?? null,
+      body: c.req.raw.body,
+      maxBytes: maxBytes > 0 ? maxBytes : undefined,
+    });
+    return c.json(stored, 201);
   })
   // `running`: jobs with work here (waiting requests included); `waiting`: jobs whose request waits its key's turn.
   .get(MEDIA_ROUTES.jobs, (c) => c.json({ running: runningJobs(), waiting: waitingJobs() }))
   .post(MEDIA_ROUTES.probe, async function probe(c) {
-    await using input = await receiveToTempFile(c.req.raw.body);
+    await using input = await requestInput(c.req.raw);
     if (input.bytes === 0) return c.json(errorBody('empty_input', 'the file is empty'), 400);
     const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
     const answer = await probeAnswer(
@@ -36,7 +57,7 @@ export const coreRoutes = new Hono()
     return c.json(answer.body, answer.status);
   })
   .post(MEDIA_ROUTES.audio, async function extractAudio(c) {
-    const input = await receiveToTempFile(c.req.raw.body);
+    const input = await requestInput(c.req.raw);
     const raw = rawPcmInputArgs(hintsFrom(c.req.raw.headers));
     const proc = spawnFfmpeg([
       ...raw,

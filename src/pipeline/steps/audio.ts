@@ -21,11 +21,12 @@ export type AudioPath = 'edge' | 'container';
 export async function extractAudio(ctx: StepContext): Promise<AudioPath> {
   const budget = numberVar(ctx.env.EDGE_AUDIO_MAX_BYTES, EDGE_AUDIO_MAX_BYTES);
   const edge = ctx.env.EDGE_AUDIO;
-  const { body, size, hints } = await ctx.source();
-  const tryEdge = edge !== undefined && size <= budget && !isRawPcm(hints.filename, hints.content_type);
+  const { size, filename, content_type } = ctx.job.source;
+  const tryEdge = edge !== undefined && size <= budget && !isRawPcm(filename, content_type);
   if (tryEdge) {
     try {
       // The R2 body goes to the edge-audio Worker as a stream: nothing is buffered here.
+      const { body } = await ctx.source();
       const { pcm } = await extractWithEdgeAudio(edge, body, { maxBytes: budget, size });
       await ctx.bucket.put(audioKey(ctx), new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
       logPath(ctx, 'edge', size);
@@ -37,8 +38,8 @@ export async function extractAudio(ctx: StepContext): Promise<AudioPath> {
       );
     }
   }
-  const again = tryEdge ? await ctx.source() : { body, hints };
-  const pcm = await ctx.media.extractAudio(again.body, again.hints);
+  // The container reads the job's source it already has (or is sent it now).
+  const pcm = await ctx.media.extractAudio();
   await streamToR2(ctx.bucket, audioKey(ctx), iterate(pcm));
   logPath(
     ctx,

@@ -14,9 +14,7 @@ import type { Step, StepContext } from '../context.js';
 export async function probeSource(ctx: StepContext, { fromRender = false } = {}): Promise<ProbeResult> {
   const probe = await ctx.memo('probe', async () => {
     const told = fromRender ? await ctx.media.renderProbe() : null;
-    if (told) return told;
-    const { body, hints } = await ctx.source();
-    return ctx.media.probe(body, hints);
+    return told ?? ctx.media.probe();
   });
   // A resumed job reads the memo: later budgets still follow the real duration.
   ctx.media.setMedia({ durationSec: probe.duration_sec });

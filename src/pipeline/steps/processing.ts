@@ -103,15 +103,23 @@ const renderStep: Step<ProcessingJob> = {
     // The probe's failure is the job's (the render it stops would only say less).
     const stop = new AbortController();
     probe.catch(() => stop.abort());
-    const rendered = (async () => {
-      const { body, size, hints } = await ctx.source();
-      const speech = await speechStream(ctx);
-      const duration = probe.then((p) => p.duration_sec);
-      return ctx.media.render({ body, size }, speech, renderRequest(ctx.job.options), hints, {
-        duration,
+    const { filename, content_type } = ctx.job.source;
+    const files = {
+      source: async () => {
+        const { body, size } = await ctx.source();
+        return { body, size };
+      },
+      speech: () => speechStream(ctx),
+    };
+    const rendered = ctx.media.render(
+      files,
+      renderRequest(ctx.job.options),
+      { filename, content_type },
+      {
+        duration: probe.then((p) => p.duration_sec),
         stop: stop.signal,
-      });
-    })();
+      },
+    );
     // The render is most of the job: its encoder's progress moves the job's while we wait.
     const [probed, res] = await withTicks(
       RENDER_PROGRESS_EVERY_MS,

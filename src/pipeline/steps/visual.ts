@@ -31,10 +31,9 @@ export async function frameObservations(ctx: StepContext<JobOf<'analysis'>>): Pr
   if (!probe.video) return null;
   // The container compacts each frame (its `/vision` answer); the Worker keeps them as they come.
   return ctx.memo('vision', async () => {
-    const { body, hints } = await ctx.source();
     const out: CompactFrame[] = [];
     let lastReport = 0;
-    for await (const frame of ctx.media.observeFrames(body, hints)) {
+    for await (const frame of ctx.media.observeFrames()) {
       out.push(frame);
       if (probe.duration_sec > 0 && frame.time - lastReport >= 2) {
         lastReport = frame.time;

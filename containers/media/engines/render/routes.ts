@@ -1,6 +1,7 @@
 /**
  * @module containers/media/engines/render/routes
- * `POST /render` (multipart: `source`, optional `speech`, `options` JSON) → the MP4, with the
+ * `POST /render` (multipart: `source` — or none when the request names the job's stored source,
+ * `x-stored-source: 1` — optional `speech`, `options` JSON) → the MP4, with the
  * render report in the `x-render-report` header; `GET /render/probe` and `GET /render/progress/{job}`
  * answer about a job's render while it runs, `GET /render/speech/{job}` with its new speech's
  * timed words once it has answered. Parts stream to a temp directory that is
@@ -14,7 +15,7 @@ import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { MEDIA_HEADERS, MEDIA_ROUTES } from '../../../../src/contract/media-protocol.js';
 import { probeFile } from '../../core/ffmpeg.js';
-import { rawPcmInputArgs } from '../../core/input.js';
+import { hintsFrom, rawPcmInputArgs, requestInput, type TempInput } from '../../core/input.js';
 import { mediaLimitsFrom } from '../../core/media-limits.js';
 import { probeAnswer as answerFor } from '../../core/probe-answer.js';
 import { WORK_DIR_PREFIX } from '../../core/stale-work-dirs.js';
@@ -49,10 +50,14 @@ export function createRenderRoutes({
     const probeAnswer = jobId ? startRenderProbe(jobId) : null;
     // … and how far it has encoded (GET /render/progress/{job}).
     const progress = jobId ? trackRenderProgress(jobId) : null;
+    let stored: TempInput | null = null;
     const workDir = await mkdtemp(join(tmpRoot, WORK_DIR_PREFIX.render));
     const early = earlySegmenter(engines);
     let handedOff = false;
     try {
+      // A job that sent its source already names it (`x-stored-source`): the form has no `source`
+      // part. Looked up first: when it is gone, the 404 comes before the form is read.
+      if (c.req.header(MEDIA_HEADERS.storedSource) === '1') stored = await requestInput(c.req.raw);
       const abort = new AbortController();
       c.req.raw.signal?.addEventListener('abort', () => abort.abort(), { once: true });
       // DELETE of the job and the request's budget end the engines' own work too, not only processes.
@@ -62,7 +67,9 @@ export function createRenderRoutes({
         onField: early.onField,
       });
       const receiveMs = performance.now() - startedAt;
-      const source = form.files.source;
+      const source = stored
+        ? { path: stored.path, bytes: stored.bytes, ...hintsFrom(c.req.raw.headers) }
+        : form.files.source;
       if (!source || source.bytes === 0)
         throw badInput('source_missing', 'source: a video file part named "source" is required');
       const speech = form.files.speech;
@@ -114,6 +121,7 @@ export function createRenderRoutes({
       throw err;
     } finally {
       early.dispose();
+      await stored?.[Symbol.asyncDispose]();
       probeAnswer?.ended();
       progress?.ended();
       if (!handedOff) await rm(workDir, { recursive: true, force: true });

@@ -1,26 +1,20 @@
 /**
  * @module containers/media/engines/vision/routes
- * `POST /vision?fps=N[&detail=full]`: the request body is the media file; the response is NDJSON,
+ * `POST /vision?fps=N[&detail=full]`: the request body is the media file (or the request names the
+ * job's stored source, `x-stored-source: 1`); the response is NDJSON,
  * one `CompactFrame` per line as frames finish (`detail=full`: the full `FrameObservation`, ~10×
  * larger, for debugging), then `{"done":true,"frames":N,"ms_per_frame":{…}}`. Compact frames
  * carry every number the analytics read, so the Worker never holds face meshes or hand landmarks.
- * The body is spooled to a temp file first: MP4s with the `moov` box at the end need a seekable
+ * A body is spooled to a temp file first (core/input.ts): MP4s with the `moov` box at the end need a seekable
  * input, and probing before answering lets unreadable media fail with a 4xx instead of a
  * broken 200 stream.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono } from 'hono';
-import { MEDIA_ROUTES } from '../../../../src/contract/media-protocol.js';
+import { MEDIA_HEADERS, MEDIA_ROUTES } from '../../../../src/contract/media-protocol.js';
 import { mediaConfig } from '../../core/config.js';
 import { errorBody, MediaError } from '../../core/errors.js';
 import { FfmpegError, probeFile } from '../../core/ffmpeg.js';
-import { WORK_DIR_PREFIX } from '../../core/stale-work-dirs.js';
+import { requestInput } from '../../core/input.js';
 import { plainMediaError } from '../../core/media-limits.js';
 import { compactFrame } from '../../../../src/analytics/visual/compact.js';
 import { analyzeVideo, type VisionRunStats } from './analyze.js';
@@ -60,13 +54,6 @@ export function parseFps(raw: string | undefined): number {
   return fps;
 }
 
-/** A temp directory that removes itself; `dispose()` is idempotent. */
-async function tempDir(): Promise<{ dir: string; dispose(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), WORK_DIR_PREFIX.vision));
-  let removed: Promise<void> | null = null;
-  return { dir, dispose: () => (removed ??= rm(dir, { recursive: true, force: true })) };
-}
-
 /** Parses `?detail=`: absent or `compact` → compact frames; `full` → full observations. */
 export function parseDetail(raw: string | undefined): 'compact' | 'full' {
   if (raw === undefined || raw === '' || raw === 'compact') return 'compact';
@@ -79,17 +66,14 @@ export const visionRoutes = new Hono();
 visionRoutes.post(MEDIA_ROUTES.vision, async function postVision(c) {
   const fps = parseFps(c.req.query('fps'));
   const detail = parseDetail(c.req.query('detail'));
-  const body = c.req.raw.body;
-  if (!body) throw new VisionRouteError(400, 'invalid_request', 'the request body must be the media file');
+  const stored = c.req.header(MEDIA_HEADERS.storedSource) === '1';
+  if (!stored && !c.req.raw.body)
+    throw new VisionRouteError(400, 'invalid_request', 'the request body must be the media file');
 
-  const tmp = await tempDir();
-  const file = path.join(tmp.dir, 'input');
+  const input = await requestInput(c.req.raw);
+  const file = input.path;
   let sourceFps = 0;
   try {
-    await pipeline(
-      Readable.fromWeb(body as unknown as WebReadableStream<Uint8Array>),
-      createWriteStream(file),
-    );
     let probe;
     try {
       probe = await probeFile(file, c.req.raw.signal);
@@ -107,7 +91,7 @@ visionRoutes.post(MEDIA_ROUTES.vision, async function postVision(c) {
     if (!probe.video) throw new VisionRouteError(422, 'no_video_stream', 'the media has no video stream');
     sourceFps = probe.video.fps;
   } catch (err) {
-    await tmp.dispose();
+    await input[Symbol.asyncDispose]();
     throw err;
   }
 
@@ -118,7 +102,7 @@ visionRoutes.post(MEDIA_ROUTES.vision, async function postVision(c) {
   const finish = async () => {
     abort.abort();
     await run.return(undefined as never).catch(() => {});
-    await tmp.dispose();
+    await input[Symbol.asyncDispose]();
   };
 
   const stream = new ReadableStream<Uint8Array>({

@@ -10,6 +10,7 @@ import { PCM_SAMPLE_RATE_HZ as EDGE_PCM_RATE_HZ } from '../../../../wasm/ffmpeg/
 describe('mediaPath', () => {
   it('should fill a route parameter with the encoded job id', () => {
     expect(mediaPath.job('vid a/b')).toBe('/jobs/vid%20a%2Fb');
+    expect(mediaPath.jobSource('vid a/b')).toBe('/jobs/vid%20a%2Fb/source');
     expect(mediaPath.renderProgress('v1')).toBe('/render/progress/v1');
     expect(mediaPath.renderSpeech('v1')).toBe('/render/speech/v1');
     expect(mediaPath.vision()).toBe('/vision');

@@ -20,8 +20,13 @@ function heldTransport() {
 
 const hints = { filename: 'a.mp4', content_type: 'video/mp4' };
 const body = () => new ReadableStream({ start: (c) => c.close() });
-const render = (client: MediaClient, beside?: Parameters<MediaClient['render']>[4]) =>
-  client.render({ body: body() }, null, {} as never, hints, beside);
+const render = (client: MediaClient, beside?: Parameters<MediaClient['render']>[3]) =>
+  client.render(
+    { source: async () => ({ body: body() }), speech: async () => null },
+    {} as never,
+    hints,
+    beside,
+  );
 
 describe('tightenableDeadline', () => {
   it('should fire at its first time unless brought forward, and never later', async () => {
@@ -140,5 +145,63 @@ describe('MediaClient.renderSpeech', () => {
     await expect(gone.client.renderSpeech('vid_a')).rejects.toBeInstanceOf(TransientError);
     const bad = answering(() => Response.json({ timing: 'alignment', words: 'none' }));
     await expect(bad.client.renderSpeech('vid_a')).rejects.toBeInstanceOf(TransientError);
+  });
+});
+
+describe('MediaClient on the job source', () => {
+  const source = {
+    hints,
+    size: 3,
+    open: async () =>
+      new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new Uint8Array(3)), c.close()) }),
+  };
+  const missing = () =>
+    Response.json({ error: { code: 'source_not_stored', message: 'x' } }, { status: 404 });
+  /** Answers PUTs 201 and the probe with `probe()` in turn; records `METHOD path stored?`. */
+  const client = (probeAnswers: Array<() => Response>) => {
+    const calls: string[] = [];
+    const transport: MediaTransport = {
+      fetch: async (path, init) => {
+        const stored = new Headers(init.headers).get('x-stored-source') === '1';
+        calls.push(`${init.method} ${path}${stored ? ' stored' : ''}`);
+        if (init.method === 'PUT') return Response.json({ bytes: 3 }, { status: 201 });
+        return probeAnswers.shift()!();
+      },
+    };
+    return { media: new MediaClient(transport, { jobId: 'vid_a', source }), calls };
+  };
+  const probe = { duration_sec: 2, size_bytes: 3, format: 'mp4', audio: null, video: null };
+
+  it('should send the source once, then name it', async () => {
+    const { media, calls } = client([() => Response.json(probe), () => Response.json(probe)]);
+    await media.probe();
+    await media.probe();
+    expect(calls).toEqual(['PUT /jobs/vid_a/source', 'POST /probe stored', 'POST /probe stored']);
+  });
+
+  it('should send it again when the container lost it, once', async () => {
+    const again = client([missing, () => Response.json(probe)]);
+    await expect(again.media.probe()).resolves.toMatchObject({ duration_sec: 2 });
+    expect(again.calls).toEqual([
+      'PUT /jobs/vid_a/source',
+      'POST /probe stored',
+      'PUT /jobs/vid_a/source',
+      'POST /probe stored',
+    ]);
+    const lost = client([missing, missing]);
+    await expect(lost.media.probe()).rejects.toThrow(/reading the media failed/);
+  });
+
+  it('should render on the source it sent, and carry the source when the container lost it', async () => {
+    const { media, calls } = client([() => Response.json(probe), missing, () => new Response('mp4')]);
+    await media.probe();
+    const files = { source: async () => ({ body: await source.open(), size: 3 }), speech: async () => null };
+    await expect((await media.render(files, {} as never, hints)).text()).resolves.toBe('mp4');
+    expect(calls).toEqual([
+      'PUT /jobs/vid_a/source',
+      'POST /probe stored',
+      'POST /render stored',
+      'POST /render',
+    ]);
   });
 });
