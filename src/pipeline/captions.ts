@@ -4,7 +4,7 @@
  * job's transcript, a processing job's new speech on its output's timeline) as WebVTT and SubRip,
  * stored under the job's `outputs/` prefix, so deleting the job or its expiry removes them.
  */
-import { buildCues, toSrt, toWebVtt } from '../analytics/speech/index.js';
+import { buildCues, toSrt, toWebVtt } from '../analytics/speech/captions.js';
 import type { TimedWord } from '../contract/media.js';
 import { r2Keys } from '../shared/r2-keys.js';
 

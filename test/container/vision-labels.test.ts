@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyzeVisual, bodyFrame, compactFrame, frameHands } from '../../src/analytics/visual/index.js';
 import { hasVisibleWrist } from '../../src/analytics/visual/closeup.js';
 import { disposeSharedVisionPool, sharedVisionPool } from '../../containers/media/engines/vision/pool.js';
+import type { FrameObservation } from '../../src/contract/media.js';
 import { frameAt, mediaPath, readLabels, runVision } from '../fixtures/visual/run-vision.js';
 
 const labels = readLabels();
@@ -17,9 +18,24 @@ const S13 = 'gesture/liveportrait_s13_arms.mp4';
 const frameHasWrist = (f: { pose: Parameters<typeof bodyFrame>[0] }) => hasVisibleWrist(bodyFrame(f.pose));
 const NO_HAND_CLIPS = labels.items.filter((i) => i.clip?.no_hand_gesture === true).map((i) => i.media);
 
+/**
+ * The frames of a labelled clip at `fps`, from one vision run per clip and rate for the whole file:
+ * several tests read the same clip at the same rate (s13 three times, retalking_face1 twice,
+ * retalking_face2 three times). Each caller gets its own copy of the frames.
+ */
+const runs = new Map<string, Promise<FrameObservation[]>>();
+async function framesOf(media: string, fps = 2): Promise<FrameObservation[]> {
+  const key = `${media} ${fps}`;
+  if (!runs.has(key))
+    runs.set(
+      key,
+      runVision(mediaPath(labels, media)!, { fps }).then((r) => r.frames),
+    );
+  return structuredClone(await runs.get(key)!);
+}
+
 async function samples(media: string, fps = 2) {
-  const { frames } = await runVision(mediaPath(labels, media)!, { fps });
-  return analyzeVisual(frames, NO_SPEECH).merged_visual_time_series;
+  return analyzeVisual(await framesOf(media, fps), NO_SPEECH).merged_visual_time_series;
 }
 
 beforeAll(async () => {
@@ -55,8 +71,7 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
   // On the full 640×960 frame the hand detector misses both raised index fingers (it only finds
   // a "hand" on a sandal, rejected); the pass on crops around the unmatched wrists finds them.
   it('should find a pinch_or_point hand at s13 1.5 s (both index fingers up) through the wrist crops', async () => {
-    const { frames } = await runVision(mediaPath(labels, S13)!, { fps: 2 });
-    const frame = frameAt(frames, 1.5);
+    const frame = frameAt(await framesOf(S13), 1.5);
     const hands = frameHands(frame);
     expect([hands.left?.gesture, hands.right?.gesture], 'accepted hands at 1.5 s').toContain(
       'pinch_or_point',
@@ -177,7 +192,7 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
   // The hand detector fires on faces, hair and collars in head-and-shoulder shots (raw hands in
   // 100 % of retalking_face2's frames); none of those may survive the body-consistency rule.
   it.each(NO_HAND_CLIPS)('should accept no hand and report no hand gesture on %s', async (media) => {
-    const { frames } = await runVision(mediaPath(labels, media)!, { fps: 2 });
+    const frames = await framesOf(media);
     const accepted = frames.filter((f) => {
       const hands = frameHands(f);
       return hands.left !== null || hands.right !== null;
@@ -195,7 +210,7 @@ describe.skipIf(!mediaPath(labels, S13))('derived visual labels on labelled medi
 
   it('should derive the same video section from compact frames as from the full observations', async () => {
     for (const media of [S13, 'talking_head/retalking_face2.mp4']) {
-      const { frames } = await runVision(mediaPath(labels, media)!, { fps: 2 });
+      const frames = await framesOf(media);
       const compact = JSON.parse(JSON.stringify(frames.map(compactFrame)));
       expect(analyzeVisual(compact, NO_SPEECH), media).toEqual(analyzeVisual(frames, NO_SPEECH));
     }

@@ -122,6 +122,25 @@ const cpuLine = (cpu: Map<string, number>, jobs: number) =>
     .join(', ');
 
 beforeAll(async () => {
+  // The stack boots (its own processes) while the corpus is made here; no test starts before both.
+  const starting = startStack({
+    port: PORT,
+    containerPort: PORT + 1,
+    keys: `${ABUSER},${NEIGHBOUR}`,
+    env: { MAX_CONCURRENT_JOBS: '100', RATE_LIMIT_PER_MIN: '2000', STATUS_RATE_LIMIT_PER_MIN: '100000' },
+  });
+  starting.catch(() => {}); // its failure is reported by the await below
+  try {
+    await makeMedia();
+  } catch (err) {
+    await (await starting.catch(() => null))?.stop();
+    throw err;
+  }
+  stack = await starting;
+});
+
+/** The abuse corpus, the normal clip and the slow job's clip, in `dir`. */
+async function makeMedia(): Promise<void> {
   dir = mkdtempSync(join(tmpdir(), 'abuse-corpus-'));
   corpus = (await makeCorpus(dir)).filter((m) => !m.name.startsWith('base'));
   normalClip = existsSync(TALKING_HEAD) ? TALKING_HEAD : join(dir, 'base.mp4');
@@ -155,13 +174,7 @@ beforeAll(async () => {
     '-shortest',
     slowClip,
   ]);
-  stack = await startStack({
-    port: PORT,
-    containerPort: PORT + 1,
-    keys: `${ABUSER},${NEIGHBOUR}`,
-    env: { MAX_CONCURRENT_JOBS: '100', RATE_LIMIT_PER_MIN: '2000', STATUS_RATE_LIMIT_PER_MIN: '100000' },
-  });
-});
+}
 
 afterAll(async () => {
   await stack?.stop();

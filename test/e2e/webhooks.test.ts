@@ -71,96 +71,113 @@ const verify = (secret: string, r: { body: string; headers: Record<string, unkno
   };
 
 describe('webhooks on the real stack', () => {
-  it('should deliver to a receiver that was down, then refused, with one webhook-id and a valid signature', async () => {
-    const port = await freePort();
-    const id = await submit('/api/analyze-video', join(SHARED_MEDIA, 'speech/jfk.wav'), {
-      webhook_url: `http://127.0.0.1:${port}/hook`,
-    });
-    // Down: attempts fail (connection refused) and are retried.
-    await vi.waitUntil(async () => ((await deliveries(id))[0]?.attempts.length ?? 0) >= 2, {
-      timeout: 120_000,
-      interval: 500,
-    });
-    const down = (await deliveries(id))[0];
-    expect(down.state).toBe('pending');
-    expect(down.attempts.every((a) => a.status_code === null && a.error)).toBe(true);
+  // The first three tests wait on the retry schedule, a 10 s hang and an 8 s quiet period, each with
+  // its own receiver and job: they run side by side. The rotation test runs after them, alone (a
+  // rotation during the first test would change the secret its deliveries are checked against).
+  it.concurrent(
+    'should deliver to a receiver that was down, then refused, with one webhook-id and a valid signature',
+    async ({ expect }) => {
+      const port = await freePort();
+      const id = await submit('/api/analyze-video', join(SHARED_MEDIA, 'speech/jfk.wav'), {
+        webhook_url: `http://127.0.0.1:${port}/hook`,
+      });
+      // Down: attempts fail (connection refused) and are retried.
+      await vi.waitUntil(async () => ((await deliveries(id))[0]?.attempts.length ?? 0) >= 2, {
+        timeout: 120_000,
+        interval: 500,
+      });
+      const down = (await deliveries(id))[0];
+      expect(down.state).toBe('pending');
+      expect(down.attempts.every((a) => a.status_code === null && a.error)).toBe(true);
 
-    // Up, but refusing once (500), then accepting.
-    const receiver = await startReceiver(port, 500);
-    receivers.push(receiver);
-    await vi.waitUntil(() => receiver.received.length >= 1, { timeout: 30_000, interval: 100 });
-    receiver.answer = 200;
-    await vi.waitUntil(async () => (await deliveries(id))[0].state === 'delivered', {
-      timeout: 30_000,
-      interval: 300,
-    });
+      // Up, but refusing once (500), then accepting.
+      const receiver = await startReceiver(port, 500);
+      receivers.push(receiver);
+      await vi.waitUntil(() => receiver.received.length >= 1, { timeout: 30_000, interval: 100 });
+      receiver.answer = 200;
+      await vi.waitUntil(async () => (await deliveries(id))[0].state === 'delivered', {
+        timeout: 30_000,
+        interval: 300,
+      });
 
-    const log = (await deliveries(id))[0];
-    expect(log.type).toBe('job.completed');
-    expect(log.attempts.at(-1)!.status_code).toBe(200);
-    expect(log.attempts.some((a) => a.status_code === 500)).toBe(true);
-    expect(log.attempts.length).toBeGreaterThanOrEqual(4);
-    // Every request the receiver saw is the same event: one webhook-id, one body.
-    expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([log.webhook_id]));
-    expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
+      const log = (await deliveries(id))[0];
+      expect(log.type).toBe('job.completed');
+      expect(log.attempts.at(-1)!.status_code).toBe(200);
+      expect(log.attempts.some((a) => a.status_code === 500)).toBe(true);
+      expect(log.attempts.length).toBeGreaterThanOrEqual(4);
+      // Every request the receiver saw is the same event: one webhook-id, one body.
+      expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(
+        new Set([log.webhook_id]),
+      );
+      expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
 
-    const { secret } = (await (await api('/api/webhooks/secret')).json()) as { secret: string };
-    const event = verify(secret, receiver.received.at(-1)!);
-    // The client's verifier agrees, and refuses another secret.
-    const last = receiver.received.at(-1)!;
-    expect(verifyWebhook(last.body, last.headers, secret)).toEqual(event);
-    expect(() =>
-      verifyWebhook(last.body, last.headers, `whsec_${btoa('another secret of 32 bytes here!')}`),
-    ).toThrow();
-    jfk = id;
-    expect(event.type).toBe('job.completed');
-    expect(event.data.video_id).toBe(id);
-    expect(event.data.status).toBe('completed');
-    expect(event.data.progress).toBe(100);
-    const status = (await (await api(`/api/status/${id}`)).json()) as { result: unknown };
-    expect(event.data.result).toEqual(status.result);
-    expect(() =>
-      verify(secret, { ...receiver.received.at(-1)!, body: receiver.received.at(-1)!.body + ' ' }),
-    ).toThrow();
-  }, 240_000);
+      const { secret } = (await (await api('/api/webhooks/secret')).json()) as { secret: string };
+      const event = verify(secret, receiver.received.at(-1)!);
+      // The client's verifier agrees, and refuses another secret.
+      const last = receiver.received.at(-1)!;
+      expect(verifyWebhook(last.body, last.headers, secret)).toEqual(event);
+      expect(() =>
+        verifyWebhook(last.body, last.headers, `whsec_${btoa('another secret of 32 bytes here!')}`),
+      ).toThrow();
+      jfk = id;
+      expect(event.type).toBe('job.completed');
+      expect(event.data.video_id).toBe(id);
+      expect(event.data.status).toBe('completed');
+      expect(event.data.progress).toBe(100);
+      const status = (await (await api(`/api/status/${id}`)).json()) as { result: unknown };
+      expect(event.data.result).toEqual(status.result);
+      expect(() =>
+        verify(secret, { ...receiver.received.at(-1)!, body: receiver.received.at(-1)!.body + ' ' }),
+      ).toThrow();
+    },
+    240_000,
+  );
 
-  it('should time out a receiver that never answers after 10 s, and still deliver to others', async () => {
-    const hang = await startReceiver(0, 'hang');
-    const good = await startReceiver(0, 200);
-    receivers.push(hang, good);
-    const junk = join(fixtures, 'binary-junk.mp4');
-    const slow = await submit('/api/analyze-video', junk, { webhook_url: hang.url });
-    await vi.waitUntil(() => hang.received.length >= 1, { timeout: 60_000, interval: 100 });
-    const fast = await submit('/api/analyze-video', junk, { webhook_url: good.url });
-    await vi.waitUntil(() => good.received.length >= 1, { timeout: 30_000, interval: 100 });
-    expect(JSON.parse(good.received[0].body)).toMatchObject({
-      type: 'job.failed',
-      data: { video_id: fast, status: 'failed' },
-    });
-    await vi.waitUntil(async () => ((await deliveries(slow))[0]?.attempts.length ?? 0) >= 1, {
-      timeout: 30_000,
-      interval: 300,
-    });
-    const [attempt] = (await deliveries(slow))[0].attempts;
-    expect(attempt.error).toMatch(/no answer within 10 s/);
-    expect(attempt.duration_ms).toBeGreaterThanOrEqual(9_500);
-    expect(attempt.duration_ms).toBeLessThan(15_000);
-    await api(`/api/jobs/${slow}`, { method: 'DELETE' });
-  }, 120_000);
+  it.concurrent(
+    'should time out a receiver that never answers after 10 s, and still deliver to others',
+    async ({ expect }) => {
+      const hang = await startReceiver(0, 'hang');
+      const good = await startReceiver(0, 200);
+      receivers.push(hang, good);
+      const junk = join(fixtures, 'binary-junk.mp4');
+      const slow = await submit('/api/analyze-video', junk, { webhook_url: hang.url });
+      await vi.waitUntil(() => hang.received.length >= 1, { timeout: 60_000, interval: 100 });
+      const fast = await submit('/api/analyze-video', junk, { webhook_url: good.url });
+      await vi.waitUntil(() => good.received.length >= 1, { timeout: 30_000, interval: 100 });
+      expect(JSON.parse(good.received[0].body)).toMatchObject({
+        type: 'job.failed',
+        data: { video_id: fast, status: 'failed' },
+      });
+      await vi.waitUntil(async () => ((await deliveries(slow))[0]?.attempts.length ?? 0) >= 1, {
+        timeout: 30_000,
+        interval: 300,
+      });
+      const [attempt] = (await deliveries(slow))[0].attempts;
+      expect(attempt.error).toMatch(/no answer within 10 s/);
+      expect(attempt.duration_ms).toBeGreaterThanOrEqual(9_500);
+      expect(attempt.duration_ms).toBeLessThan(15_000);
+      await api(`/api/jobs/${slow}`, { method: 'DELETE' });
+    },
+    120_000,
+  );
 
-  it('should stop the pending deliveries of a deleted job', async () => {
-    const failing = await startReceiver(0, 503);
-    receivers.push(failing);
-    const id = await submit('/api/analyze-video', join(fixtures, 'binary-junk.mp4'), {
-      webhook_url: failing.url,
-    });
-    await vi.waitUntil(() => failing.received.length >= 2, { timeout: 60_000, interval: 100 });
-    expect((await api(`/api/jobs/${id}`, { method: 'DELETE' })).status).toBe(204);
-    const seen = failing.received.length;
-    // Retries are 1–2 s apart: several would have come in 8 s.
-    await new Promise((r) => setTimeout(r, 8_000));
-    expect(failing.received.length).toBeLessThanOrEqual(seen + 1);
-  }, 90_000);
+  it.concurrent(
+    'should stop the pending deliveries of a deleted job',
+    async ({ expect }) => {
+      const failing = await startReceiver(0, 503);
+      receivers.push(failing);
+      const id = await submit('/api/analyze-video', join(fixtures, 'binary-junk.mp4'), {
+        webhook_url: failing.url,
+      });
+      await vi.waitUntil(() => failing.received.length >= 2, { timeout: 60_000, interval: 100 });
+      expect((await api(`/api/jobs/${id}`, { method: 'DELETE' })).status).toBe(204);
+      const seen = failing.received.length;
+      // Retries are 1–2 s apart: several would have come in 8 s.
+      await new Promise((r) => setTimeout(r, 8_000));
+      expect(failing.received.length).toBeLessThanOrEqual(seen + 1);
+    },
+    90_000,
+  );
 
   it('should sign with both secrets for a day after a rotation, and announce avatars', async () => {
     const old = ((await (await api('/api/webhooks/secret')).json()) as { secret: string }).secret;

@@ -4,7 +4,7 @@
  * Every number of the result comes from the pure functions of src/analytics.
  */
 import { analyzeDelivery } from '../../analytics/delivery/index.js';
-import { analyzeSpeech, languageWarnings } from '../../analytics/speech/index.js';
+import { languageWarnings } from '../../analytics/speech/languages.js';
 import { analyzeVisual } from '../../analytics/visual/index.js';
 import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
 import type { JobOf } from '../../jobs/state.js';
@@ -18,7 +18,16 @@ import { asrStep, prosody, prosodyStep, speechSegments, transcript, vadStep } fr
 import { frameObservations, visionStep } from './visual.js';
 import { speechEvents } from './events.js';
 
+/**
+ * The speech analytics with their language models (wink-nlp's English model, the compromise
+ * taggers of German, French and Spanish, VADER: megabytes of JavaScript), loaded by the first
+ * analysis result instead of at every start of the Worker's isolate: nothing else needs them.
+ * The other modules of the Worker import the light parts of analytics/speech directly.
+ */
+const speechAnalytics = () => import('../../analytics/speech/analyze.js');
+
 export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<AnalysisResult> {
+  const { analyzeSpeech } = await speechAnalytics();
   const probe = await probeSource(ctx);
   const warnings: string[] = [];
   let speech: SpeechSection;

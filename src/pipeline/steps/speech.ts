@@ -5,7 +5,7 @@
  */
 import { PCM_FORMAT } from '../../contract/media-protocol.js';
 import { detectSpeech } from '../../../wasm/index.js';
-import { computeProsody } from '../../analytics/speech/index.js';
+import { computeProsody } from '../../analytics/speech/prosody.js';
 import type { AsrOutput, ProsodyTrack, TimeSegment } from '../../contract/media.js';
 import { numberVar } from '../../shared/env.js';
 import type { Step, StepContext } from '../context.js';
