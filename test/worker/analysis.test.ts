@@ -84,12 +84,15 @@ describe('speech analytics through the pipeline', () => {
   });
 
   it('should name English as the language of English speech, with no reduced section', async () => {
-    // 3.6 s of robotic espeak-ng: Whisper's language head is unsure of it (Finnish 41 %, English
-    // 26 % on one machine); decoded in both, the English decode is the likelier one.
+    // 3.6 s of robotic espeak-ng: Whisper's language head is unsure of it (Finnish first, then
+    // English or Nynorsk as the CPU's kernels have it); decoded in each, the English decode is the
+    // likeliest. Words, not punctuation: "there." or "there," differs by CPU too.
     const result = await analyze('generated/speech.wav', 'speech.wav');
     expect(result.language).toBe('en');
     for (const w of result.warnings ?? []) expect(w).toMatch(/uncertain.*kept en|transcribed as en/);
-    expect(result.transcript.toLowerCase()).toMatch(/hello there\. this is a short test/);
+    expect(result.transcript.toLowerCase().replace(/[^\p{L}\s]/gu, '')).toMatch(
+      /hello there this is a short test/,
+    );
   });
 
   it('should accept audio-only Ogg Vorbis for analysis', async () => {

@@ -45,21 +45,28 @@ export const MAX_TRIAL_SPEECH_SEC = 60;
  * Spanish, and a second decode of under a minute of speech is cheap next to that.
  */
 export const TRIAL_BELOW_PROBABILITY = 0.8;
-/** A runner-up at least this probable is decoded too when the detection is unsure. */
+/** Another language at least this probable is decoded too when the detection is unsure. */
 const MIN_TRIAL_PROBABILITY = 0.1;
+/** Most languages decoded to settle an unsure detection (the likeliest and two more). */
+export const MAX_TRIAL_LANGUAGES = 3;
 
 /**
  * Pure: the languages to decode. One, the likeliest, when the detection is sure (≥ 0.8) or the
  * speech is long; when it is unsure on at most a minute of speech (a few words of robotic or
- * accented speech read as Finnish, say), also the runner-up if it has ≥ 0.1: the decode whose
- * words Whisper finds likelier (`decodeScore`) is kept. Whisper's language head sees 30 s of
- * audio once; the decoder's log-probabilities weigh every word.
+ * accented speech read as Finnish, say), also the next likeliest ones with ≥ 0.1 each, up to
+ * three in all: the decode whose words Whisper finds likelier (`decodeScore`) is kept. Whisper's
+ * language head sees 30 s of audio once; the decoder's log-probabilities weigh every word. Why
+ * three: the order of close candidates depends on the CPU's kernels (3.6 s of robotic English
+ * came out Finnish, English, Nynorsk with CTranslate2's oneDNN kernels on AMD, and Finnish,
+ * Nynorsk, English with Intel MKL's), and the language spoken must be among those decoded.
  */
 export function trialLanguages(d: LanguageDetection, speechSec: number): string[] {
-  const [first, second] = d.candidates;
+  const [first, ...others] = d.candidates;
   if (!first) return [d.language ?? 'en'];
   const unsure = first[1] < TRIAL_BELOW_PROBABILITY && speechSec <= MAX_TRIAL_SPEECH_SEC;
-  return unsure && second && second[1] >= MIN_TRIAL_PROBABILITY ? [first[0], second[0]] : [first[0]];
+  if (!unsure) return [first[0]];
+  const likely = others.filter(([, p]) => p >= MIN_TRIAL_PROBABILITY).map(([language]) => language);
+  return [first[0], ...likely.slice(0, MAX_TRIAL_LANGUAGES - 1)];
 }
 
 /**
@@ -97,6 +104,10 @@ export function pickDecode(scores: ReadonlyArray<{ language: string; score: numb
 
 const pct = (p: number) => `${Math.round(p * 100)} %`;
 
+/** Pure: "fi", "fi and en", "fi, nn and en". */
+const listed = (xs: readonly string[]) =>
+  xs.length > 1 ? `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}` : xs.join('');
+
 /**
  * Pure: the warnings of a detection: an unsure language (with the languages decoded to settle
  * it and the one kept), and windows that hear another language than the one kept.
@@ -112,7 +123,7 @@ export function detectionWarnings(
     const heard = d.candidates.map(([l, p]) => `${l} ${pct(p)}`).join(', ');
     const how =
       tried.length > 1
-        ? `decoded as ${tried.join(' and ')}, kept ${chosen}, the decode Whisper found likelier`
+        ? `decoded as ${listed(tried)}, kept ${chosen}, the decode Whisper found likelier`
         : `transcribed as ${chosen}`;
     out.push(
       `the spoken language is uncertain (${heard} over ${d.speech_sec} s of speech): ${how}; pass language= to set it`,

@@ -63,7 +63,7 @@ describe('language detection rules', () => {
     expect(mixed[0]).toMatch(/another language \(en 95 %\)/);
   });
 
-  it('should decode in the runner-up too only when unsure on a short file', () => {
+  it('should decode in the other likely languages too only when unsure on a short file', () => {
     const sure = detection({});
     expect(trialLanguages(sure, 10)).toEqual(['de']);
     const unsure = detection({
@@ -74,8 +74,24 @@ describe('language detection rules', () => {
         ['nn', 0.18],
       ],
     });
-    expect(trialLanguages(unsure, 10)).toEqual(['fi', 'en']);
+    expect(trialLanguages(unsure, 10)).toEqual(['fi', 'en', 'nn']);
     expect(trialLanguages(unsure, 600)).toEqual(['fi']);
+    // At most three, each at least 0.1: the spoken language among them whichever CPU ordered them.
+    const spread = detection({
+      language: 'fi',
+      language_probability: 0.3,
+      candidates: [
+        ['fi', 0.3],
+        ['nn', 0.25],
+        ['en', 0.2],
+        ['no', 0.15],
+        ['da', 0.05],
+      ],
+    });
+    expect(trialLanguages(spread, 10)).toEqual(['fi', 'nn', 'en']);
+    expect(detectionWarnings(spread, 'en', ['fi', 'nn', 'en'])[0]).toMatch(
+      /decoded as fi, nn and en, kept en/,
+    );
     // Sure enough not to warn, not sure enough to skip the check on a short file.
     const accented = detection({
       language: 'es',
