@@ -104,10 +104,23 @@ async function storeTranscriptCaptions(ctx: StepContext<JobOf<'analysis'>>): Pro
  * Speech and vision need only the probe, not each other: they run side by side, so a job takes
  * its longer lane's time, not their sum. A speech-only job is the speech lane alone.
  */
-export const speechAndVisionStep = concurrentSteps('speech+vision', [
+const speechAndVisionLanes = concurrentSteps<JobOf<'analysis'>>('speech+vision', [
   [audioStep, vadStep, asrStep, prosodyStep],
   [visionStep],
 ]);
+
+/**
+ * The lanes, with the speech analytics loading beside them: their first load in an isolate
+ * (about a second of module evaluation) then happens while the lanes wait on the media
+ * container, not after, in the result step.
+ */
+export const speechAndVisionStep: Step<JobOf<'analysis'>> = {
+  ...speechAndVisionLanes,
+  run(ctx) {
+    speechAnalytics().catch(() => {}); // a failed load fails the result step, which awaits it
+    return speechAndVisionLanes.run(ctx);
+  },
+};
 
 export const analysisPlan: Plan<JobOf<'analysis'>> = {
   steps: [probeStep, speechAndVisionStep, resultStep],
