@@ -40,9 +40,9 @@ export function detectionWindows(utterances: readonly TimeSegment[]): number {
 /** Longest speech decoded in more than one language to settle an unsure detection, seconds. */
 export const MAX_TRIAL_SPEECH_SEC = 60;
 /**
- * Below this probability a short file is also decoded in the runner-up language. Higher than
- * the warning's threshold: accented English read as Spanish at 0.6 must not come back in
- * Spanish, and a second decode of under a minute of speech is cheap next to that.
+ * Below this probability a short file is also decoded in the other likely languages. Higher
+ * than the warning's threshold: accented English read as Spanish at 0.6 must not come back in
+ * Spanish, and another decode of under a minute of speech is cheap next to that.
  */
 export const TRIAL_BELOW_PROBABILITY = 0.8;
 /** Another language at least this probable is decoded too when the detection is unsure. */
