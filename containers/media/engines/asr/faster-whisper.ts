@@ -262,7 +262,9 @@ export class FasterWhisperEngine implements AsrEngine {
               let line = await decode(utterances[i], FIRST_DECODE_TEMPERATURE, language, wordTimestamps);
               if ((line.segments as WhisperSegment[]).some(isDecodingLoop)) {
                 warmerDecodes++;
-                line = await decode(utterances[i], WARMER_TEMPERATURES, language, wordTimestamps);
+                const warmer = await decode(utterances[i], WARMER_TEMPERATURES, language, wordTimestamps);
+                if (keepsWarmer(line.segments as WhisperSegment[], warmer.segments as WhisperSegment[]))
+                  line = warmer;
               }
               segments[i] = line.segments as WhisperSegment[];
               const words = keptWords(segments[i]);
@@ -346,6 +348,17 @@ export function keptWords(segments: readonly WhisperSegment[]): TimedWord[] {
   const heard = parts.flatMap((p) => p.words.map(() => p.heard));
   const uncut = new Set(cutRepeatLoops(words.map((w) => w.word)));
   return words.filter((_, i) => heard[i] || uncut.has(i));
+}
+
+/**
+ * Pure: whether the warmer decode of a looping utterance replaces the first one: unless the
+ * filters keep fewer of its words than of the first's (the loop cut or dropped). A warmer decode
+ * samples, so it can come back as noise the filters drop whole: on Intel MKL's kernels the
+ * disfluent clip mfa_uhuh.flac once lost every word that way, "Montreal" and "forced aligner"
+ * included, where its first decode kept "Montreal" before the loop.
+ */
+export function keepsWarmer(first: readonly WhisperSegment[], warmer: readonly WhisperSegment[]): boolean {
+  return lexicalWords(keptWords(warmer)) >= lexicalWords(keptWords(first));
 }
 
 /**

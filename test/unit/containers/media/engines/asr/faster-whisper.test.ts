@@ -4,7 +4,11 @@
  * (librivox_sns_0880 said four times, as the worker reported it).
  */
 import { describe, expect, it } from 'vitest';
-import { joinWordPieces, keptWords } from '../../../../../../containers/media/engines/asr/faster-whisper.js';
+import {
+  joinWordPieces,
+  keepsWarmer,
+  keptWords,
+} from '../../../../../../containers/media/engines/asr/faster-whisper.js';
 import type { WhisperSegment } from '../../../../../../containers/media/engines/asr/whisper-filter.js';
 
 const LINE = ['He', 'was', 'not', 'an', 'ill-disposed', 'young', 'man.'];
@@ -67,5 +71,33 @@ describe("Whisper's word pieces", () => {
     ]);
     // The first word of a segment may come without a space: it starts a word all the same.
     expect(joinWordPieces([w('Hallo', 0, 0.4)]).map((x) => x.word)).toEqual(['Hallo']);
+  });
+});
+
+describe('keepsWarmer', () => {
+  // mfa_uhuh.flac as Whisper decoded it with Intel MKL's kernels: the first decode loops on "uh"
+  // after "Montreal"; a warmer one samples, and may come back as noise the filters drop whole.
+  const decoded = (text: string, avg_logprob: number, compression_ratio: number): WhisperSegment => ({
+    text,
+    start: 0,
+    end: 7.5,
+    avg_logprob,
+    no_speech_prob: 0.04,
+    compression_ratio,
+    words: [],
+  });
+  const looping = decoded(' Montreal,' + ' uh,'.repeat(60), -0.07, 18.83);
+
+  it('should keep the warmer decode when the filters keep as many of its words', () => {
+    expect(
+      keepsWarmer([looping], [decoded(' Montreal, uh, uh, uh, uh, uh... Force divider.', -0.91, 1.18)]),
+    ).toBe(true);
+  });
+
+  it('should keep the first decode when the warmer one is dropped whole', () => {
+    const noise = decoded(' Montreal uh, uh, horse-de-liner, the the of of.', -1.8, 1.9);
+    expect(keptWords([noise])).toEqual([]);
+    expect(keepsWarmer([looping], [noise])).toBe(false);
+    expect(keptWords([looping]).map((w) => w.word)[0]).toBe('Montreal,');
   });
 });
