@@ -400,30 +400,12 @@ function renderForm(
   options: RenderRequest,
   hints: SourceHints,
 ): ReturnType<typeof multipartStream> {
+  const file = (name: string, stream: SizedStream | null, filename: string, contentType: string) =>
+    stream ? [{ name, filename, contentType, stream: stream.body, size: stream.size }] : [];
   return multipartStream([
     { name: 'options', value: JSON.stringify(options) },
-    ...(source
-      ? [
-          {
-            name: 'source',
-            filename: hints.filename ?? 'source',
-            contentType: hints.content_type ?? 'application/octet-stream',
-            stream: source.body,
-            size: source.size,
-          },
-        ]
-      : []),
-    ...(speech
-      ? [
-          {
-            name: 'speech',
-            filename: 'speech',
-            contentType: 'application/octet-stream',
-            stream: speech.body,
-            size: speech.size,
-          },
-        ]
-      : []),
+    ...file('source', source, hints.filename ?? 'source', hints.content_type ?? 'application/octet-stream'),
+    ...file('speech', speech, 'speech', 'application/octet-stream'),
   ]);
 }
 
