@@ -25,6 +25,7 @@ import {
 import { WhisperProcess } from '../../containers/media/engines/asr/whisper-process.js';
 import { DEFAULT_PYTHON_VENV } from '../../containers/media/core/venv.js';
 import {
+  countedFillers,
   grammarItems,
   jsgfOf,
   readAlignment,
@@ -332,12 +333,34 @@ describe('filler grammar (pure)', () => {
       { kind: 'token', token: 'well', word: 3 },
       { kind: 'token', token: 'known', word: 3 },
     ]);
-    // Optional fillers between words only, never inside "well-known" or beside a required run.
-    expect(jsgfOf(items, 0.01)).toContain('public <s> = so <f> well known;');
+    // Optional fillers before the first word and between words only, never inside "well-known"
+    // or beside a required run.
+    expect(jsgfOf(items, 0.01)).toContain('public <s> = [<o>] so <f> well known;');
     const more = grammarItems(['So', 'well-known', 'now'], () => true);
-    expect(jsgfOf(more, 0.01)).toContain('public <s> = so [<o>] well known [<o>] now;');
-    expect(jsgfOf(more, 0.01, (word) => word === 1)).toContain('public <s> = so well known [<o>] now;');
+    expect(jsgfOf(more, 0.01)).toContain('public <s> = [<o>] so [<o>] well known [<o>] now;');
+    expect(jsgfOf(more, 0.01, (word) => word === 1)).toContain('public <s> = [<o>] so well known [<o>] now;');
     expect(jsgfOf(more)).not.toContain('<o>');
+    // A written hesitation may be heard as "hmm"; an optional one only as "um" or "uh".
+    expect(jsgfOf(more, 0.01)).toContain('<f> = (um | uh | hmm)+;');
+    expect(jsgfOf(more, 0.01)).toContain('<o> = /0.990000/ <NULL> | /0.010000/ <g>;');
+    expect(jsgfOf(more, 0.01)).toContain('<g> = (um | uh)+;');
+    // A run that starts the utterance has no optional run before it.
+    expect(
+      jsgfOf(
+        grammarItems(['Um,', 'so'], () => true),
+        0.01,
+      ),
+    ).toContain('public <s> = <f> so;');
+  });
+
+  it('should count one hesitation for a long one heard in two touching pieces, two for two', () => {
+    const seg = (t: string, b: number, d: number) => ({ t, b, d, p: 0 });
+    // "euh" heard as "uh" + "uh", each too short alone: one hesitation over both.
+    expect(countedFillers([seg('uh', 1, 0.12), seg('uh', 1.12, 0.13)])).toEqual([seg('uh', 1, 0.25)]);
+    // "uh, um" of 0.5 s each, touching: two hesitations.
+    expect(countedFillers([seg('uh', 1, 0.5), seg('um', 1.5, 0.5)])).toHaveLength(2);
+    // A short piece after a pause is its own sound, too short to count.
+    expect(countedFillers([seg('uh', 1, 0.5), seg('uh', 1.7, 0.15)])).toEqual([seg('uh', 1, 0.5)]);
   });
 
   it('should read the fillers heard back onto the items, or refuse a result off the grammar', () => {
@@ -377,7 +400,7 @@ describe('filler grammar (pure)', () => {
     expect(standsAlone(['Yes.'], 0)).toBe(true); // an utterance of one word
     const alone = grammarItems(['arrangements?', 'What?', 'She'], () => true);
     expect(alone[1]).toEqual({ kind: 'tokenOrFillers', token: 'what', word: 1 });
-    expect(jsgfOf(alone, 0.01)).toContain('public <s> = arrangements (what | <f>) she;');
+    expect(jsgfOf(alone, 0.01)).toContain('public <s> = [<o>] arrangements (what | <f>) she;');
     const seg = (t: string, b: number) => ({ t, b, d: 0.3, p: 1 });
     const asWord = readAlignment(alone, [seg('arrangements', 0), seg('what', 1), seg('she', 2)]);
     expect(asWord?.map((r) => r.item.kind)).toEqual(['token', 'token', 'token']);

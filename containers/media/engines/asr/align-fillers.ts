@@ -6,8 +6,9 @@
  * (`(um | uh | hmm)+`) whose number and kind the acoustic model decides. Why: Whisper, told by
  * its prompt to keep fillers, finds *where* people hesitate, but greedy decoding then either
  * merges "uh uh uh" into one or loops ("uh, uh, …" to the end of the window); the aligner hears
- * each one. Between any two other words the grammar also offers an optional filler run at a
- * small weight (OPTIONAL_FILLER_WEIGHT) after every word, for hesitations Whisper left out.
+ * each one. Before the first word and between any two other words the grammar also offers an
+ * optional run of "um"/"uh" (OPTIONAL_FILLERS) at a small weight (OPTIONAL_FILLER_WEIGHT), for
+ * hesitations Whisper left out.
  */
 import type { TimedWord } from '../../../../src/contract/media.js';
 import { ensureWord, withDecoder, type AlignDecoder } from './align.js';
@@ -17,6 +18,14 @@ import { isHesitation } from '../../../../src/analytics/speech/tokens.js';
 
 /** Hesitation words the aligner may put in a filler run (all in soundswallower's dictionary). */
 export const ALIGN_FILLERS = ['um', 'uh', 'hmm'] as const;
+
+/**
+ * The fillers of an optional run, where the recogniser wrote no hesitation: no "hmm". A "hmm"
+ * heard there is mostly a breath, line noise or the nasal end of the word before it (on the
+ * real telephone speech of the `wuw-en` set's tune part, none of the 6 was a hesitation; on the
+ * shared disfluent clips none was heard), while a written "hmm" is kept as heard.
+ */
+export const OPTIONAL_FILLERS = ['um', 'uh'] as const;
 
 /**
  * One place of the grammar: a dictionary token of word `word`, a run of fillers, or a word that
@@ -106,7 +115,9 @@ export function jsgfOf(
   };
   const place = (it: GrammarItem) =>
     it.kind === 'fillers' ? '<f>' : it.kind === 'tokenOrFillers' ? `(${it.token} | <f>)` : it.token;
-  const body = items.map((it, k) => place(it) + (optionalAfter(k) ? ' [<o>]' : '')).join(' ');
+  // People also hesitate before their first word ("Uh, here we are"), which Whisper rarely writes.
+  const lead = optionalWeight > 0 && items[0]?.kind === 'token' ? '[<o>] ' : '';
+  const body = lead + items.map((it, k) => place(it) + (optionalAfter(k) ? ' [<o>]' : '')).join(' ');
   const lines = [
     '#JSGF V1.0;',
     'grammar utt;',
@@ -114,12 +125,15 @@ export function jsgfOf(
     `<f> = (${ALIGN_FILLERS.join(' | ')})+;`,
   ];
   if (optionalWeight > 0)
-    lines.push(`<o> = /${(1 - optionalWeight).toFixed(6)}/ <NULL> | /${optionalWeight.toFixed(6)}/ <f>;`);
+    lines.push(
+      `<o> = /${(1 - optionalWeight).toFixed(6)}/ <NULL> | /${optionalWeight.toFixed(6)}/ <g>;`,
+      `<g> = (${OPTIONAL_FILLERS.join(' | ')})+;`,
+    );
   return [...lines, ''].join('\n');
 }
 
 /** One word of soundswallower's alignment. */
-interface Seg {
+export interface Seg {
   t: string;
   b: number;
   d: number;
@@ -293,7 +307,31 @@ export function wordsOf(
  */
 export const MIN_FILLER_SEC = 0.2;
 
-/** Pure: the fillers of a run long enough to be hesitations (see MIN_FILLER_SEC). */
-export const countedFillers = (segs: readonly Seg[]): Seg[] => segs.filter((s) => s.d >= MIN_FILLER_SEC);
+/**
+ * A heard filler shorter than this that starts where the previous filler ends is the rest of that
+ * one, seconds: the aligner's models cut one long hesitation ("uhm", a French-sounding "euh")
+ * into two short pieces ("uh" + "um", "uh" + "uh") with no silence between. Two real hesitations
+ * in a row are each longer (the shared disfluent speaker's "uh, um" are 0.5 s each).
+ */
+export const FILLER_TAIL_SEC = 0.3;
+
+/** Seconds between two heard fillers under which they touch (soundswallower's frame is 10 ms). */
+const TOUCHING_SEC = 0.01;
+
+/**
+ * Pure: the fillers of a run as hesitations: each short piece that touches the one before joins it
+ * (FILLER_TAIL_SEC), then only those long enough count (MIN_FILLER_SEC).
+ * @example countedFillers([{ t: 'uh', b: 1, d: 0.15, p: 0 }, { t: 'um', b: 1.15, d: 0.12, p: 0 }]) // [{ t: 'uh', b: 1, d: 0.27, p: 0 }]
+ */
+export function countedFillers(segs: readonly Seg[]): Seg[] {
+  const joined: Seg[] = [];
+  for (const s of segs) {
+    const last = joined.at(-1);
+    if (last && s.b - (last.b + last.d) < TOUCHING_SEC && s.d < FILLER_TAIL_SEC)
+      joined[joined.length - 1] = { ...last, d: s.b + s.d - last.b };
+    else joined.push(s);
+  }
+  return joined.filter((s) => s.d >= MIN_FILLER_SEC);
+}
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
