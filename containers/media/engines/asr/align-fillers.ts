@@ -133,7 +133,7 @@ export function jsgfOf(
 }
 
 /** One word of soundswallower's alignment. */
-export interface Seg {
+interface Seg {
   t: string;
   b: number;
   d: number;
