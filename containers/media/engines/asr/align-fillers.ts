@@ -273,11 +273,12 @@ export function wordsOf(
   const out: TimedWord[] = [];
   const span = new Map<number, { start: number; end: number }>();
   const fillerRunWords = new Set<number>();
-  for (const { item, segs } of read) {
+  const heard = heardFillers(read);
+  for (const [k, { item, segs }] of read.entries()) {
     if (item.kind === 'fillers') {
       if (item.word >= 0) fillerRunWords.add(item.word);
       const confidence = item.word >= 0 ? words[item.word].confidence : 0.5;
-      for (const s of countedFillers(segs))
+      for (const s of heard[k])
         out.push({ word: s.t, start: r3(offsetSec + s.b), end: r3(offsetSec + s.b + s.d), confidence });
       continue;
     }
@@ -324,6 +325,19 @@ const TOUCHING_SEC = 0.01;
  * @example countedFillers([{ t: 'uh', b: 1, d: 0.15, p: 0 }, { t: 'um', b: 1.15, d: 0.12, p: 0 }]) // [{ t: 'uh', b: 1, d: 0.27, p: 0 }]
  */
 export function countedFillers(segs: readonly Seg[]): Seg[] {
+  return joinedFillers(segs).filter((s) => s.d >= MIN_FILLER_SEC);
+}
+
+/**
+ * Pure: the longest filler of a run, touching pieces joined as in `countedFillers`, however short
+ * (undefined for an empty run).
+ * @example longestFiller([{ t: 'uh', b: 1, d: 0.05, p: 0 }, { t: 'um', b: 1.5, d: 0.09, p: 0 }]) // { t: 'um', b: 1.5, d: 0.09, p: 0 }
+ */
+export function longestFiller(segs: readonly Seg[]): Seg | undefined {
+  return joinedFillers(segs).reduce<Seg | undefined>((a, b) => (a && a.d >= b.d ? a : b), undefined);
+}
+
+function joinedFillers(segs: readonly Seg[]): Seg[] {
   const joined: Seg[] = [];
   for (const s of segs) {
     const last = joined.at(-1);
@@ -331,7 +345,28 @@ export function countedFillers(segs: readonly Seg[]): Seg[] {
       joined[joined.length - 1] = { ...last, d: s.b + s.d - last.b };
     else joined.push(s);
   }
-  return joined.filter((s) => s.d >= MIN_FILLER_SEC);
+  return joined;
+}
+
+/**
+ * Pure: the hesitations each item of the read alignment counts (none for a token). A run the
+ * recogniser wrote (it wrote "uh" there, or its hesitation scan put one there) counts at least
+ * one, its longest piece, even when every piece is shorter than MIN_FILLER_SEC: two witnesses
+ * agree there is a hesitation, and on narrowband speech the aligner often gives it a few frames
+ * while it stretches a neighbouring word over the rest. Not when the aligner counted one in the
+ * run a word away: it heard the recogniser's hesitation there ("forced, umm… a liner" heard as
+ * "forced a um liner").
+ */
+export function heardFillers(read: ReadonlyArray<{ item: GrammarItem; segs: Seg[] }>): Seg[][] {
+  const counted = read.map(({ item, segs }) => (item.kind === 'fillers' ? countedFillers(segs) : []));
+  const countedBeside = (k: number) =>
+    [k - 2, k + 2].some((j) => (counted[j]?.length ?? 0) > 0 && read[(j + k) / 2].item.kind === 'token');
+  return read.map(({ item, segs }, k) => {
+    if (item.kind !== 'fillers' || item.word < 0 || counted[k].length > 0 || countedBeside(k))
+      return counted[k];
+    const longest = longestFiller(segs);
+    return longest ? [longest] : [];
+  });
 }
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
