@@ -23,10 +23,14 @@ import {
   WORKER_SCRIPT,
 } from '../../containers/media/engines/asr/faster-whisper.js';
 import { WhisperProcess } from '../../containers/media/engines/asr/whisper-process.js';
+import { DISFLUENT_PROMPT } from '../../containers/media/engines/asr/prompts.js';
+import { scanOf, SCANNED_HESITATION_MIN } from '../../containers/media/engines/asr/hesitation-scan.js';
 import { DEFAULT_PYTHON_VENV } from '../../containers/media/core/venv.js';
 import {
   countedFillers,
   grammarItems,
+  heardFillers,
+  longestFiller,
   jsgfOf,
   readAlignment,
   standsAlone,
@@ -272,6 +276,48 @@ describe('whisper worker', () => {
       proc.dispose();
     }
   });
+
+  it('should scan for the hesitations Whisper heard, only when asked, on the same words', async () => {
+    const proc = new WhisperProcess({
+      python: join(DEFAULT_PYTHON_VENV, 'bin', 'python'),
+      script: WORKER_SCRIPT,
+      modelDir: DEFAULT_WHISPER_MODEL_DIR,
+      workers: 1,
+    });
+    const scanOfClip = async (rel: string, hesitationScan: boolean) => {
+      const pcm = media(rel);
+      const pcmPath = join(tmp, 'scan.raw');
+      writeFileSync(pcmPath, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+      const lines: Array<Record<string, unknown>> = [];
+      await proc.request(
+        {
+          pcm: pcmPath,
+          utterances: [{ start: 0, end: pcm.length / 16_000 }],
+          beam_size: 5,
+          temperature: [0],
+          language: 'en',
+          initial_prompt: DISFLUENT_PROMPT,
+          word_timestamps: false,
+          hesitation_scan: hesitationScan,
+        },
+        (line) => lines.push(line),
+      );
+      return lines.find((l) => 'utterance' in l)?.scan;
+    };
+    try {
+      await proc.start();
+      expect(await scanOfClip('speech/jfk.wav', false)).toBeUndefined();
+      const jfk = scanOf(await scanOfClip('speech/jfk.wav', true));
+      expect(jfk.length).toBeGreaterThan(15);
+      for (const w of jfk) expect(w.hesitation >= 0 && w.hesitation <= 1, w.word).toBe(true);
+      expect(wer(JFK_WORDS, jfk.map((w) => normalizeWord(w.word)).join(' ')).wer).toBeLessThan(0.15);
+      // A speaker who says "um" twice: Whisper's scan finds at least one of them likely.
+      const crossword = scanOf(await scanOfClip('disfluent/mfa_crossword.flac', true));
+      expect(crossword.some((w) => w.hesitation >= SCANNED_HESITATION_MIN)).toBe(true);
+    } finally {
+      proc.dispose();
+    }
+  });
 });
 
 describe('fallback', () => {
@@ -361,6 +407,36 @@ describe('filler grammar (pure)', () => {
     expect(countedFillers([seg('uh', 1, 0.5), seg('um', 1.5, 0.5)])).toHaveLength(2);
     // A short piece after a pause is its own sound, too short to count.
     expect(countedFillers([seg('uh', 1, 0.5), seg('uh', 1.7, 0.15)])).toEqual([seg('uh', 1, 0.5)]);
+  });
+
+  it('should count one hesitation where Whisper wrote one and the aligner heard only short pieces', () => {
+    const seg = (t: string, b: number, d: number) => ({ t, b, d, p: 0 });
+    const token = (word: number, b: number, d = 0.3) => ({
+      item: { kind: 'token' as const, token: 'w', word },
+      segs: [seg('w', b, d)],
+    });
+    const run = (word: number, ...segs: Array<ReturnType<typeof seg>>) => ({
+      item: { kind: 'fillers' as const, word },
+      segs,
+    });
+    const short = [seg('uh', 1, 0.06), seg('um', 1.1, 0.09)];
+    expect(longestFiller(short)).toEqual(seg('um', 1.1, 0.09));
+    expect(longestFiller([])).toBeUndefined();
+    // Written (word 1), heard only short: one, the longest piece.
+    expect(heardFillers([token(0, 0.5), run(1, ...short), token(2, 1.3)])[1]).toEqual([seg('um', 1.1, 0.09)]);
+    // Optional (word -1): short pieces are breaths or clicks.
+    expect(heardFillers([token(0, 0.5), run(-1, ...short), token(2, 1.3)])[1]).toEqual([]);
+    // Written, but the aligner counted a hesitation a word later: it heard that one there.
+    const beside = heardFillers([
+      token(0, 0.5),
+      run(1, ...short),
+      token(2, 1.3),
+      run(-1, seg('um', 1.6, 0.8)),
+    ]);
+    expect(beside[1]).toEqual([]);
+    expect(beside[3]).toEqual([seg('um', 1.6, 0.8)]);
+    // Written with a long piece: only what is long enough, as for any run.
+    expect(heardFillers([run(0, seg('uh', 1, 0.06), seg('um', 1.5, 0.3))])[0]).toEqual([seg('um', 1.5, 0.3)]);
   });
 
   it('should read the fillers heard back onto the items, or refuse a result off the grammar', () => {

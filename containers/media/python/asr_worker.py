@@ -18,6 +18,12 @@ interleave, each carrying its request's id. Two single-thread decodes of the 60 
   stdout, at the end:     {"id": 1, "done": true, "peak_rss_bytes": 300000000}
   stdout, on a failure:   {"id": 1, "error": "plain message"}
 
+A decode request with "hesitation_scan": true also gets, per utterance, "scan": the words of one
+more, greedy decode with the same prompt, each with the probability Whisper gave a hesitation
+sound ("um", "uh", ...) just before it (1.0 where that decode wrote one):
+
+  stdout, per utterance:  {..., "scan": [{"word": " Hello.", "hesitation": 0.03}, ...]}
+
 A decode request's "language" (ISO 639-1, e.g. "de") is the language Whisper transcribes in; the
 task is always "transcribe", never "translate". A language detection request reads the speech
 of its utterances, concatenated, in windows of 30 s (at most "windows" of them, spread over the
@@ -82,6 +88,47 @@ def cross_attention_words(model, audio, segment, language):
     # Punctuation joins its word, as word_timestamps does (a lone "," would look like a squeezed word).
     merge_punctuations(words, PREPEND_PUNCTUATIONS, APPEND_PUNCTUATIONS)
     return [Timed(w["word"], float(w["start"]), float(w["end"]), float(w["probability"])) for w in words if w["word"]]
+
+
+# Hesitation sounds as Whisper's English transcripts spell them (one token each).
+SCAN_HESITATIONS = (" um", " uh", " umm", " uhm", " hmm", " er", " ah", " Um", " Uh", " Umm", " Uhm", " Hmm", " Er", " Ah")
+
+
+def hesitation_scan(model, audio, language, prompt, max_new):
+    """The words of a greedy decode of the utterance, each with the probability Whisper gave a
+    hesitation sound anywhere since the word before (the highest at any step). Why: Whisper
+    hears most hesitations but, true to its training text, often writes the word after instead:
+    the probability tells where, at the cost of one more encoder pass and a greedy decode."""
+    from faster_whisper.audio import pad_or_trim
+    from faster_whisper.tokenizer import Tokenizer
+
+    tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=language)
+    ids = [tokenizer.encode(h) for h in SCAN_HESITATIONS]
+    sounds = sorted({t[0] for t in ids if len(t) == 1})
+    features = model.feature_extractor(audio)
+    encoder_output = model.encode(pad_or_trim(features[:, : model.feature_extractor.nb_max_frames]))
+    prompt_tokens = [tokenizer.sot_prev] + tokenizer.encode(" " + prompt.strip()) if prompt else []
+    prompt_tokens += list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
+    [result] = model.model.generate(
+        encoder_output, [prompt_tokens], beam_size=1, max_length=max_new, return_logits_vocab=True
+    )
+    words, before = [], 0.0
+    for token, logits in zip(result.sequences_ids[0], result.logits[0]):
+        if token >= tokenizer.eot:
+            break
+        if token in sounds:
+            before = 1.0  # written: the next word follows a hesitation
+            continue
+        z = np.asarray(logits, dtype=np.float32).reshape(-1)
+        p = np.exp(z - z.max())
+        before = max(before, float(p[sounds].sum() / p.sum()))
+        text = tokenizer.decode([token])
+        if text.startswith(" ") or not words:
+            words.append({"word": text, "hesitation": round(before, 4)})
+            before = 0.0
+        else:
+            words[-1]["word"] += text
+    return words
 
 
 class Timed:
@@ -231,7 +278,10 @@ def transcribe(model, req):
                         "words": words,
                     }
                 )
-            emit({"id": rid, "utterance": i, "start": u["start"], "end": u["end"], "segments": out})
+            line = {"id": rid, "utterance": i, "start": u["start"], "end": u["end"], "segments": out}
+            if req.get("hesitation_scan"):
+                line["scan"] = hesitation_scan(model, audio, info.language, prompt, max_new)
+            emit(line)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     emit({"id": rid, "done": True, "peak_rss_bytes": peak})
 

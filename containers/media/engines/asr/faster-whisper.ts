@@ -42,6 +42,7 @@ import {
   MAX_ADDED_HESITATIONS,
   type WhisperSegment,
 } from './whisper-filter.js';
+import { scanOf, withScannedHesitations } from './hesitation-scan.js';
 import { WhisperProcess, type WorkerLine } from './whisper-process.js';
 import { DISFLUENT_PROMPT, promptFor } from './prompts.js';
 import {
@@ -97,6 +98,11 @@ export interface FasterWhisperOptions {
   fillerAlignment?: boolean;
   /** Ask Whisper for its word times (default: only when not aligning). */
   wordTimestamps?: boolean;
+  /**
+   * With filler alignment, also put in the hesitations Whisper found likely but did not write
+   * (default true: `hesitation-scan.ts`; one more greedy decode per English utterance).
+   */
+  hesitationScan?: boolean;
 }
 
 /**
@@ -124,6 +130,7 @@ export class FasterWhisperEngine implements AsrEngine {
   readonly #prompt: string;
   readonly #align: boolean;
   readonly #fillerAlignment: boolean;
+  readonly #hesitationScan: boolean;
   readonly #wordTimestamps: boolean;
   readonly #workers: number;
 
@@ -135,9 +142,11 @@ export class FasterWhisperEngine implements AsrEngine {
     prompt = DISFLUENT_PROMPT,
     align = true,
     fillerAlignment = true,
+    hesitationScan = true,
     wordTimestamps = !align,
   }: FasterWhisperOptions = {}) {
     this.#fillerAlignment = fillerAlignment;
+    this.#hesitationScan = hesitationScan;
     this.#wordTimestamps = wordTimestamps;
     this.model = modelDir.replace(/\/+$/, '').split('/').at(-1) ?? 'whisper';
     this.#workers = Math.max(1, workers);
@@ -199,6 +208,7 @@ export class FasterWhisperEngine implements AsrEngine {
         language: string,
         wordTimestamps: boolean,
         prompt = promptFor(language, this.#prompt),
+        hesitationScan = false,
       ): Promise<WorkerLine> => {
         let decoded: WorkerLine | undefined;
         const done = await this.#proc.request(
@@ -210,6 +220,7 @@ export class FasterWhisperEngine implements AsrEngine {
             word_timestamps: wordTimestamps,
             language,
             temperature,
+            hesitation_scan: hesitationScan,
           },
           (line) => (decoded = line),
           signal,
@@ -250,6 +261,8 @@ export class FasterWhisperEngine implements AsrEngine {
         // other language keeps Whisper's own word times.
         const align = this.#align && language === 'en';
         const wordTimestamps = this.#wordTimestamps || !align;
+        const scan =
+          align && this.#fillerAlignment && this.#hesitationScan && promptFor(language, this.#prompt) !== '';
         const segments: WhisperSegment[][] = [];
         // One lane per worker slot, each taking the next utterance: this job keeps the worker's
         // cores busy yet never queues more than `workers` utterances ahead of another job's.
@@ -259,7 +272,14 @@ export class FasterWhisperEngine implements AsrEngine {
           try {
             while (!failed && next < utterances.length) {
               const i = next++;
-              let line = await decode(utterances[i], FIRST_DECODE_TEMPERATURE, language, wordTimestamps);
+              let line = await decode(
+                utterances[i],
+                FIRST_DECODE_TEMPERATURE,
+                language,
+                wordTimestamps,
+                undefined,
+                scan,
+              );
               if ((line.segments as WhisperSegment[]).some(isDecodingLoop)) {
                 warmerDecodes++;
                 const warmer = await decode(utterances[i], WARMER_TEMPERATURES, language, wordTimestamps);
@@ -267,7 +287,7 @@ export class FasterWhisperEngine implements AsrEngine {
                   line = warmer;
               }
               segments[i] = line.segments as WhisperSegment[];
-              const words = keptWords(segments[i]);
+              const words = withScannedHesitations(keptWords(segments[i]), scanOf(line.scan));
               // Alignment (WebAssembly, its own thread) overlaps the worker's next utterances.
               const aligned = align
                 ? alignChecked(utterances[i], line, words, language)
