@@ -40,7 +40,8 @@ export const RESULT_DESCRIPTIONS: Record<string, string> = {
   'filler_words.instances[].word': 'Lower-case form of the filler.',
   'filler_words.instances[].start': 'Start, seconds.',
   'filler_words.instances[].end': 'End, seconds.',
-  'filler_words.instances[].confidence': 'Recogniser confidence 0–1 (lowest among its words).',
+  'filler_words.instances[].confidence':
+    'Recogniser confidence 0–1 (lowest among its words). A hesitation Whisper heard but did not write has the probability Whisper gave a hesitation there (English); one only the aligner heard has 0.5.',
   pauses: 'Silences inside the speech (first word start … last word end) of at least 0.25 s.',
   'pauses.total': 'Number of pauses.',
   'pauses.long_pauses': 'Number of pauses of 1.0 s or more.',
