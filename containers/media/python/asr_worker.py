@@ -90,6 +90,14 @@ def cross_attention_words(model, audio, segment, language):
     return [Timed(w["word"], float(w["start"]), float(w["end"]), float(w["probability"])) for w in words if w["word"]]
 
 
+def encode_window(model, audio):
+    """Whisper's encoder output of the first 30 s window of `audio` (shorter audio is padded)."""
+    from faster_whisper.audio import pad_or_trim
+
+    features = model.feature_extractor(audio)
+    return model.encode(pad_or_trim(features[:, : model.feature_extractor.nb_max_frames]))
+
+
 # Hesitation sounds as Whisper's English transcripts spell them (one token each).
 SCAN_HESITATIONS = (" um", " uh", " umm", " uhm", " hmm", " er", " ah", " Um", " Uh", " Umm", " Uhm", " Hmm", " Er", " Ah")
 
@@ -99,14 +107,12 @@ def hesitation_scan(model, audio, language, prompt, max_new):
     hesitation sound anywhere since the word before (the highest at any step). Why: Whisper
     hears most hesitations but, true to its training text, often writes the word after instead:
     the probability tells where, at the cost of one more encoder pass and a greedy decode."""
-    from faster_whisper.audio import pad_or_trim
     from faster_whisper.tokenizer import Tokenizer
 
     tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=language)
     ids = [tokenizer.encode(h) for h in SCAN_HESITATIONS]
     sounds = sorted({t[0] for t in ids if len(t) == 1})
-    features = model.feature_extractor(audio)
-    encoder_output = model.encode(pad_or_trim(features[:, : model.feature_extractor.nb_max_frames]))
+    encoder_output = encode_window(model, audio)
     prompt_tokens = [tokenizer.sot_prev] + tokenizer.encode(" " + prompt.strip()) if prompt else []
     prompt_tokens += list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
     [result] = model.model.generate(
@@ -185,8 +191,6 @@ def speech_windows(f, utterances, windows):
 
 def detect_language(model, req):
     """Whisper's language probabilities, averaged over windows of the request's speech."""
-    from faster_whisper.audio import pad_or_trim
-
     rid = req.get("id")
     windows = max(1, int(req.get("windows", 3)))
     with open(req["pcm"], "rb") as f:
@@ -194,8 +198,7 @@ def detect_language(model, req):
     totals, per_window, speech = {}, [], 0.0
     for audio in chunks:
         seconds = len(audio) / SAMPLE_RATE
-        features = model.feature_extractor(audio)
-        encoder_output = model.encode(pad_or_trim(features[:, : model.feature_extractor.nb_max_frames]))
+        encoder_output = encode_window(model, audio)
         results = model.model.detect_language(encoder_output)[0]
         probs = [(token[2:-2], float(prob)) for token, prob in results]
         for lang, prob in probs:

@@ -99,8 +99,9 @@ export interface FasterWhisperOptions {
   /** Ask Whisper for its word times (default: only when not aligning). */
   wordTimestamps?: boolean;
   /**
-   * With filler alignment, also put in the hesitations Whisper found likely but did not write
-   * (default true: `hesitation-scan.ts`; one more greedy decode per English utterance).
+   * With filler alignment and the disfluent prompt, also put in the hesitations Whisper found
+   * likely but did not write (default true: `hesitation-scan.ts`; one more greedy decode per
+   * English utterance).
    */
   hesitationScan?: boolean;
 }
