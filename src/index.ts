@@ -4,18 +4,21 @@
  */
 import { createApp } from './api/app.js';
 import type { Env } from './shared/env.js';
-import { handleBatch } from './pipeline/consumer.js';
+import { endJobWork, handleBatch } from './pipeline/consumer.js';
 import { stopContainerWork } from './media/stop-work.js';
 import { webRoutes } from './web/index.js';
-import { JobObject as JobObjectCore, type JobMessage, type JobObjectEnv } from './jobs/job-object.js';
+import { JobObject as JobObjectCore, type JobMessage } from './jobs/job-object.js';
 import { purgeJobFiles } from './storage/purge.js';
 import { handleWebhookBatch, isWebhookQueue } from './webhooks/deliver.js';
 import type { WebhookMessage } from './jobs/tenant-object.js';
 
-/** The Job Durable Object with its purge port bound to R2 (`storage/purge`). Adds no members. */
+/**
+ * The Job Durable Object with its ports bound: purge to R2 (`storage/purge`), and the end of a
+ * failed job's work to R2 and the media container (`pipeline/consumer`). Adds no members.
+ */
 export class JobObject extends JobObjectCore {
-  constructor(ctx: DurableObjectState, env: JobObjectEnv) {
-    super(ctx, env, { purgeJobFiles });
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env, { purgeJobFiles, endJobWork: (videoId) => endJobWork(env, videoId) });
   }
 }
 export { TenantObject } from './jobs/tenant-object.js';

@@ -49,6 +49,11 @@ export type ClaimResult =
 export interface JobObjectPorts {
   /** Deletes a job's upload, intermediates, output and result from R2 (`storage/purge`). */
   purgeJobFiles(bucket: R2Bucket, videoId: string): Promise<void>;
+  /**
+   * Ends the work of a job the watchdog failed (`pipeline/consumer`): its intermediates, and its
+   * processes in the media container, which a consumer taken for dead may have left running.
+   */
+  endJobWork(videoId: string): Promise<void>;
 }
 
 /**
@@ -346,6 +351,8 @@ export class JobObject extends DurableObject<JobObjectEnv> {
       case 'fail':
         // save() sees the terminal transition and schedules release and retention.
         await this.save(state.fail(job, verdict.message, Date.now()));
+        // Best effort: a container that does not answer drops the job's source at its TTL.
+        await this.ports.endJobWork(job.video_id).catch(() => {});
         return;
       case 'redispatch':
         // The message lets a live consumer resume (under the new lease).

@@ -127,8 +127,7 @@ async function handleMessage(msg: Settle, env: Env): Promise<void> {
     log(videoId, decision.action, err);
     if (decision.action === 'fail') {
       await stub.fail(decision.message);
-      await deleteJobWork(env.MEDIA, videoId);
-      await endContainerWork(env, videoId);
+      await endJobWork(env, videoId);
       msg.ack();
     } else {
       // Give the job back so the retried delivery can claim it; a stale lease means another
@@ -151,9 +150,18 @@ async function failAfterRetries(env: Env, videoId: string | undefined): Promise<
   if (job && job.status !== 'completed' && job.status !== 'failed') {
     const why = job.last_error ?? 'an unknown error';
     await stub.fail(`processing failed after repeated attempts: ${why}`);
-    await deleteJobWork(env.MEDIA, videoId);
-    await endContainerWork(env, videoId);
+    await endJobWork(env, videoId);
   }
+}
+
+/**
+ * A job failed outside its run (the run gave up, the dead-letter queue, the watchdog): its R2
+ * intermediates go, and its processes in the media container stop (a consumer the watchdog took
+ * for dead may have left them running).
+ */
+export async function endJobWork(env: Env, videoId: string): Promise<void> {
+  await deleteJobWork(env.MEDIA, videoId);
+  await endContainerWork(env, videoId);
 }
 
 const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));

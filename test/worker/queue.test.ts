@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import worker from '../../src/index.js';
 import type { JobObject } from '../../src/jobs/job-object.js';
 import type { JobRecord, NewJob } from '../../src/jobs/state.js';
+import { MEDIA_HEADERS, MEDIA_ROUTES, mediaPath } from '../../src/contract/media-protocol.js';
 import { fixture, post, waitForJob } from './helpers.js';
 
 const newJob = (id: string): NewJob => ({
@@ -109,5 +110,41 @@ describe('watchdog alarm', () => {
     expect(job).toMatchObject({
       error_message: expect.stringMatching(/stopped responding|no longer stored/),
     });
+  });
+
+  it('should stop the work in the media container of a job it fails', async () => {
+    const id = 'vid_watchdogendswatchdogen';
+    const stub = stubOf(id);
+    await stub.create(newJob(id));
+    expect((await stub.claim()).ok).toBe(true);
+    // The consumer sent the source to the real media service, then went silent past the run limit.
+    const scope = { [MEDIA_HEADERS.jobId]: id, [MEDIA_HEADERS.tenantId]: 'dev_x' };
+    const put = await fetch(`${env.CONTAINER_URL}${mediaPath.jobSource(id)}`, {
+      method: 'PUT',
+      headers: scope,
+      body: await fixture('generated/tone-3s.mp4'),
+    });
+    expect(put.status, await put.text()).toBeLessThan(300);
+    const keptThere = async () => {
+      const res = await fetch(`${env.CONTAINER_URL}${MEDIA_ROUTES.probe}`, {
+        method: 'POST',
+        headers: { ...scope, [MEDIA_HEADERS.storedSource]: '1' },
+      });
+      await res.body?.cancel();
+      return res.status === 200;
+    };
+    expect(await keptThere()).toBe(true);
+    await runInDurableObject(stub, async (obj: JobObject, state) => {
+      const rec = (await state.storage.get<JobRecord>('job'))! as JobRecord & { started_at: number };
+      const old = { ...rec, started_at: Date.now() - 24 * 3_600_000 };
+      await state.storage.put('job', old);
+      (obj as unknown as { record: JobRecord }).record = old;
+    });
+    await runDurableObjectAlarm(stub);
+    expect(await stub.get()).toMatchObject({
+      status: 'failed',
+      error_message: expect.stringMatching(/maximum run time/),
+    });
+    expect(await keptThere()).toBe(false);
   });
 });
