@@ -98,21 +98,51 @@ def encode_window(model, audio):
     return model.encode(pad_or_trim(features[:, : model.feature_extractor.nb_max_frames]))
 
 
+class FirstWindow(threading.local):
+    """Per decoding thread: the encoder output of the first window encoded since `forget()`.
+    Why: the hesitation scan decodes the same window as the utterance's decode, and the encoder
+    pass is most of what a second decode of a short utterance costs."""
+
+    output = None
+
+    def forget(self):
+        self.output = None
+
+
+FIRST_WINDOW = FirstWindow()
+
+
+def remember_first_window(model):
+    """Makes `model.encode` keep each thread's first encoder output in FIRST_WINDOW."""
+    encode = model.encode
+
+    def encode_and_remember(features):
+        output = encode(features)
+        if FIRST_WINDOW.output is None:
+            FIRST_WINDOW.output = output
+        return output
+
+    model.encode = encode_and_remember
+    return model
+
+
 # Hesitation sounds as Whisper's English transcripts spell them (one token each).
 SCAN_HESITATIONS = (" um", " uh", " umm", " uhm", " hmm", " er", " ah", " Um", " Uh", " Umm", " Uhm", " Hmm", " Er", " Ah")
 
 
-def hesitation_scan(model, audio, language, prompt, max_new):
+def hesitation_scan(model, audio, language, prompt, max_new, encoder_output=None):
     """The words of a greedy decode of the utterance, each with the probability Whisper gave a
     hesitation sound anywhere since the word before (the highest at any step). Why: Whisper
     hears most hesitations but, true to its training text, often writes the word after instead:
-    the probability tells where, at the cost of one more encoder pass and a greedy decode."""
+    the probability tells where, at the cost of a greedy decode (and of an encoder pass, unless
+    `encoder_output` is the utterance's first window, already encoded)."""
     from faster_whisper.tokenizer import Tokenizer
 
     tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=language)
     ids = [tokenizer.encode(h) for h in SCAN_HESITATIONS]
     sounds = sorted({t[0] for t in ids if len(t) == 1})
-    encoder_output = encode_window(model, audio)
+    if encoder_output is None:
+        encoder_output = encode_window(model, audio)
     prompt_tokens = [tokenizer.sot_prev] + tokenizer.encode(" " + prompt.strip()) if prompt else []
     prompt_tokens += list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
     [result] = model.model.generate(
@@ -236,6 +266,7 @@ def transcribe(model, req):
             # A looping decode ("uh, uh, uh, ..." to the end of the window) costs seconds; real
             # speech stays far below this many tokens per second (Whisper writes ~3-5).
             max_new = min(MAX_NEW_TOKENS_CAP, int(TOKENS_PER_SEC_CAP * (u["end"] - u["start"])) + 16)
+            FIRST_WINDOW.forget()
             segments, info = model.transcribe(
                 audio,
                 language=language,
@@ -283,7 +314,7 @@ def transcribe(model, req):
                 )
             line = {"id": rid, "utterance": i, "start": u["start"], "end": u["end"], "segments": out}
             if req.get("hesitation_scan"):
-                line["scan"] = hesitation_scan(model, audio, info.language, prompt, max_new)
+                line["scan"] = hesitation_scan(model, audio, info.language, prompt, max_new, FIRST_WINDOW.output)
             emit(line)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     emit({"id": rid, "done": True, "peak_rss_bytes": peak})
@@ -296,7 +327,9 @@ def main():
     try:
         from faster_whisper import WhisperModel
 
-        model = WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=1, num_workers=workers)
+        model = remember_first_window(
+            WhisperModel(model_dir, device="cpu", compute_type="int8", cpu_threads=1, num_workers=workers)
+        )
     except Exception as err:  # noqa: BLE001 - reported to the caller as a plain message
         emit({"ready": False, "error": f"could not load the Whisper model in {model_dir}: {err}"})
         return 1
