@@ -437,6 +437,11 @@ describe('filler grammar (pure)', () => {
     expect(beside[3]).toEqual([seg('um', 1.6, 0.8)]);
     // Written with a long piece: only what is long enough, as for any run.
     expect(heardFillers([run(0, seg('uh', 1, 0.06), seg('um', 1.5, 0.3))])[0]).toEqual([seg('um', 1.5, 0.3)]);
+    // Optional, two long pieces apart: one hesitation heard in two pieces, the longer counts.
+    const twoPieces = [seg('uh', 1, 0.34), seg('um', 1.67, 0.35)];
+    expect(heardFillers([token(0, 0.5), run(-1, ...twoPieces), token(2, 2.1)])[1]).toEqual([twoPieces[1]]);
+    // Written, the same pieces: Whisper wrote what the aligner heard, and both count.
+    expect(heardFillers([token(0, 0.5), run(1, ...twoPieces), token(2, 2.1)])[1]).toEqual(twoPieces);
   });
 
   it('should read the fillers heard back onto the items, or refuse a result off the grammar', () => {

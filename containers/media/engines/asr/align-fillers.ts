@@ -334,7 +334,11 @@ export function countedFillers(segs: readonly Seg[]): Seg[] {
  * @example longestFiller([{ t: 'uh', b: 1, d: 0.05, p: 0 }, { t: 'um', b: 1.5, d: 0.09, p: 0 }]) // { t: 'um', b: 1.5, d: 0.09, p: 0 }
  */
 export function longestFiller(segs: readonly Seg[]): Seg | undefined {
-  return joinedFillers(segs).reduce<Seg | undefined>((a, b) => (a && a.d >= b.d ? a : b), undefined);
+  return longestOf(joinedFillers(segs));
+}
+
+function longestOf(segs: readonly Seg[]): Seg | undefined {
+  return segs.reduce<Seg | undefined>((a, b) => (a && a.d >= b.d ? a : b), undefined);
 }
 
 function joinedFillers(segs: readonly Seg[]): Seg[] {
@@ -355,15 +359,18 @@ function joinedFillers(segs: readonly Seg[]): Seg[] {
  * agree there is a hesitation, and on narrowband speech the aligner often gives it a few frames
  * while it stretches a neighbouring word over the rest. Not when the aligner counted one in the
  * run a word away: it heard the recogniser's hesitation there ("forced, umm… a liner" heard as
- * "forced a um liner").
+ * "forced a um liner"). A run the aligner alone heard (an optional run) counts at most one, its
+ * longest: with no other witness, two pieces apart there were one hesitation cut in two
+ * ("Jignesh, uh(0.34 s) um(0.35 s) Patan" for "Jignesh ah Veton" on telephone English).
  */
 export function heardFillers(read: ReadonlyArray<{ item: GrammarItem; segs: Seg[] }>): Seg[][] {
   const counted = read.map(({ item, segs }) => (item.kind === 'fillers' ? countedFillers(segs) : []));
   const countedBeside = (k: number) =>
     [k - 2, k + 2].some((j) => (counted[j]?.length ?? 0) > 0 && read[(j + k) / 2].item.kind === 'token');
   return read.map(({ item, segs }, k) => {
-    if (item.kind !== 'fillers' || item.word < 0 || counted[k].length > 0 || countedBeside(k))
-      return counted[k];
+    if (item.kind !== 'fillers') return [];
+    if (item.word < 0) return counted[k].length > 1 ? [longestOf(counted[k])!] : counted[k];
+    if (counted[k].length > 0 || countedBeside(k)) return counted[k];
     const longest = longestFiller(segs);
     return longest ? [longest] : [];
   });
