@@ -26,6 +26,8 @@ const stack = await startStack({
   // The bench polls 20 delivery logs every 5 s: above the default 120 requests a minute.
   env: { MAX_CONCURRENT_JOBS: '100', RATE_LIMIT_PER_MIN: '100000' },
 });
+// Stopped by a signal (Ctrl-C, a timeout): exit, so that startStack's exit hook kills the stack too.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => process.exit(130));
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`${stack.base}${path}`, { ...init, headers: { 'x-api-key': KEY, ...init.headers } });
 try {

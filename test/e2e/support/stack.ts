@@ -64,10 +64,15 @@ export async function startStack({
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
   const base = `http://127.0.0.1:${port}`;
+  // The stack runs in its own process group: it would outlive a caller that exits without stop().
+  const killGroup = () => {
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  };
+  process.once('exit', killGroup);
   try {
     await waitFor(`${base}/healthz`, 150_000);
   } catch (err) {
-    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    killGroup();
     throw new Error(`${(err as Error).message}\n--- stack log ---\n${log}`);
   }
   return {
@@ -76,9 +81,10 @@ export async function startStack({
     pid: child.pid!,
     log: () => log,
     async stop() {
+      process.off('exit', killGroup);
       if (child.pid && child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
-        process.kill(-child.pid, 'SIGKILL'); // the whole group: wrangler, workerd, the media service
+        killGroup(); // the whole group: wrangler, workerd, the media service
         await exited;
       }
       rmSync(persist, { recursive: true, force: true });
