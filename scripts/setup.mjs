@@ -45,9 +45,8 @@ export function ensureNpmPackages() {
   const marker = join(ROOT, 'node_modules', '.package-lock.json');
   const lock = join(ROOT, 'package-lock.json');
   if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
-  // `npm install`, not `npm ci`: the lock cannot list the other platforms' optional builds of
-  // @fugood/whisper.node (they are not in every registry), which `npm ci` insists on. With an
-  // up-to-date lock, `npm install` installs exactly the locked versions.
+  // `npm install` with an up-to-date lock installs exactly the locked versions, and unlike
+  // `npm ci` keeps what is already installed.
   say('installing npm packages (npm install)');
   execSync('npm install --no-audit --no-fund', { cwd: ROOT, stdio: 'inherit' });
 }
