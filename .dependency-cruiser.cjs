@@ -171,8 +171,9 @@ module.exports = {
   ],
   options: {
     includeOnly: OURS,
-    // Tests, benchmarks and scripts may import everything (ARCHITECTURE.md) and are not checked.
-    exclude: { path: ['\\.test\\.ts$', '(^|/)test/', '^bench/', '^scripts/'] },
+    // Tests, benchmarks and scripts may import everything (ARCHITECTURE.md) and are not checked;
+    // nor are the bundles wrangler leaves in .wrangler/tmp.
+    exclude: { path: ['\\.test\\.ts$', '(^|/)test/', '^bench/', '^scripts/', '(^|/)\\.wrangler/'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.mjs', '.js', '.json'] },
