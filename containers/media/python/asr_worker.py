@@ -145,9 +145,13 @@ def hesitation_scan(model, audio, language, prompt, max_new, encoder_output=None
         encoder_output = encode_window(model, audio)
     prompt_tokens = [tokenizer.sot_prev] + tokenizer.encode(" " + prompt.strip()) if prompt else []
     prompt_tokens += list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
+    # CTranslate2's max_length counts the prompt too (as faster-whisper's max_new_tokens does).
+    max_length = min(len(prompt_tokens) + max_new, model.max_length)
     [result] = model.model.generate(
-        encoder_output, [prompt_tokens], beam_size=1, max_length=max_new, return_logits_vocab=True
+        encoder_output, [prompt_tokens], beam_size=1, max_length=max_length, return_logits_vocab=True
     )
+    if not result.sequences_ids or not result.logits:
+        return []
     words, before = [], 0.0
     for token, logits in zip(result.sequences_ids[0], result.logits[0]):
         if token >= tokenizer.eot:
