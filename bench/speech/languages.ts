@@ -14,7 +14,11 @@
  * the engine (default faster-whisper); BENCH_CLIPS=1 prints every clip's result.
  * BENCH_METHOD sets how English hesitations are recovered, to compare the methods side by side
  * (`methods.ts`): `service` (default: the engine as the service builds it), `bare`, `prompt`, `fillers`.
+ * Like a job, the engine decodes only the speech the edge's Silero VAD finds (`detectSpeech` with
+ * the service's batching); BENCH_VAD=0 decodes whole clips instead.
  */
+// First: the VAD's model and runtime are `.onnx` and `.wasm` imports (loaded on first use).
+import '../support/wasm-modules.mjs';
 import { createAsrEngine } from '../../containers/media/engines/asr/index.js';
 import type { TranscribeOptions } from '../../containers/media/engines/asr/index.js';
 import type { AsrOutput } from '../../src/contract/media.js';
@@ -31,6 +35,8 @@ import { loadSets, type SetClip } from './sets.js';
 import { configFrom } from '../../containers/media/core/config.js';
 import { FasterWhisperEngine } from '../../containers/media/engines/asr/faster-whisper.js';
 import { HESITATION_METHODS } from './methods.js';
+import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/speech.js';
+import { detectSpeech } from '../../wasm/index.js';
 
 const SAMPLE_RATE_HZ = 16_000;
 
@@ -164,6 +170,7 @@ async function main(): Promise<void> {
   const names = process.env.BENCH_SETS?.split(',').filter(Boolean);
   const clips = await loadSets(undefined, names);
   const force = process.env.BENCH_FORCE_LANGUAGE === '1';
+  const vad = process.env.BENCH_VAD !== '0';
   const method = process.env.BENCH_METHOD ?? 'service';
   if (!HESITATION_METHODS[method])
     throw new Error(`BENCH_METHOD: one of ${Object.keys(HESITATION_METHODS).join(', ')}`);
@@ -177,6 +184,7 @@ async function main(): Promise<void> {
   for (const clip of clips) {
     // `language` is the lead's extension of TranscribeOptions; older engines ignore it.
     const options = (force ? { language: clip.language } : {}) as TranscribeOptions;
+    if (vad) options.speechSegments = await detectSpeech(clip.pcm, { maxBatch: DEFAULT_VAD_MAX_BATCH });
     const t0 = performance.now();
     const out = await engine.transcribe(clip.pcm, options);
     const r = score(clip, out, (performance.now() - t0) / 1000);
@@ -189,7 +197,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(
-    `\nengine ${engine.name}, method ${method}; language ${force ? 'forced to the clip’s' : 'detected by the engine'}\n`,
+    `\nengine ${engine.name}, method ${method}; language ${force ? 'forced to the clip’s' : 'detected by the engine'}; ${vad ? 'the speech Silero VAD found' : 'whole clips'}\n`,
   );
   for (const l of languageTable(results)) console.log(l);
   console.log('');
