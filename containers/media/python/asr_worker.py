@@ -143,8 +143,10 @@ def hesitation_scan(model, audio, language, prompt, max_new, encoder_output=None
     sounds = sorted({t[0] for t in ids if len(t) == 1})
     if encoder_output is None:
         encoder_output = encode_window(model, audio)
-    prompt_tokens = [tokenizer.sot_prev] + tokenizer.encode(" " + prompt.strip()) if prompt else []
-    prompt_tokens += list(tokenizer.sot_sequence) + [tokenizer.no_timestamps]
+    # The prompt as transcribe() builds it from initial_prompt.
+    prompt_tokens = model.get_prompt(
+        tokenizer, tokenizer.encode(" " + prompt.strip()) if prompt else [], without_timestamps=True
+    )
     # CTranslate2's max_length counts the prompt too (as faster-whisper's max_new_tokens does).
     max_length = min(len(prompt_tokens) + max_new, model.max_length)
     [result] = model.model.generate(
