@@ -23,6 +23,7 @@ import {
   WORKER_SCRIPT,
 } from '../../containers/media/engines/asr/faster-whisper.js';
 import { WhisperProcess } from '../../containers/media/engines/asr/whisper-process.js';
+import type { WhisperSegment } from '../../containers/media/engines/asr/whisper-filter.js';
 import { DISFLUENT_PROMPT } from '../../containers/media/engines/asr/prompts.js';
 import { scanOf, SCANNED_HESITATION_MIN } from '../../containers/media/engines/asr/hesitation-scan.js';
 import { DEFAULT_PYTHON_VENV } from '../../containers/media/core/venv.js';
@@ -250,22 +251,30 @@ describe('faster-whisper engine', () => {
 });
 
 describe('whisper worker', () => {
-  it('should decode ASR_WORKERS requests at once', async () => {
-    // Two single-thread decodes at once beat one two-thread decode at a time (engines/asr/README.md,
-    // ASR_WORKERS). Serially the second answer would come a whole decode after the first.
-    const jfk = media('speech/jfk.wav');
-    const pcmPath = join(tmp, 'jfk.raw');
-    writeFileSync(pcmPath, Buffer.from(jfk.buffer, jfk.byteOffset, jfk.byteLength));
-    const proc = new WhisperProcess({
+  /** A worker of `workers` decoding threads, and a clip of ../shared/media written as its raw PCM. */
+  const worker = (workers: number) =>
+    new WhisperProcess({
       python: join(DEFAULT_PYTHON_VENV, 'bin', 'python'),
       script: WORKER_SCRIPT,
       modelDir: DEFAULT_WHISPER_MODEL_DIR,
-      workers: 2,
+      workers,
     });
+  const rawClip = (rel: string, name: string) => {
+    const pcm = media(rel);
+    const path = join(tmp, name);
+    writeFileSync(path, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+    return { path, seconds: pcm.length / 16_000 };
+  };
+
+  it('should decode ASR_WORKERS requests at once', async () => {
+    // Two single-thread decodes at once beat one two-thread decode at a time (engines/asr/README.md,
+    // ASR_WORKERS). Serially the second answer would come a whole decode after the first.
+    const jfk = rawClip('speech/jfk.wav', 'jfk.raw');
+    const proc = worker(2);
     try {
       await proc.start();
-      const utterances = [{ start: 0, end: jfk.length / 16_000 }];
-      const body = { pcm: pcmPath, utterances, beam_size: 5, temperature: [0] };
+      const utterances = [{ start: 0, end: jfk.seconds }];
+      const body = { pcm: jfk.path, utterances, beam_size: 5, temperature: [0] };
       const t0 = performance.now();
       const answered = await Promise.all(
         [0, 1].map(() => proc.request(body, () => {}).then(() => performance.now() - t0)),
@@ -277,22 +286,39 @@ describe('whisper worker', () => {
     }
   });
 
+  it('should say where the decode window that wrote each segment began', async () => {
+    // The engine drops invented text of a re-decoded tail by it (`isDoubtedTail`).
+    const jfk = rawClip('speech/jfk.wav', 'window.raw');
+    const proc = worker(1);
+    try {
+      await proc.start();
+      const utterance = { start: 0.5, end: jfk.seconds };
+      const lines: Array<Record<string, unknown>> = [];
+      const body = { pcm: jfk.path, utterances: [utterance], beam_size: 5, temperature: [0], language: 'en' };
+      await proc.request(body, (line) => lines.push(line));
+      const segments = lines.find((l) => 'utterance' in l)?.segments as WhisperSegment[];
+      expect(segments.length).toBeGreaterThan(0);
+      expect(segments[0].window_start).toBe(utterance.start);
+      for (const [i, s] of segments.entries()) {
+        expect(s.window_start).toBeGreaterThanOrEqual(
+          i === 0 ? utterance.start : segments[i - 1].window_start!,
+        );
+        expect(s.window_start).toBeLessThanOrEqual(s.start + 0.001);
+      }
+    } finally {
+      proc.dispose();
+    }
+  });
+
   it('should scan for the hesitations Whisper heard, only when asked, on the same words', async () => {
-    const proc = new WhisperProcess({
-      python: join(DEFAULT_PYTHON_VENV, 'bin', 'python'),
-      script: WORKER_SCRIPT,
-      modelDir: DEFAULT_WHISPER_MODEL_DIR,
-      workers: 1,
-    });
+    const proc = worker(1);
     const scanOfClip = async (rel: string, hesitationScan: boolean, endSec?: number) => {
-      const pcm = media(rel);
-      const pcmPath = join(tmp, 'scan.raw');
-      writeFileSync(pcmPath, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+      const clip = rawClip(rel, 'scan.raw');
       const lines: Array<Record<string, unknown>> = [];
       await proc.request(
         {
-          pcm: pcmPath,
-          utterances: [{ start: 0, end: endSec ?? pcm.length / 16_000 }],
+          pcm: clip.path,
+          utterances: [{ start: 0, end: endSec ?? clip.seconds }],
           beam_size: 5,
           temperature: [0],
           language: 'en',

@@ -13,8 +13,8 @@ interleave, each carrying its request's id. Two single-thread decodes of the 60 
                            "temperature": [0.0]}
   stdout, per utterance:  {"id": 1, "utterance": 0, "start": 0.7, "end": 9.3, "segments": [
                              {"text": " Hello.", "avg_logprob": -0.2, "no_speech_prob": 0.01,
-                              "compression_ratio": 1.1, "temperature": 0.0, "words": [{"word": " Hello.", "start": 0.9,
-                              "end": 1.3, "probability": 0.98}]}]}
+                              "compression_ratio": 1.1, "temperature": 0.0, "window_start": 0.7,
+                              "words": [{"word": " Hello.", "start": 0.9, "end": 1.3, "probability": 0.98}]}]}
   stdout, at the end:     {"id": 1, "done": true, "peak_rss_bytes": 300000000}
   stdout, on a failure:   {"id": 1, "error": "plain message"}
 
@@ -42,6 +42,9 @@ segment that compresses like a loop: its words then carry Whisper's cross-attent
 (one alignment pass over the utterance, no new decode) so the caller can tell speech that
 really repeats (the repeats spread over the audio) from a decode stuck in a loop (the repeats
 squeezed into a moment). "temperature" of a segment says which step of the ladder wrote it.
+"window_start" is where the decode window that wrote the segment began: the utterance's start,
+or, when Whisper stopped before the end of the audio, the end of its last word (faster-whisper
+then decodes the rest again, and that re-decode of a short tail is where Whisper invents text).
 
 The PCM file is raw s16le 16 kHz mono; only one utterance's samples are read at a time, so
 memory does not grow with the audio's duration. Times are seconds from the start of the file.
@@ -315,6 +318,9 @@ def transcribe(model, req):
                         "no_speech_prob": round(float(s.no_speech_prob), 4),
                         "compression_ratio": round(float(s.compression_ratio), 4),
                         "temperature": s.temperature,
+                        # Where the decode that wrote it began: a later window re-decodes what
+                        # Whisper left after it stopped (the caller judges those apart).
+                        "window_start": round(u["start"] + s.seek * model.feature_extractor.time_per_frame, 3),
                         "words": words,
                     }
                 )

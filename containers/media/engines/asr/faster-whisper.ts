@@ -36,6 +36,7 @@ import {
   cutRepeatLoops,
   isDecodingLoop,
   isHallucinatedSegment,
+  withoutDoubtedTails,
   isHeardRepetition,
   isHesitation,
   lexicalWords,
@@ -250,7 +251,7 @@ export class FasterWhisperEngine implements AsrEngine {
           return aligned;
         const plain = await decode(utterance, FIRST_DECODE_TEMPERATURE, language, this.#wordTimestamps, '');
         const plainSegments = plain.segments as WhisperSegment[];
-        if (plainSegments.some(isDecodingLoop)) return aligned;
+        if (withoutDoubtedTails(plainSegments).some(isDecodingLoop)) return aligned;
         const plainWords = keptWords(plainSegments);
         if (lexicalWords(plainWords) < lexicalWords(words) + MIN_RECOVERED_WORDS) return aligned;
         skippedSpeechRedecodes++;
@@ -281,7 +282,8 @@ export class FasterWhisperEngine implements AsrEngine {
                 undefined,
                 scan,
               );
-              if ((line.segments as WhisperSegment[]).some(isDecodingLoop)) {
+              // A loop in a doubted tail is dropped anyway: no warmer decode for it.
+              if (withoutDoubtedTails(line.segments as WhisperSegment[]).some(isDecodingLoop)) {
                 warmerDecodes++;
                 const warmer = await decode(utterances[i], WARMER_TEMPERATURES, language, wordTimestamps);
                 if (keepsWarmer(line.segments as WhisperSegment[], warmer.segments as WhisperSegment[]))
@@ -302,7 +304,8 @@ export class FasterWhisperEngine implements AsrEngine {
           }
         };
         await Promise.all(Array.from({ length: Math.min(this.#workers, utterances.length) }, lane));
-        return decodeScore(segments.flat());
+        // Scored on what is kept: an invented tail must neither lift nor sink a language.
+        return decodeScore(segments.flatMap(keptSegments));
       };
       // An unsure detection of a short file is settled by decoding in each likely language and
       // keeping the decode Whisper itself finds likelier (trialLanguages).
@@ -357,14 +360,17 @@ export class FasterWhisperEngine implements AsrEngine {
   }
 }
 
+/** Pure: an utterance's segments without its doubted tails and invented segments. */
+export function keptSegments(segments: readonly WhisperSegment[]): WhisperSegment[] {
+  return withoutDoubtedTails(segments).filter((s) => !isHallucinatedSegment(s));
+}
+
 /**
  * Pure: the words of an utterance's segments, without invented segments and loops. Words of a
  * segment whose repeats were heard (`isHeardRepetition`) are kept whole.
  */
 export function keptWords(segments: readonly WhisperSegment[]): TimedWord[] {
-  const parts = segments
-    .filter((s) => !isHallucinatedSegment(s))
-    .map((s) => ({ words: segmentWords(s), heard: isHeardRepetition(s) }));
+  const parts = keptSegments(segments).map((s) => ({ words: segmentWords(s), heard: isHeardRepetition(s) }));
   const words = parts.flatMap((p) => p.words);
   const heard = parts.flatMap((p) => p.words.map(() => p.heard));
   const uncut = new Set(cutRepeatLoops(words.map((w) => w.word)));

@@ -15,7 +15,8 @@
  * - a phrase of 2+ words repeated back to back 3+ times, or a word (not a hesitation)
  *   repeated 4+ times, is cut to its first occurrence: people do say "no, no, no" and
  *   "uh uh uh", but not "thank you thank you thank you" — unless Whisper placed each repeat
- *   over its own audio (`isHeardRepetition`): then it was said.
+ *   over its own audio (`isHeardRepetition`): then it was said;
+ * - a segment of a re-decoded tail that Whisper doubts is speech (`isDoubtedTail`) is dropped.
  */
 
 import { deflateSync } from 'node:zlib';
@@ -33,6 +34,11 @@ export interface WhisperSegment {
   compression_ratio: number;
   /** The temperature of the decode that wrote it (0: greedy or beam search). */
   temperature?: number;
+  /**
+   * Absolute start of the decode window that wrote it, seconds: the utterance's start, or later
+   * when Whisper stopped before the end of the audio and the rest was decoded again.
+   */
+  window_start?: number;
   /**
    * Whisper's words with its own times; empty when word timestamps were not asked for, except in
    * a segment that compresses like a loop (the worker times those: `isDecodingLoop`).
@@ -96,6 +102,44 @@ export function isHallucinatedSegment(
   // "uh, uh, uh, uh" compresses as well as a loop; the hesitations are judged by the aligner.
   if (isDecodingLoop(s) && compressionRatio(withoutHesitations(s.text)) > MAX_COMPRESSION_RATIO) return true;
   return s.avg_logprob < MIN_AVG_LOGPROB;
+}
+
+/**
+ * Whisper's no-speech probability from which a re-decoded tail is taken for silence. Lower than
+ * OpenAI's 0.6 for any window, because such a tail follows Whisper's own end of the utterance
+ * (the first window's decode stopped before the audio did) and is mostly the VAD's padding.
+ * Its basis (docs/languages.md): over the 78 clips of five languages of the speech sets, the 21
+ * tails that were invented text ("Das ist nicht so.", "E aí!", "non non non…", "Je vous invite
+ * à faire une nouvelle vidéo…") had 0.41 to 0.77, the 2 with spoken words 0.28 and 0.36; over 96
+ * English clips decoded with word times, 7 invented tails ("Thank you very much.") 0.56 to 0.70,
+ * 4 with speech ("in writing.", "Voyager?") 0.21 to 0.35.
+ */
+export const TAIL_NO_SPEECH_PROB = 0.4;
+
+/**
+ * Pure: whether a segment comes from a later decode window of its utterance (Whisper stopped
+ * before the audio did and the rest was decoded again) and Whisper doubts that window is speech.
+ * On the short tail after the last word Whisper invents text, often a loop.
+ * @example isDoubtedTail({ window_start: 3.2, no_speech_prob: 0.55 }, 0.5) // true
+ */
+export function isDoubtedTail(
+  s: Pick<WhisperSegment, 'window_start' | 'no_speech_prob'>,
+  firstWindowStart: number | undefined,
+): boolean {
+  return (
+    s.window_start !== undefined &&
+    firstWindowStart !== undefined &&
+    s.window_start > firstWindowStart &&
+    s.no_speech_prob >= TAIL_NO_SPEECH_PROB
+  );
+}
+
+/** Pure: an utterance's segments without its doubted tails (`isDoubtedTail`). */
+export function withoutDoubtedTails<S extends Pick<WhisperSegment, 'window_start' | 'no_speech_prob'>>(
+  segments: readonly S[],
+): S[] {
+  const first = segments[0]?.window_start;
+  return segments.filter((s) => !isDoubtedTail(s, first));
 }
 
 /** Pure: Whisper's compression ratio (UTF-8 bytes / zlib-compressed bytes) of a text. */

@@ -9,8 +9,11 @@ import {
   addedHesitations,
   isDecodingLoop,
   isHallucinatedSegment,
+  isDoubtedTail,
   isHeardRepetition,
   lexicalWords,
+  TAIL_NO_SPEECH_PROB,
+  withoutDoubtedTails,
   MAX_ADDED_HESITATIONS,
   MAX_COMPRESSION_RATIO,
   type WhisperSegment,
@@ -123,5 +126,71 @@ describe('skipped speech (the aligner hearing hesitations Whisper did not write)
   it('should count the words that are not hesitations, in any language the analytics know', () => {
     expect(lexicalWords(aligned)).toBe(lexicalWords(written));
     expect(lexicalWords(words('Äh, also, euh, ich'))).toBe(2);
+  });
+});
+
+describe('doubted tails (a later decode window of the utterance that Whisper doubts is speech)', () => {
+  // Segments as the worker reported them (avg_logprob, no_speech_prob, window_start) for utterances
+  // of the speech sets: after the spoken sentence, faster-whisper decoded the last fraction of a
+  // second again and invented text there.
+  const tail = (
+    text: string,
+    start: number,
+    no_speech_prob: number,
+    avg_logprob: number,
+  ): WhisperSegment => ({
+    ...seg(1, [word(text, start, start)], ` ${text}`),
+    start,
+    end: start + 0.2,
+    avg_logprob,
+    no_speech_prob,
+    window_start: start,
+  });
+  const spoken = (text: string, start: number, end: number): WhisperSegment => ({
+    ...seg(1, [word(text, start, end)], ` ${text}`),
+    start,
+    end,
+    avg_logprob: -0.1,
+    no_speech_prob: 0.01,
+    window_start: 0,
+  });
+
+  it('should drop an invented tail, looping or not, in any language', () => {
+    const spanish = [
+      spoken('Uno menachia cabre era más que necesario.', 0.54, 3.22),
+      tail('No, no, no.', 3.22, 0.53, -1.45),
+    ];
+    expect(withoutDoubtedTails(spanish).map((s) => s.text)).toEqual([
+      ' Uno menachia cabre era más que necesario.',
+    ]);
+    // OpenAI's no-speech rule (> 0.6 and < −1) and the log-probability floor keep it.
+    expect(isHallucinatedSegment(spanish[1])).toBe(false);
+    const french = [
+      spoken('la nuit était si belle que je suis descendu dans la rue, prendre le frais.', 0, 2.7),
+      tail("Je vous invite vous à faire une nouvelle vidéo sur le site de l'écrité", 2.7, 0.55, -1.4),
+    ];
+    expect(isHallucinatedSegment(french[1])).toBe(false);
+    expect(withoutDoubtedTails(french)).toHaveLength(1);
+    const italian = [
+      spoken('Dal passo si sale sulla vetta lungo la cresta sud.', 0.38, 3.3),
+      tail('non non non non non', 3.3, 0.71, -0.33),
+    ];
+    expect(withoutDoubtedTails(italian)).toHaveLength(1);
+  });
+
+  it('should keep a tail with spoken words, and every segment of the first window', () => {
+    // "… confirm the arrangement | in writing.": Whisper stopped before the last two words.
+    const english = [spoken('confirm the arrangement', 10, 14.72), tail('in writing.', 14.72, 0.35, -0.77)];
+    expect(withoutDoubtedTails(english)).toHaveLength(2);
+    const unsureFirst = { ...spoken('Okay.', 0, 1), no_speech_prob: 0.9 };
+    expect(isDoubtedTail(unsureFirst, 0)).toBe(false);
+    expect(withoutDoubtedTails([unsureFirst, { ...unsureFirst, start: 1, end: 2 }])).toHaveLength(2);
+  });
+
+  it('should judge by no-speech probability from the threshold up, and not without window starts', () => {
+    expect(isDoubtedTail({ window_start: 2, no_speech_prob: TAIL_NO_SPEECH_PROB }, 0)).toBe(true);
+    expect(isDoubtedTail({ window_start: 2, no_speech_prob: TAIL_NO_SPEECH_PROB - 0.01 }, 0)).toBe(false);
+    expect(isDoubtedTail({ no_speech_prob: 0.9 }, 0)).toBe(false);
+    expect(isDoubtedTail({ window_start: 2, no_speech_prob: 0.9 }, undefined)).toBe(false);
   });
 });
