@@ -23,6 +23,7 @@ import {
   WORKER_SCRIPT,
 } from '../../containers/media/engines/asr/faster-whisper.js';
 import { WhisperProcess } from '../../containers/media/engines/asr/whisper-process.js';
+import { AsrDecodeError } from '../../containers/media/engines/asr/errors.js';
 import type { WhisperSegment } from '../../containers/media/engines/asr/whisper-filter.js';
 import { DISFLUENT_PROMPT } from '../../containers/media/engines/asr/prompts.js';
 import { scanOf, SCANNED_HESITATION_MIN } from '../../containers/media/engines/asr/hesitation-scan.js';
@@ -281,6 +282,27 @@ describe('whisper worker', () => {
       );
       const [first, second] = answered.sort((a, b) => a - b);
       expect(second - first).toBeLessThan(first / 2);
+    } finally {
+      proc.dispose();
+    }
+  });
+
+  it('should answer a request it cannot decode with an error that is not retried, and keep serving', async () => {
+    const jfk = rawClip('speech/jfk.wav', 'bad.raw');
+    const proc = worker(1);
+    try {
+      await proc.start();
+      const body = { pcm: jfk.path, utterances: [{ start: 0, end: 2 }], temperature: [0] };
+      // faster-whisper raises on a language it does not know (the engine checks first; the worker must not hang).
+      const failed = await proc.request({ ...body, language: 'xx' }, () => {}).catch((e: unknown) => e);
+      expect(failed).toBeInstanceOf(AsrDecodeError);
+      expect((failed as AsrDecodeError).status).toBe(422);
+      expect((failed as Error).message).toMatch(
+        /^Whisper failed: ValueError: 'xx' is not a valid language code/,
+      );
+      const lines: Array<Record<string, unknown>> = [];
+      await proc.request({ ...body, language: 'en' }, (line) => lines.push(line));
+      expect(lines.some((l) => 'utterance' in l)).toBe(true);
     } finally {
       proc.dispose();
     }

@@ -57,6 +57,18 @@ export class AsrEngineError extends AsrError {
   }
 }
 
+/**
+ * Whisper's worker raised on this request (a Python exception answered as an error line, not a
+ * dead process): the same audio fails the same way again, so it is answered 422 and the job
+ * fails at once with the reason, instead of being retried for minutes (`whisperFailure`).
+ */
+export class AsrDecodeError extends AsrError {
+  constructor(message: string) {
+    super('engine_failed', message, 422);
+    this.name = 'AsrDecodeError';
+  }
+}
+
 /** Thrown when the caller's AbortSignal fired (408: the request ended before its answer). */
 export class AsrAbortedError extends AsrError {
   constructor(message = 'speech recognition was aborted') {

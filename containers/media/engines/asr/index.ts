@@ -28,6 +28,7 @@ export {
   AsrInputError,
   AsrModelError,
   AsrEngineError,
+  AsrDecodeError,
   AsrAbortedError,
   type AsrErrorCode,
 } from './errors.js';

@@ -14,7 +14,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { childEnv } from '../../core/config.js';
-import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
+import { AsrAbortedError, AsrDecodeError, AsrEngineError, AsrModelError } from './errors.js';
 
 /** Longest wait for the model to load, milliseconds. */
 const READY_TIMEOUT_MS = 120_000;
@@ -214,7 +214,7 @@ export class WhisperProcess {
         }
         const p = this.#pending.get(line.id);
         if (!p) return;
-        if (line.error) p.reject(new AsrEngineError(`Whisper failed: ${line.error}`));
+        if (line.error) p.reject(whisperFailure(String(line.error)));
         else if (line.done) p.resolve(line);
         else p.onLine(line);
       });
@@ -252,3 +252,17 @@ export class WhisperProcess {
 }
 
 const lastLine = (s: string): string => s.trim().split('\n').at(-1) ?? '';
+
+/** A worker's error line that says it ran out of memory: another attempt may fit. */
+const OUT_OF_MEMORY = /^MemoryError\b|bad_alloc|out of memory/i;
+
+/**
+ * Pure: the error for the worker's error line about one request. Running out of memory may pass
+ * on another attempt (beside fewer jobs): `AsrEngineError`, 500, retried. Any other exception is
+ * the same on the same audio: `AsrDecodeError`, 422, not retried.
+ * @example whisperFailure("ValueError: 'xx' is not a valid language code").status // 422
+ */
+export function whisperFailure(error: string): AsrEngineError | AsrDecodeError {
+  const message = `Whisper failed: ${error}`;
+  return OUT_OF_MEMORY.test(error) ? new AsrEngineError(message) : new AsrDecodeError(message);
+}
