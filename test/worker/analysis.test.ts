@@ -90,6 +90,9 @@ describe('speech analytics through the pipeline', () => {
     const result = await analyze('generated/speech.wav', 'speech.wav');
     expect(result.language).toBe('en');
     for (const w of result.warnings ?? []) expect(w).toMatch(/uncertain.*kept en|transcribed as en/);
+    // The probability is English's, not that of the language the detection put first.
+    const heard = (result.warnings ?? []).join(' ').match(/\ben (\d+) %/);
+    if (heard) expect(Math.round(100 * (result.language_probability ?? -1))).toBe(Number(heard[1]));
     expect(result.transcript.toLowerCase().replace(/[^\p{L}\s]/gu, '')).toMatch(
       /hello there this is a short test/,
     );

@@ -51,6 +51,7 @@ import {
   detectionWarnings,
   detectionWindows,
   pickDecode,
+  probabilityOf,
   speechSeconds,
   trialLanguages,
   type LanguageDetection,
@@ -200,7 +201,6 @@ export class FasterWhisperEngine implements AsrEngine {
       let detected: LanguageDetection | undefined;
       if (!requested) {
         detected = await this.#detect(join(dir, 'audio.raw'), utterances, signal);
-        out.language_probability = detected.language_probability;
         candidates = trialLanguages(detected, speechSeconds(utterances));
       }
       // One utterance per request: the worker's queue then takes turns between concurrent jobs.
@@ -314,6 +314,7 @@ export class FasterWhisperEngine implements AsrEngine {
         trials.push({ language, score: await decodeIn(language), words: [...perUtterance] });
       const kept = trials.find((t) => t.language === pickDecode(trials))!;
       out.language = kept.language;
+      if (detected) out.language_probability = probabilityOf(detected, kept.language);
       perUtterance.splice(0, perUtterance.length, ...kept.words);
       const notes = detected ? detectionWarnings(detected, kept.language, candidates) : [];
       if (notes.length > 0) out.warnings = notes;

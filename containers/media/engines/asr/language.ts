@@ -102,6 +102,15 @@ export function pickDecode(scores: ReadonlyArray<{ language: string; score: numb
   return better.length > 0 ? better.reduce((b, o) => (o.score > b.score ? o : b)).language : first.language;
 }
 
+/**
+ * Pure: the detection's probability of `language`, the one the words are in: the likeliest's when
+ * it was kept, a runner-up's when its decode overruled the detection (null if not a candidate).
+ */
+export function probabilityOf(d: LanguageDetection, language: string): number | null {
+  if (language === d.language) return d.language_probability;
+  return d.candidates.find(([l]) => l === language)?.[1] ?? null;
+}
+
 const pct = (p: number) => `${Math.round(p * 100)} %`;
 
 /** Pure: "fi", "fi and en", "fi, nn and en". */
