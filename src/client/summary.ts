@@ -47,15 +47,23 @@ export function formatAnalysis(result: Partial<AnalysisResult> | null | undefine
     );
   if (s?.words_per_minute !== undefined) {
     const wpm = s.words_per_minute;
+    // A language written without spaces counts the recogniser's pieces: no words-per-minute band.
+    const pieces = result.warnings?.some((w) => w.startsWith('summary.words_per_minute:'));
     const verdict =
-      wpm === 0
-        ? 'no speech'
-        : wpm < TARGET_WPM[0]
-          ? 'slower than'
-          : wpm > TARGET_WPM[1]
-            ? 'faster than'
-            : 'within';
-    row('pace', `${n(wpm, 0)} WPM`, wpm === 0 ? verdict : `${verdict} ${TARGET_WPM[0]}–${TARGET_WPM[1]}`);
+      pieces && wpm > 0
+        ? 'pieces, not words (see warnings)'
+        : wpm === 0
+          ? 'no speech'
+          : wpm < TARGET_WPM[0]
+            ? 'slower than'
+            : wpm > TARGET_WPM[1]
+              ? 'faster than'
+              : 'within';
+    row(
+      'pace',
+      `${n(wpm, 0)} ${pieces ? 'per min' : 'WPM'}`,
+      wpm === 0 || pieces ? verdict : `${verdict} ${TARGET_WPM[0]}–${TARGET_WPM[1]}`,
+    );
   }
   const fillers = result.filler_words;
   if (fillers) {

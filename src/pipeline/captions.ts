@@ -18,7 +18,7 @@ export async function storeCaptions(
   words: readonly TimedWord[],
   language: string,
 ): Promise<boolean> {
-  const cues = buildCues(words);
+  const cues = buildCues(words, { language });
   if (cues.length === 0) return false;
   await bucket.put(r2Keys.captions(videoId, 'vtt'), toWebVtt(cues, language), {
     httpMetadata: { contentType: 'text/vtt; charset=utf-8', contentLanguage: language },

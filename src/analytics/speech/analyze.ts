@@ -7,7 +7,7 @@ import { detectRepetitions } from '../delivery/repetitions';
 import { classifyEmotion } from './emotion';
 import { detectFillers, FILLER_BOUNDARY_SEC } from './fillers';
 import { detectSetOffFillers } from './fillers-set-off';
-import { speechLanguage } from './languages';
+import { isWrittenWithoutSpaces, joinWords, speechLanguage } from './languages';
 import { DIVERSITY_WINDOW, lexicalDiversity } from './lexical';
 import { computePace } from './pace';
 import { detectPauses, LONG_PAUSE_SEC, MIN_PAUSE_SEC } from './pauses';
@@ -71,11 +71,13 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
   const diversity = lexicalDiversity(tokens, diversityWindow);
   const prosody = input.prosody ? summarizeProsody(input.prosody) : null;
   const enoughSpeech = pace.word_count >= MIN_STYLE_WORDS && pace.speaking_time_sec >= MIN_STYLE_SEC;
+  // Words of Chinese, Japanese… are the recogniser's pieces: their rate is no words per minute.
+  const comparableRate = isWrittenWithoutSpaces(language) ? null : pace.words_per_minute;
 
   const style = classifyStyle({
     wordCount: pace.word_count,
     speakingTimeSec: pace.speaking_time_sec,
-    wordsPerMinute: pace.words_per_minute,
+    wordsPerMinute: comparableRate,
     pauses: pauses.length,
     longPauses: pauses.filter((p) => p.is_long).length,
     pauseTimeSec: pace.pause_time_sec,
@@ -89,7 +91,7 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
           valence: english ? overallValence(sentences, fillerTokens) : 0,
           pitchStdSt: prosody?.pitch_std_st ?? null,
           energyStdDb: prosody?.energy_std_db ?? null,
-          wordsPerMinute: enoughSpeech ? pace.words_per_minute : null,
+          wordsPerMinute: enoughSpeech ? comparableRate : null,
         });
 
   const instances = fillers.map((f) => ({
@@ -107,7 +109,10 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
 
   return {
     'Audio Section': AUDIO_SECTION_MARKER,
-    transcript: tokens.map((t) => t.text).join(' '),
+    transcript: joinWords(
+      tokens.map((t) => t.text),
+      language,
+    ),
     summary: {
       duration_sec: roundTime(Math.max(0, input.duration_sec)),
       filler_word_count: instances.length,

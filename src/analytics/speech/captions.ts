@@ -7,6 +7,7 @@
  * Cue times are the words' own: a cue starts at its first word's start and ends at its last word's end.
  */
 import type { TimedWord } from '../../contract/media';
+import { isWrittenWithoutSpaces } from './languages';
 import { buildTokens } from './tokens';
 import type { Token } from './types';
 
@@ -31,6 +32,8 @@ export interface CueOptions {
   maxLines?: number;
   maxSec?: number;
   pauseSec?: number;
+  /** The words' language: Chinese, Japanese, Thai… lines join their words without spaces. */
+  language?: string | null;
 }
 
 /**
@@ -42,14 +45,15 @@ export function wrapCaption(
   words: readonly string[],
   maxLineChars = CAPTION_MAX_LINE_CHARS,
   maxLines = CAPTION_MAX_LINES,
+  separator = ' ',
 ): string[] | null {
-  const one = words.join(' ');
+  const one = words.join(separator);
   if (one.length <= maxLineChars || words.length === 1) return [one];
   if (maxLines < 2) return null;
   let best: string[] | null = null;
   for (let i = 1; i < words.length; i++) {
-    const a = words.slice(0, i).join(' ');
-    const b = words.slice(i).join(' ');
+    const a = words.slice(0, i).join(separator);
+    const b = words.slice(i).join(separator);
     if (a.length > maxLineChars || b.length > maxLineChars) continue;
     if (!best || Math.max(a.length, b.length) < Math.max(best[0].length, best[1].length)) best = [a, b];
   }
@@ -69,13 +73,16 @@ export function buildCues(words: readonly TimedWord[], opts: CueOptions = {}): C
   const maxLines = opts.maxLines ?? CAPTION_MAX_LINES;
   const maxSec = opts.maxSec ?? CAPTION_MAX_SEC;
   const pauseSec = opts.pauseSec ?? CAPTION_PAUSE_SEC;
-  const fits = (group: readonly Token[]) =>
-    group[group.length - 1].end - group[0].start <= maxSec &&
+  const separator = isWrittenWithoutSpaces(opts.language) ? '' : ' ';
+  const lines = (group: readonly Token[]) =>
     wrapCaption(
       group.map((t) => t.text),
       maxLineChars,
       maxLines,
-    ) !== null;
+      separator,
+    );
+  const fits = (group: readonly Token[]) =>
+    group[group.length - 1].end - group[0].start <= maxSec && lines(group) !== null;
 
   const cues: Cue[] = [];
   const emit = (group: readonly Token[]) => {
@@ -83,11 +90,7 @@ export function buildCues(words: readonly TimedWord[], opts: CueOptions = {}): C
     cues.push({
       start: group[0].start,
       end: group[group.length - 1].end,
-      lines: wrapCaption(
-        group.map((t) => t.text),
-        maxLineChars,
-        maxLines,
-      ) ?? [group.map((t) => t.text).join(' ')],
+      lines: lines(group) ?? [group.map((t) => t.text).join(separator)],
     });
   };
 

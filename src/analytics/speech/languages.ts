@@ -144,6 +144,22 @@ export function isHesitationAnywhere(norm: string): boolean {
   return Object.values(SPEECH_LANGUAGES).some((l) => l.hesitation.test(norm));
 }
 
+/**
+ * Languages written without spaces between words, whose Whisper words are its own pieces (a
+ * character or a few: faster-whisper splits these six on unicode, every other language on spaces).
+ */
+const WRITTEN_WITHOUT_SPACES: ReadonlySet<string> = new Set(['zh', 'yue', 'ja', 'th', 'lo', 'my']);
+
+/** True when `language` is written without spaces between words (Chinese, Japanese, Thai…). */
+export function isWrittenWithoutSpaces(language: string | null | undefined): boolean {
+  return WRITTEN_WITHOUT_SPACES.has(language ?? '');
+}
+
+/** Pure: the words of a transcript in `language` as written: without spaces in Chinese, Japanese… */
+export function joinWords(words: readonly string[], language: string | null | undefined): string {
+  return words.join(isWrittenWithoutSpaces(language) ? '' : ' ');
+}
+
 /** Names of the profiled languages, for warnings a person reads. */
 const NAMES: Readonly<Record<string, string>> = {
   en: 'English',
@@ -170,6 +186,10 @@ export function languageWarnings(language: string | null | undefined): string[] 
       : `pos: no part-of-speech tagger for ${name}: only hesitations are listed (INTJ); NOUN, VERB, ADP, ADJ and ADV are empty`,
     `sentiment_words: no sentiment lexicon for ${name}: the list is empty and summary.emotion is judged from the voice alone`,
   ];
+  if (isWrittenWithoutSpaces(language))
+    out.push(
+      `summary.words_per_minute: ${name} is written without spaces: its words are the recogniser's pieces (a character or a few), so the rate counts those, is not comparable with words per minute of other languages, and neither summary.speaking_style nor summary.emotion judges it`,
+    );
   if (!isProfiledLanguage(language))
     out.push(
       `filler_words: only the hesitation sounds shared by all languages (hm, mm) are counted in ${name}`,

@@ -51,7 +51,8 @@ export type StyleLabel = (typeof STYLE_LABELS)[number];
 export interface StyleFeatures {
   wordCount: number;
   speakingTimeSec: number;
-  wordsPerMinute: number;
+  /** Null when the rate is not comparable across languages (a language written without spaces). */
+  wordsPerMinute: number | null;
   pauses: number;
   longPauses: number;
   pauseTimeSec: number;
@@ -67,16 +68,15 @@ export function classifyStyle(f: StyleFeatures): StyleLabel {
   const pausesPerMin = f.pauses / minutes;
   const longPerMin = f.longPauses / minutes;
   const pauseFraction = f.pauseTimeSec / f.speakingTimeSec;
-  if (f.wordsPerMinute > FAST_WPM && pausesPerMin < RUSHED_PAUSES_PER_MIN) return 'rushed';
-  if (
-    longPerMin >= HESITANT_LONG_PAUSES_PER_MIN ||
-    (f.wordsPerMinute < SLOW_WPM && pauseFraction >= HESITANT_PAUSE_FRACTION)
-  ) {
+  const fast = f.wordsPerMinute !== null && f.wordsPerMinute > FAST_WPM;
+  const slow = f.wordsPerMinute !== null && f.wordsPerMinute < SLOW_WPM;
+  if (fast && pausesPerMin < RUSHED_PAUSES_PER_MIN) return 'rushed';
+  if (longPerMin >= HESITANT_LONG_PAUSES_PER_MIN || (slow && pauseFraction >= HESITANT_PAUSE_FRACTION)) {
     return 'hesitant';
   }
   if (f.pitchStdSt !== null && f.pitchStdSt < MONOTONE_ST) return 'monotone';
-  if (f.wordsPerMinute > FAST_WPM) return 'fast';
-  if (f.wordsPerMinute < SLOW_WPM) return 'slow';
+  if (fast) return 'fast';
+  if (slow) return 'slow';
   if (f.pitchStdSt !== null && f.pitchStdSt >= EXPRESSIVE_ST) return 'expressive';
   if (f.readabilityGrade > COMPLEX_GRADE) return 'complex';
   return 'conversational';

@@ -44,6 +44,7 @@ import {
   type WhisperSegment,
 } from './whisper-filter.js';
 import { scanOf, withScannedHesitations } from './hesitation-scan.js';
+import { isWrittenWithoutSpaces } from '../../../../src/analytics/speech/languages.js';
 import { WhisperProcess, type WorkerLine } from './whisper-process.js';
 import { DISFLUENT_PROMPT, promptFor } from './prompts.js';
 import {
@@ -290,7 +291,7 @@ export class FasterWhisperEngine implements AsrEngine {
                   line = warmer;
               }
               segments[i] = line.segments as WhisperSegment[];
-              const words = withScannedHesitations(keptWords(segments[i]), scanOf(line.scan));
+              const words = withScannedHesitations(keptWords(segments[i], language), scanOf(line.scan));
               // Alignment (WebAssembly, its own thread) overlaps the worker's next utterances.
               const aligned = align
                 ? alignChecked(utterances[i], line, words, language)
@@ -370,8 +371,11 @@ export function keptSegments(segments: readonly WhisperSegment[]): WhisperSegmen
  * Pure: the words of an utterance's segments, without invented segments and loops. Words of a
  * segment whose repeats were heard (`isHeardRepetition`) are kept whole.
  */
-export function keptWords(segments: readonly WhisperSegment[]): TimedWord[] {
-  const parts = keptSegments(segments).map((s) => ({ words: segmentWords(s), heard: isHeardRepetition(s) }));
+export function keptWords(segments: readonly WhisperSegment[], language?: string): TimedWord[] {
+  const parts = keptSegments(segments).map((s) => ({
+    words: segmentWords(s, language),
+    heard: isHeardRepetition(s),
+  }));
   const words = parts.flatMap((p) => p.words);
   const heard = parts.flatMap((p) => p.words.map(() => p.heard));
   const uncut = new Set(cutRepeatLoops(words.map((w) => w.word)));
@@ -394,8 +398,8 @@ export function keepsWarmer(first: readonly WhisperSegment[], warmer: readonly W
  * the words, and skipping them saves ~20 % of the decode), the text is split at spaces and the
  * segment's span shared by letter count: only the fallback when alignment fails uses those times.
  */
-export function segmentWords(s: WhisperSegment): TimedWord[] {
-  if (s.words.length > 0) return joinWordPieces(s.words);
+export function segmentWords(s: WhisperSegment, language?: string): TimedWord[] {
+  if (s.words.length > 0) return joinWordPieces(s.words, language);
   const texts = s.text.split(/\s+/).filter(Boolean);
   const letters = texts.reduce((n, t) => n + t.length, 0) || 1;
   const confidence = r3(Math.exp(Math.min(0, s.avg_logprob)));
@@ -412,16 +416,21 @@ export function segmentWords(s: WhisperSegment): TimedWord[] {
  * Pure: Whisper's timed words as whole words. Whisper starts a new "word" at a punctuation
  * token, so French "c'est" and "grand-mère" come as " c" + "'est" and " grand" + "-mère" (the
  * second piece without a leading space): a piece without a leading space continues the word
- * before it, times joined, the lower probability kept.
+ * before it, times joined, the lower probability kept. In a language written without spaces
+ * (Chinese, Japanese, Thai…) no piece has one: each piece is a word of its own (a character or a
+ * few, as Whisper split them), and only punctuation joins the piece before it; joined, a
+ * sentence would be one word spanning its utterance, with no pace or pause inside.
  * @example joinWordPieces([{ word: ' c', … }, { word: "'est", … }]) // [{ word: "c'est", … }]
  */
-export function joinWordPieces(words: WhisperSegment['words']): TimedWord[] {
+export function joinWordPieces(words: WhisperSegment['words'], language?: string): TimedWord[] {
+  const spaceless = isWrittenWithoutSpaces(language);
   const out: TimedWord[] = [];
   for (const w of words) {
     const text = w.word.trim();
     if (text === '') continue;
     const last = out.at(-1);
-    if (last && !/^\s/.test(w.word)) {
+    const continues = spaceless ? !/[\p{L}\p{N}]/u.test(text) : !/^\s/.test(w.word);
+    if (last && continues) {
       last.word += text;
       last.end = Math.max(last.end, w.end);
       last.confidence = Math.min(last.confidence, w.probability);

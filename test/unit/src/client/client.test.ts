@@ -399,6 +399,10 @@ describe('CLI pieces', () => {
     expect(text).toMatch(/gaze\s+85% at camera/);
     expect(formatAnalysis({ summary: { duration_sec: 3 } } as any)).toContain('3.0 s');
     expect(text).not.toContain('Delivery');
+    // Chinese counts the recogniser's pieces (the warning says so): no words-per-minute band.
+    const zh = sampleResult();
+    zh.warnings = ['summary.words_per_minute: zh is written without spaces: …'];
+    expect(formatAnalysis(zh)).toMatch(/pace\s+\d+ per min\s+\(pieces, not words \(see warnings\)\)/);
   });
 
   it('should print the delivery numbers when the result has them', () => {

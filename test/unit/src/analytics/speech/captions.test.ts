@@ -104,6 +104,22 @@ describe('buildCues', () => {
   });
 });
 
+describe('captions of a language written without spaces', () => {
+  it('should join its words without spaces in a line', () => {
+    const words: TimedWord[] = ['我在', '這', '一個', '獎', '堂', '中。'].map((word, i) => ({
+      word,
+      start: i * 0.3,
+      end: i * 0.3 + 0.25,
+      confidence: 0.9,
+    }));
+    expect(buildCues(words, { language: 'zh' })).toEqual([
+      { start: 0, end: 1.75, lines: ['我在這一個獎堂中。'] },
+    ]);
+    expect(buildCues(words)[0].lines).toEqual(['我在 這 一個 獎 堂 中。']);
+    expect(wrapCaption(['ab', 'cd', 'ef'], 4, 2, '')).toEqual(['ab', 'cdef']);
+  });
+});
+
 describe('caption files', () => {
   const cues: Cue[] = [
     { start: 0.98, end: 2.5, lines: ['And so, my fellow Americans:'] },

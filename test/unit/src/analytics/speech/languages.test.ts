@@ -102,8 +102,35 @@ describe('analyzeSpeech in another language', () => {
     expect(languageWarnings('ja').map((w) => w.split(':')[0])).toEqual([
       'pos',
       'sentiment_words',
+      'summary.words_per_minute',
       'filler_words',
       'summary.speaking_style.readability_grade',
     ]);
+  });
+});
+
+describe('languages written without spaces (Chinese, Japanese, Thai…)', () => {
+  // Whisper's pieces of a Chinese sentence (CSS10's Lu Xun reading, as the engine now gives them).
+  const pieces = '我在 這 一個 獎 堂 中, 便 去 常 常 隨 喜 我的 同 學 們 的 拍 手 和 賀 彩。';
+
+  it('should write the transcript without spaces, and say what the rate counts', () => {
+    const words = wordsOf(pieces, { dur: 0.22, gap: 0.06 });
+    const zh = analyzeSpeech({ words, speech_segments: [], duration_sec: 7, language: 'zh' });
+    expect(zh.transcript).toBe('我在這一個獎堂中,便去常常隨喜我的同學們的拍手和賀彩。');
+    expect(zh.summary.words_per_minute).toBeGreaterThan(170);
+    // About 3.6 pieces a second is no "fast" speech: the style does not judge a rate of pieces.
+    expect(zh.summary.speaking_style.style).not.toMatch(/fast|rushed|slow|insufficient_speech/);
+    expect(languageWarnings('zh').join(' ')).toMatch(
+      /summary\.words_per_minute: zh is written without spaces/,
+    );
+    for (const l of ['en', 'de', 'ko', 'ru'])
+      expect(languageWarnings(l).join(' ')).not.toMatch(/without spaces/);
+  });
+
+  it('should keep spaces between the words of every other language', () => {
+    const words = wordsOf('그는 이리저리 피하면서 길 한 옆으로 걸어갔다.');
+    expect(analyzeSpeech({ words, speech_segments: [], duration_sec: 4, language: 'ko' }).transcript).toBe(
+      '그는 이리저리 피하면서 길 한 옆으로 걸어갔다.',
+    );
   });
 });

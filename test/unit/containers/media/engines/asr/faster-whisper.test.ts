@@ -72,6 +72,28 @@ describe("Whisper's word pieces", () => {
     // The first word of a segment may come without a space: it starts a word all the same.
     expect(joinWordPieces([w('Hallo', 0, 0.4)]).map((x) => x.word)).toEqual(['Hallo']);
   });
+
+  it('should keep each piece of a language written without spaces as a word, punctuation joined', () => {
+    // Japanese as faster-whisper times it (Picovoice's test_ja: 客観的実在の…): no piece has a space.
+    const w = (word: string, start: number, end: number) => ({ word, start, end, probability: 0.9 });
+    const ja = [
+      w('客', 0.8, 1.0),
+      w('観', 1.0, 1.22),
+      w('的', 1.31, 1.5),
+      w('で', 1.5, 1.7),
+      w('ある', 1.7, 2.0),
+      w('。', 2.0, 2.0),
+    ];
+    expect(joinWordPieces(ja, 'ja')).toEqual([
+      { word: '客', start: 0.8, end: 1.0, confidence: 0.9 },
+      { word: '観', start: 1.0, end: 1.22, confidence: 0.9 },
+      { word: '的', start: 1.31, end: 1.5, confidence: 0.9 },
+      { word: 'で', start: 1.5, end: 1.7, confidence: 0.9 },
+      { word: 'ある。', start: 1.7, end: 2.0, confidence: 0.9 },
+    ]);
+    // Not told the language, the pieces join into one word spanning the sentence (the old behaviour).
+    expect(joinWordPieces(ja)).toHaveLength(1);
+  });
 });
 
 describe('keepsWarmer', () => {
