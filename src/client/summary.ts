@@ -45,10 +45,10 @@ export function formatAnalysis(result: Partial<AnalysisResult> | null | undefine
         ? `detected, ${n(result.language_probability * 100, 0)} %`
         : 'as requested',
     );
+  // A language written without spaces counts the recogniser's pieces: no words-per-minute band.
+  const pieces = result.warnings?.some((w) => w.startsWith('summary.words_per_minute:')) ?? false;
   if (s?.words_per_minute !== undefined) {
     const wpm = s.words_per_minute;
-    // A language written without spaces counts the recogniser's pieces: no words-per-minute band.
-    const pieces = result.warnings?.some((w) => w.startsWith('summary.words_per_minute:'));
     const verdict =
       pieces && wpm > 0
         ? 'pieces, not words (see warnings)'
@@ -140,10 +140,12 @@ export function formatAnalysis(result: Partial<AnalysisResult> | null | undefine
     if (d.pace.windows.length)
       row(
         'pace over time',
-        `${n(Math.min(...d.pace.windows.map((w) => w.wpm)), 0)}–${n(Math.max(...d.pace.windows.map((w) => w.wpm)), 0)} WPM`,
-        d.pace.outside_band.length
-          ? d.pace.outside_band.map((o) => `${o.kind} ${mmss(o.start)}–${mmss(o.end)}`).join(', ')
-          : `within ${d.pace.band_wpm[0]}–${d.pace.band_wpm[1]} throughout`,
+        `${n(Math.min(...d.pace.windows.map((w) => w.wpm)), 0)}–${n(Math.max(...d.pace.windows.map((w) => w.wpm)), 0)} ${pieces ? 'per min' : 'WPM'}`,
+        pieces
+          ? 'pieces, not words'
+          : d.pace.outside_band.length
+            ? d.pace.outside_band.map((o) => `${o.kind} ${mmss(o.start)}–${mmss(o.end)}`).join(', ')
+            : `within ${d.pace.band_wpm[0]}–${d.pace.band_wpm[1]} throughout`,
       );
     if (d.eye_contact)
       row(

@@ -11,6 +11,7 @@ import { paceDelivery } from './pace';
 import { pitchDelivery } from './pitch';
 import { eyeContact, gestureShares } from './presence';
 import { detectRepetitions } from './repetitions';
+import { isWrittenWithoutSpaces } from '../speech/languages';
 
 export interface DeliveryInput {
   /** Recognised words (as for the speech section). */
@@ -38,7 +39,10 @@ export function analyzeDelivery(input: DeliveryInput): Delivery {
   const tokens = buildTokens(input.words ?? [], input.language);
   const track = input.prosody ?? EMPTY_TRACK;
   const spans = input.speech_segments ?? [];
-  const repetitions = detectRepetitions(tokens).map((r) => ({
+  // Chinese, Japanese…: the words are the recogniser's pieces. A repeated piece is often one word
+  // ("常常", "まあまあ") and a rate of pieces fits no words-per-minute band (languageWarnings).
+  const pieces = isWrittenWithoutSpaces(input.language);
+  const repetitions = (pieces ? [] : detectRepetitions(tokens)).map((r) => ({
     text: r.text,
     count: r.count,
     start: Math.round(r.start * 1000) / 1000,
@@ -48,7 +52,7 @@ export function analyzeDelivery(input: DeliveryInput): Delivery {
     pitch: pitchDelivery(track, spans),
     loudness: loudnessDelivery(track, spans),
     repetitions: { count: repetitions.length, instances: repetitions },
-    pace: paceDelivery(tokens),
+    pace: pieces ? { ...paceDelivery(tokens), outside_band: [] } : paceDelivery(tokens),
   };
   if (input.visual) {
     delivery.eye_contact = eyeContact(input.visual);

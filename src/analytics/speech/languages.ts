@@ -188,7 +188,7 @@ export function languageWarnings(language: string | null | undefined): string[] 
   ];
   if (isWrittenWithoutSpaces(language))
     out.push(
-      `summary.words_per_minute: ${name} is written without spaces: its words are the recogniser's pieces (a character or a few), so the rate counts those, is not comparable with words per minute of other languages, and neither summary.speaking_style nor summary.emotion judges it`,
+      `summary.words_per_minute: ${name} is written without spaces: its words are the recogniser's pieces (a character or a few), so the rate counts those, is not comparable with words per minute of other languages, and neither summary.speaking_style, summary.emotion nor delivery.pace.outside_band judges it; delivery.repetitions are not counted (a repeated character is often one word)`,
     );
   if (!isProfiledLanguage(language))
     out.push(

@@ -29,7 +29,19 @@ export function cards(r: any, duration: number, tokens: Token[]): string {
     ),
   );
   const wpm = num(s.words_per_minute);
-  if (wpm !== null) {
+  // A language written without spaces (Chinese, Japanese…) counts the recogniser's pieces.
+  const pieces = (r.warnings ?? []).some((w: unknown) => String(w).startsWith('summary.words_per_minute:'));
+  if (wpm !== null && pieces) {
+    out.push(
+      card(
+        'pace',
+        'Pace',
+        `${fmt(wpm, 0)} <small>per min</small>`,
+        'pieces, not words (see warnings)',
+        'info',
+      ),
+    );
+  } else if (wpm !== null) {
     const ok = wpm >= TARGET_WPM_LOW && wpm <= TARGET_WPM_HIGH;
     out.push(
       card(

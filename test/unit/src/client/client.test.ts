@@ -403,6 +403,9 @@ describe('CLI pieces', () => {
     const zh = sampleResult();
     zh.warnings = ['summary.words_per_minute: zh is written without spaces: …'];
     expect(formatAnalysis(zh)).toMatch(/pace\s+\d+ per min\s+\(pieces, not words \(see warnings\)\)/);
+    expect(formatAnalysis({ ...zh, delivery: sampleDelivery(zh) })).toMatch(
+      /pace over time\s+\d+–\d+ per min\s+\(pieces, not words\)/,
+    );
   });
 
   it('should print the delivery numbers when the result has them', () => {

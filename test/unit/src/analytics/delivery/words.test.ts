@@ -94,4 +94,21 @@ describe('analyzeDelivery', () => {
     expect(withVisual.repetitions.instances).toEqual([{ text: 'so', count: 2, start: 0, end: 0.65 }]);
     expect(withVisual.eye_contact).toEqual({ share: null, samples_with_face: 0, longest_look_away: null });
   });
+
+  it('should count no repetition and judge no pace band in a language written without spaces', () => {
+    // Whisper's pieces of Chinese: "常常" (often) is one word of two pieces, not a repetition.
+    const words = wordsOf('我在 這 一個 獎 堂 中, 便 去 常 常 隨 喜 我的 同 學 們 的 拍 手 和 賀 彩。', {
+      dur: 0.22,
+      gap: 0.06,
+    });
+    const zh = analyzeDelivery({ words, language: 'zh' });
+    expect(Delivery.parse(zh)).toEqual(zh);
+    expect(zh.repetitions).toEqual({ count: 0, instances: [] });
+    expect(zh.pace.windows[0].wpm).toBeGreaterThan(170);
+    expect(zh.pace.outside_band).toEqual([]);
+    // The same pieces taken for words of a spaced language: a repetition and a fast stretch.
+    const spaced = analyzeDelivery({ words, language: 'ko' });
+    expect(spaced.repetitions.count).toBe(1);
+    expect(spaced.pace.outside_band.map((o) => o.kind)).toEqual(['fast']);
+  });
 });
