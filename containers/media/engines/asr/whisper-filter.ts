@@ -16,7 +16,8 @@
  *   repeated 4+ times, is cut to its first occurrence: people do say "no, no, no" and
  *   "uh uh uh", but not "thank you thank you thank you" — unless Whisper placed each repeat
  *   over its own audio (`isHeardRepetition`): then it was said;
- * - a segment of a re-decoded tail that Whisper doubts is speech (`isDoubtedTail`) is dropped.
+ * - a segment of a short re-decoded tail (≤ 1 s) that Whisper doubts is speech (`isDoubtedTail`)
+ *   is dropped.
  */
 
 import { deflateSync } from 'node:zlib';
@@ -117,29 +118,43 @@ export function isHallucinatedSegment(
 export const TAIL_NO_SPEECH_PROB = 0.4;
 
 /**
- * Pure: whether a segment comes from a later decode window of its utterance (Whisper stopped
- * before the audio did and the rest was decoded again) and Whisper doubts that window is speech.
- * On the short tail after the last word Whisper invents text, often a loop.
- * @example isDoubtedTail({ window_start: 3.2, no_speech_prob: 0.55 }, 0.5) // true
+ * Longest later window judged by its no-speech probability, seconds (from where it began to its
+ * last segment's end). The invented tails of the speech sets spanned 0.06–0.64 s; a longer one is
+ * speech Whisper had stopped before (two such windows of French conversation: 2.6 and 3.2 s), and
+ * it is kept whatever its score: noisy speech must not lose seconds of words to this rule.
+ */
+export const MAX_TAIL_SEC = 1;
+
+/**
+ * Pure: whether a segment comes from a short later decode window of its utterance (Whisper
+ * stopped before the audio did and the rest was decoded again) that Whisper doubts is speech.
+ * On the short tail after the last word Whisper invents text, often a loop. `windowEnd` is the
+ * latest end of the segments of the segment's window.
+ * @example isDoubtedTail({ window_start: 3.2, no_speech_prob: 0.55 }, 0.5, 3.4) // true
  */
 export function isDoubtedTail(
   s: Pick<WhisperSegment, 'window_start' | 'no_speech_prob'>,
   firstWindowStart: number | undefined,
+  windowEnd: number,
 ): boolean {
   return (
     s.window_start !== undefined &&
     firstWindowStart !== undefined &&
     s.window_start > firstWindowStart &&
+    windowEnd - s.window_start <= MAX_TAIL_SEC &&
     s.no_speech_prob >= TAIL_NO_SPEECH_PROB
   );
 }
 
 /** Pure: an utterance's segments without its doubted tails (`isDoubtedTail`). */
-export function withoutDoubtedTails<S extends Pick<WhisperSegment, 'window_start' | 'no_speech_prob'>>(
-  segments: readonly S[],
-): S[] {
+export function withoutDoubtedTails<
+  S extends Pick<WhisperSegment, 'window_start' | 'no_speech_prob' | 'end'>,
+>(segments: readonly S[]): S[] {
   const first = segments[0]?.window_start;
-  return segments.filter((s) => !isDoubtedTail(s, first));
+  const windowEnds = new Map<number | undefined, number>();
+  for (const s of segments)
+    windowEnds.set(s.window_start, Math.max(windowEnds.get(s.window_start) ?? s.end, s.end));
+  return segments.filter((s) => !isDoubtedTail(s, first, windowEnds.get(s.window_start) ?? s.end));
 }
 
 /** Pure: Whisper's compression ratio (UTF-8 bytes / zlib-compressed bytes) of a text. */

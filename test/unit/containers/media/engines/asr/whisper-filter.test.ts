@@ -11,6 +11,7 @@ import {
   isHallucinatedSegment,
   isDoubtedTail,
   isHeardRepetition,
+  MAX_TAIL_SEC,
   lexicalWords,
   TAIL_NO_SPEECH_PROB,
   withoutDoubtedTails,
@@ -183,14 +184,32 @@ describe('doubted tails (a later decode window of the utterance that Whisper dou
     const english = [spoken('confirm the arrangement', 10, 14.72), tail('in writing.', 14.72, 0.35, -0.77)];
     expect(withoutDoubtedTails(english)).toHaveLength(2);
     const unsureFirst = { ...spoken('Okay.', 0, 1), no_speech_prob: 0.9 };
-    expect(isDoubtedTail(unsureFirst, 0)).toBe(false);
+    expect(isDoubtedTail(unsureFirst, 0, 1)).toBe(false);
     expect(withoutDoubtedTails([unsureFirst, { ...unsureFirst, start: 1, end: 2 }])).toHaveLength(2);
   });
 
   it('should judge by no-speech probability from the threshold up, and not without window starts', () => {
-    expect(isDoubtedTail({ window_start: 2, no_speech_prob: TAIL_NO_SPEECH_PROB }, 0)).toBe(true);
-    expect(isDoubtedTail({ window_start: 2, no_speech_prob: TAIL_NO_SPEECH_PROB - 0.01 }, 0)).toBe(false);
-    expect(isDoubtedTail({ no_speech_prob: 0.9 }, 0)).toBe(false);
-    expect(isDoubtedTail({ window_start: 2, no_speech_prob: 0.9 }, undefined)).toBe(false);
+    expect(isDoubtedTail({ window_start: 2, no_speech_prob: TAIL_NO_SPEECH_PROB }, 0, 2.5)).toBe(true);
+    expect(isDoubtedTail({ window_start: 2, no_speech_prob: TAIL_NO_SPEECH_PROB - 0.01 }, 0, 2.5)).toBe(
+      false,
+    );
+    expect(isDoubtedTail({ no_speech_prob: 0.9 }, 0, 2.5)).toBe(false);
+    expect(isDoubtedTail({ window_start: 2, no_speech_prob: 0.9 }, undefined, 2.5)).toBe(false);
+    expect(isDoubtedTail({ window_start: 2, no_speech_prob: 0.9 }, 0, 2 + MAX_TAIL_SEC)).toBe(true);
+    expect(isDoubtedTail({ window_start: 2, no_speech_prob: 0.9 }, 0, 2.01 + MAX_TAIL_SEC)).toBe(false);
+  });
+
+  it('should keep a long later window of speech, however unsure Whisper is of it', () => {
+    // Noisy speech Whisper stopped before: seconds of words, not a tail of padding.
+    const first = { ...seg(1, [word('Un truc', 0, 4)], ' Un truc'), start: 0, end: 4.06, window_start: 0 };
+    const rest = (start: number, end: number, text: string): WhisperSegment => ({
+      ...seg(1, [word(text, start, end)], ` ${text}`),
+      start,
+      end,
+      no_speech_prob: 0.5,
+      window_start: 4.58,
+    });
+    const kept = withoutDoubtedTails([first, rest(4.58, 4.9, 'ma chambre,'), rest(4.9, 7.76, 'mais bon')]);
+    expect(kept.map((s) => s.text)).toEqual([' Un truc', ' ma chambre,', ' mais bon']);
   });
 });
