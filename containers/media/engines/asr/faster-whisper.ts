@@ -34,7 +34,7 @@ import { planUtterances } from './segments.js';
 import {
   addedHesitations,
   cutRepeatLoops,
-  isDecodingLoop,
+  hasDecodingLoop,
   isHallucinatedSegment,
   withoutDoubtedTails,
   isHeardRepetition,
@@ -252,7 +252,7 @@ export class FasterWhisperEngine implements AsrEngine {
           return aligned;
         const plain = await decode(utterance, FIRST_DECODE_TEMPERATURE, language, this.#wordTimestamps, '');
         const plainSegments = plain.segments as WhisperSegment[];
-        if (withoutDoubtedTails(plainSegments).some(isDecodingLoop)) return aligned;
+        if (hasDecodingLoop(plainSegments)) return aligned;
         const plainWords = keptWords(plainSegments);
         if (lexicalWords(plainWords) < lexicalWords(words) + MIN_RECOVERED_WORDS) return aligned;
         skippedSpeechRedecodes++;
@@ -283,8 +283,7 @@ export class FasterWhisperEngine implements AsrEngine {
                 undefined,
                 scan,
               );
-              // A loop in a doubted tail is dropped anyway: no warmer decode for it.
-              if (withoutDoubtedTails(line.segments as WhisperSegment[]).some(isDecodingLoop)) {
+              if (hasDecodingLoop(line.segments as WhisperSegment[])) {
                 warmerDecodes++;
                 const warmer = await decode(utterances[i], WARMER_TEMPERATURES, language, wordTimestamps);
                 if (keepsWarmer(line.segments as WhisperSegment[], warmer.segments as WhisperSegment[]))

@@ -157,6 +157,11 @@ export function withoutDoubtedTails<
   return segments.filter((s) => !isDoubtedTail(s, first, windowEnds.get(s.window_start) ?? s.end));
 }
 
+/** Pure: whether an utterance's decode loops outside its doubted tails (those are dropped anyway). */
+export function hasDecodingLoop(segments: readonly WhisperSegment[]): boolean {
+  return withoutDoubtedTails(segments).some(isDecodingLoop);
+}
+
 /** Pure: Whisper's compression ratio (UTF-8 bytes / zlib-compressed bytes) of a text. */
 export function compressionRatio(text: string): number {
   const bytes = Buffer.from(text, 'utf8');
