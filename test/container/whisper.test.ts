@@ -40,6 +40,8 @@ import {
 import { isHesitation, normalizeWord } from '../../src/analytics/speech/tokens.js';
 import type { TimedWord } from '../../src/contract/media.js';
 import { languageWer } from '../../bench/speech/score.js';
+import { measureTokenDensities } from '../../bench/speech/token-density.js';
+import { tokenDensity } from '../../containers/media/engines/asr/token-density.js';
 import { wer } from '../../bench/speech/wer.js';
 import { JFK_ANCHORS, MEDIA_DIR } from '../support/jfk.js';
 import { configFrom } from '../../containers/media/core/config.js';
@@ -329,6 +331,41 @@ describe('whisper worker', () => {
       }
     } finally {
       proc.dispose();
+    }
+  });
+
+  it("should bound each decode by its request's tokens per second, and decode on after the bound", async () => {
+    // The engine raises the bound for scripts that take more tokens (`maxTokensPerSecond`).
+    const jfk = rawClip('speech/jfk.wav', 'bound.raw');
+    const proc = worker(1);
+    try {
+      await proc.start();
+      const utterance = { start: 0.5, end: jfk.seconds };
+      const body = { pcm: jfk.path, utterances: [utterance], beam_size: 5, temperature: [0], language: 'en' };
+      const decodeWith = async (extra: Record<string, unknown>) => {
+        const lines: Array<Record<string, unknown>> = [];
+        await proc.request({ ...body, ...extra }, (line) => lines.push(line));
+        return lines.find((l) => 'utterance' in l)?.segments as WhisperSegment[];
+      };
+      // English's bound leaves JFK's ~30 tokens whole: one decode window.
+      const whole = await decodeWith({});
+      expect(whole.every((s) => s.window_start === utterance.start)).toBe(true);
+      // One token a second stops the first window early; Whisper decodes the rest in a later one.
+      const bounded = await decodeWith({ max_tokens_per_sec: 1 });
+      expect(bounded.some((s) => s.window_start! > utterance.start)).toBe(true);
+      expect(normalizeWord(bounded.at(-1)!.text.trim().split(' ').at(-1)!)).toBe('country');
+    } finally {
+      proc.dispose();
+    }
+  });
+
+  it('should bound no measured language below the tokens its words take', () => {
+    // Article 1 of the UDHR in each language, counted by the installed model's own tokenizer.
+    const measured = measureTokenDensities();
+    expect(measured.length).toBeGreaterThanOrEqual(30);
+    for (const { language, ratio } of measured) {
+      expect(tokenDensity(language), language).toBeGreaterThanOrEqual(ratio);
+      expect(tokenDensity(language) - ratio, language).toBeLessThan(0.15);
     }
   });
 

@@ -10,7 +10,7 @@ interleave, each carrying its request's id. Two single-thread decodes of the 60 
   stdout, once at start:  {"ready": true, "model": "<dir name>", "load_ms": 1800}
   stdin, a request:       {"id": 1, "pcm": "/tmp/x/audio.raw", "utterances": [{"start": 0.7, "end": 9.3}],
                            "beam_size": 1, "initial_prompt": "...", "word_timestamps": true,
-                           "temperature": [0.0]}
+                           "temperature": [0.0], "max_tokens_per_sec": 12}
   stdout, per utterance:  {"id": 1, "utterance": 0, "start": 0.7, "end": 9.3, "segments": [
                              {"text": " Hello.", "avg_logprob": -0.2, "no_speech_prob": 0.01,
                               "compression_ratio": 1.1, "temperature": 0.0, "window_start": 0.7,
@@ -65,6 +65,8 @@ import numpy as np
 
 SAMPLE_RATE = 16_000
 # Bounds on generated tokens per utterance (see transcribe()); 448 is Whisper's context, less the prompt.
+# A request's "max_tokens_per_sec" sets the first for its language (the engine's token-density.ts:
+# other scripts take more tokens for the same words); without it, English's.
 TOKENS_PER_SEC_CAP = 12
 MAX_NEW_TOKENS_CAP = 400
 # OpenAI's gzip ratio above which a decode is repetitive enough to be a loop.
@@ -269,12 +271,13 @@ def transcribe(model, req):
     # Greedy first; a decode that compresses like a loop (ratio > 2.4) moves on to the next
     # temperature of the ladder (OpenAI's by default).
     temperature = req.get("temperature", [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
+    tokens_per_sec = max(1.0, float(req.get("max_tokens_per_sec", TOKENS_PER_SEC_CAP)))
     with open(req["pcm"], "rb") as f:
         for i, u in enumerate(req.get("utterances", [])):
             audio = read_utterance(f, u["start"], u["end"])
             # A looping decode ("uh, uh, uh, ..." to the end of the window) costs seconds; real
-            # speech stays far below this many tokens per second (Whisper writes ~3-5).
-            max_new = min(MAX_NEW_TOKENS_CAP, int(TOKENS_PER_SEC_CAP * (u["end"] - u["start"])) + 16)
+            # speech stays far below this many tokens per second (Whisper writes ~3-5 in English).
+            max_new = min(MAX_NEW_TOKENS_CAP, int(tokens_per_sec * (u["end"] - u["start"])) + 16)
             FIRST_WINDOW.forget()
             segments, info = model.transcribe(
                 audio,

@@ -47,6 +47,7 @@ import { scanOf, withScannedHesitations } from './hesitation-scan.js';
 import { isWrittenWithoutSpaces } from '../../../../src/analytics/speech/languages.js';
 import { WhisperProcess, type WorkerLine } from './whisper-process.js';
 import { DISFLUENT_PROMPT, promptFor } from './prompts.js';
+import { maxTokensPerSecond } from './token-density.js';
 import {
   decodeScore,
   detectionWarnings,
@@ -223,6 +224,8 @@ export class FasterWhisperEngine implements AsrEngine {
             word_timestamps: wordTimestamps,
             language,
             temperature,
+            // The language's bound on tokens (a loop stops early, its speech does not).
+            max_tokens_per_sec: maxTokensPerSecond(language),
             hesitation_scan: hesitationScan,
           },
           (line) => (decoded = line),
