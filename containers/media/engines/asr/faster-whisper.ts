@@ -33,6 +33,7 @@ import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
 import { planUtterances } from './segments.js';
 import {
   addedHesitations,
+  cutInWordLoop,
   cutRepeatLoops,
   hasDecodingLoop,
   isHallucinatedSegment,
@@ -370,12 +371,13 @@ export function keptSegments(segments: readonly WhisperSegment[]): WhisperSegmen
 }
 
 /**
- * Pure: the words of an utterance's segments, without invented segments and loops. Words of a
- * segment whose repeats were heard (`isHeardRepetition`) are kept whole.
+ * Pure: the words of an utterance's segments, without invented segments and loops (a loop inside
+ * a word cut to two of its syllable). Words of a segment whose repeats were heard
+ * (`isHeardRepetition`) are kept whole.
  */
 export function keptWords(segments: readonly WhisperSegment[], language?: string): TimedWord[] {
   const parts = keptSegments(segments).map((s) => ({
-    words: segmentWords(s, language),
+    words: segmentWords(s, language).map((w) => ({ ...w, word: cutInWordLoop(w.word) })),
     heard: isHeardRepetition(s),
   }));
   const words = parts.flatMap((p) => p.words);

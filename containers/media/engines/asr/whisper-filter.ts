@@ -17,7 +17,9 @@
  *   "uh uh uh", but not "thank you thank you thank you" — unless Whisper placed each repeat
  *   over its own audio (`isHeardRepetition`): then it was said;
  * - a segment of a short re-decoded tail (≤ 1 s) that Whisper doubts is speech (`isDoubtedTail`)
- *   is dropped.
+ *   is dropped;
+ * - a loop inside one word ("riferodemememe…", a syllable 8+ times back to back) makes its
+ *   segment a loop, and the word keeps two of the syllable (`cutInWordLoop`).
  */
 
 import { deflateSync } from 'node:zlib';
@@ -66,18 +68,48 @@ export const MIN_HEARD_WORD_SEC = 0.05;
 export const MAX_SQUEEZED_WORD_SHARE = 0.2;
 
 /** What tells a loop from heard repetition: how well the text compresses, and Whisper's word times. */
-type LoopEvidence = Pick<WhisperSegment, 'compression_ratio'> & { words?: WhisperSegment['words'] };
+type LoopEvidence = Pick<WhisperSegment, 'compression_ratio'> & {
+  words?: WhisperSegment['words'];
+  text?: string;
+};
 
 /**
- * Pure: whether a decoded segment is a decoding loop, to be decoded again warmer or dropped. Only
- * a segment that compresses like a loop can be one; it is not when its words carry times (the
- * worker times those of every such segment) and few of them are squeezed into no audio: each
- * repeat was heard. Without word times, compressing like a loop is taken as one (OpenAI's rule).
+ * Fewest back-to-back repeats of a syllable (1–4 letters) inside one word that make it a loop.
+ * Its basis: Whisper base, stopped early by a too-low token bound, went on with
+ * "riferodemememe…" (50 times) and "plebibibi…"; people write laughter "hahaha", a long
+ * "hmmmm", rarely eight of one syllable.
+ */
+export const MIN_IN_WORD_REPEATS = 8;
+/** A syllable of letters (never digits: "1000000000" is a number) repeated MIN_IN_WORD_REPEATS+ times. */
+const IN_WORD_LOOP = new RegExp(`([\\p{L}\\p{M}]{1,4}?)\\1{${MIN_IN_WORD_REPEATS - 1},}`, 'gu');
+
+/** Pure: whether a text has a loop inside one of its words. */
+export function hasInWordLoop(text: string): boolean {
+  IN_WORD_LOOP.lastIndex = 0;
+  return IN_WORD_LOOP.test(text);
+}
+
+/**
+ * Pure: a word with each loop inside it cut to two of its syllable.
+ * @example cutInWordLoop('plebibibibibibibibibi') // 'plebibi'
+ * @example cutInWordLoop('Hmmmmmmmmmm') // 'Hmm'
+ */
+export function cutInWordLoop(word: string): string {
+  return word.replace(IN_WORD_LOOP, '$1$1');
+}
+
+/**
+ * Pure: whether a decoded segment is a decoding loop, to be decoded again warmer or dropped. A
+ * word that loops inside itself (`hasInWordLoop`) makes it one. Otherwise only a segment that
+ * compresses like a loop can be one; it is not when its words carry times (the worker times
+ * those of every such segment) and few of them are squeezed into no audio: each repeat was
+ * heard. Without word times, compressing like a loop is taken as one (OpenAI's rule).
  * @example isDecodingLoop({ compression_ratio: 1.2, words: [] }) // false
  */
 export function isDecodingLoop(s: LoopEvidence): boolean {
-  if (s.compression_ratio <= MAX_COMPRESSION_RATIO) return false;
   const words = s.words ?? [];
+  if (hasInWordLoop(s.text ?? words.map((w) => w.word).join(' '))) return true;
+  if (s.compression_ratio <= MAX_COMPRESSION_RATIO) return false;
   if (words.length === 0) return true;
   const squeezed = words.filter((w) => w.end - w.start < MIN_HEARD_WORD_SEC).length;
   return squeezed / words.length > MAX_SQUEEZED_WORD_SHARE;

@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   addedHesitations,
+  cutInWordLoop,
+  hasInWordLoop,
   isDecodingLoop,
   isHallucinatedSegment,
   isDoubtedTail,
@@ -83,6 +85,32 @@ describe('isDecodingLoop', () => {
     const squeeze = (n: number) => line.map((w, i) => (i < n ? { ...w, end: w.start } : w));
     expect(isDecodingLoop(seg(3, squeeze(4)))).toBe(false);
     expect(isDecodingLoop(seg(3, squeeze(5)))).toBe(true);
+  });
+});
+
+describe('loops inside a word', () => {
+  // Whisper base's decodes of espeak-ng Greek and Georgian, stopped early by the token bound.
+  const greek = 'riferodemememememememememememememememememememememememememe';
+  const georgian = 'u plebibibibibibibibibibibibibibibibibibibibibibi';
+
+  it('should call a decode with a syllable looping inside a word a loop, whatever it compresses to', () => {
+    const words = [
+      { word: 'asime', start: 0, end: 0.6, probability: 0.3 },
+      { word: greek, start: 0.6, end: 9.8, probability: 0.2 },
+    ];
+    expect(isDecodingLoop({ compression_ratio: 2, words })).toBe(true);
+    expect(isDecodingLoop({ compression_ratio: 1.2, text: ` Melaa da ${georgian}` })).toBe(true);
+    expect(isDecodingLoop({ compression_ratio: 1.2, text: ' Hahaha, that is funny.' })).toBe(false);
+  });
+
+  it('should cut the loop to two of its syllable and leave words, laughter and numbers be', () => {
+    expect(cutInWordLoop(greek)).toBe('riferodememe');
+    expect(cutInWordLoop('plebibibibibibibibibibi,')).toBe('plebibi,');
+    expect(cutInWordLoop('Hmmmmmmmmmmm')).toBe('Hmm');
+    for (const kept of ['Hahahaha!', 'Donaudampfschifffahrtsgesellschaft', '10000000000', 'மனிதப்']) {
+      expect(cutInWordLoop(kept)).toBe(kept);
+      expect(hasInWordLoop(kept)).toBe(false);
+    }
   });
 });
 
