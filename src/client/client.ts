@@ -93,7 +93,7 @@ type ProcessField = keyof typeof ProcessFormOptions.shape | keyof typeof AvatarC
 export interface AnalyzeOptions extends UploadOptions {
   /** Add the video section (gestures, posture, gaze); default false. */
   visualAnalytics?: boolean;
-  /** The spoken language as a Whisper code (ISO 639-1, e.g. `de`); detected when absent. */
+  /** The spoken language: a Whisper code (ISO 639-1, e.g. `de`) or a BCP 47 tag of it (`de-DE`); detected when absent. */
   language?: string;
 }
 

@@ -113,3 +113,30 @@ const SET: ReadonlySet<string> = new Set(SPOKEN_LANGUAGES);
 export function isSpokenLanguage(code: string): code is SpokenLanguage {
   return SET.has(code);
 }
+
+/** Where Unicode's canonical language code is not the one Whisper uses. */
+const WHISPER_CODE: Readonly<Record<string, SpokenLanguage>> = {
+  jv: 'jw', // Javanese
+  nb: 'no', // Norwegian Bokmål
+  fil: 'tl', // Filipino: Tagalog
+};
+
+/**
+ * Pure: the Whisper code of a language tag as people write it (BCP 47, any case, `-` or `_`;
+ * ISO 639-2 and -3 codes): `de-DE`, `EN_us`, `deu`, `pt-BR` → `de`, `en`, `de`, `pt`. The region
+ * and script do not change what Whisper hears. A tag of no language Whisper knows is returned
+ * as it came, for the caller's check to refuse.
+ * @example spokenLanguageOf('de-DE') // 'de'
+ * @example spokenLanguageOf('english') // 'english'
+ */
+export function spokenLanguageOf(tag: string): string {
+  if (isSpokenLanguage(tag)) return tag;
+  let language: string;
+  try {
+    language = new Intl.Locale(tag.replace(/_/g, '-')).language; // canonical: deu → de, iw → he
+  } catch {
+    return tag;
+  }
+  const code = WHISPER_CODE[language] ?? language;
+  return isSpokenLanguage(code) ? code : tag;
+}

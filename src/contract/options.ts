@@ -6,7 +6,7 @@
  * schemas, so a default cannot differ between them.
  */
 import { z } from 'zod';
-import { SPOKEN_LANGUAGES } from './languages.js';
+import { SPOKEN_LANGUAGES, spokenLanguageOf } from './languages.js';
 
 export const MAX_DESCRIPTION_CHARS = 5_000;
 export const MAX_VOICE_ID_CHARS = 200;
@@ -54,10 +54,10 @@ export const AnalysisOptions = z.object({
     .default(false)
     .describe('When true, the video section (gestures, posture, gaze, face) is added to the result.'),
   language: z
-    .enum(SPOKEN_LANGUAGES)
+    .preprocess((v) => (typeof v === 'string' ? spokenLanguageOf(v) : v), z.enum(SPOKEN_LANGUAGES))
     .optional()
     .describe(
-      'Extension. The spoken language, as a Whisper language code (ISO 639-1, e.g. `de`); when absent it is detected from the speech. Speech is always transcribed in its language, never translated. Anything else is 400 `invalid_field`.',
+      'Extension. The spoken language, as a Whisper language code (ISO 639-1, e.g. `de`); when absent it is detected from the speech. A BCP 47 tag or an ISO 639-2/3 code of the same language is taken as its code, in any case (`de-DE`, `pt_BR`, `deu` → `de`, `pt`, `de`): the region does not change what is heard. Speech is always transcribed in its language, never translated. Anything else is 400 `invalid_field`.',
     ),
 });
 export type AnalysisOptions = z.output<typeof AnalysisOptions>;

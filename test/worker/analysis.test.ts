@@ -69,8 +69,9 @@ describe('speech analytics through the pipeline', () => {
     const warnings = result.warnings?.join('\n') ?? '';
     expect(warnings).toMatch(/^pos: German \(de\) is tagged by de-compromise/m);
     expect(warnings).toMatch(/Flesch–Amstad/);
-    // Set by the client: the same language, no probability; an unknown code is a 400 naming the field.
-    const forced = await analyze('generated/speech-de.wav', 'speech-de.wav', { language: 'de' });
+    // Set by the client (a BCP 47 tag is its language's code): the same language, no probability;
+    // an unknown code is a 400 naming the field.
+    const forced = await analyze('generated/speech-de.wav', 'speech-de.wav', { language: 'de-DE' });
     expect(forced).toMatchObject({ language: 'de', language_probability: null });
     await expectError(
       await post('/api/analyze-video', {

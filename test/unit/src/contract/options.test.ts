@@ -103,7 +103,32 @@ describe('form options', () => {
       visual_analytics: false,
       language: 'de',
     });
-    for (const bad of ['xx', 'DE', 'de-DE', 'english', 'yue']) {
+    // A language tag as people write it is its language's code: the region changes nothing heard.
+    for (const [tag, code] of [
+      ['DE', 'de'],
+      ['de-DE', 'de'],
+      ['pt_BR', 'pt'],
+      ['EN-us', 'en'],
+      ['deu', 'de'],
+      ['iw', 'he'],
+      ['jv-ID', 'jw'],
+      ['nb', 'no'],
+      ['zh-Hant-TW', 'zh'],
+      ['haw', 'haw'],
+    ]) {
+      expect(parseFormOptions(AnalysisOptions, { language: tag }).language, tag).toBe(code);
+    }
+    for (const bad of [
+      'xx',
+      'xx-DE',
+      'english',
+      'yue',
+      'yue-HK',
+      'x-klingon',
+      'de-',
+      '-',
+      'de'.repeat(300),
+    ]) {
       const f = failure(() => parseFormOptions(AnalysisOptions, { language: bad }));
       expect(f.field).toBe('language');
       expect(f.message).toMatch(/^"language" must be one of 99 codes such as af, am/);
