@@ -12,6 +12,8 @@ import { ASR_SAMPLE_RATE_HZ } from './pcm.js';
 export interface DecodePlanOptions {
   /** Context added before and after each speech segment, seconds. Default 0.3. */
   paddingSec?: number;
+  /** Context added before each speech segment instead, seconds. Default `paddingSec`. */
+  leadSec?: number;
   /** Segments closer than this after padding are decoded as one utterance, seconds. Default 0.3. */
   mergeGapSec?: number;
   /**
@@ -69,12 +71,18 @@ export function planUtterances(
   speech: TimeSegment[] | undefined,
   options: DecodePlanOptions = {},
 ): TimeSegment[] {
-  const { paddingSec = 0.3, mergeGapSec = 0.3, maxUtteranceSec = 10, minUtteranceSec = 0.1 } = options;
+  const {
+    paddingSec = 0.3,
+    leadSec = paddingSec,
+    mergeGapSec = 0.3,
+    maxUtteranceSec = 10,
+    minUtteranceSec = 0.1,
+  } = options;
   const durationSec = pcm.length / ASR_SAMPLE_RATE_HZ;
   const source = speech ?? [{ start: 0, end: durationSec }];
   const padded = source
     .map((s) => ({
-      start: Math.max(0, s.start - paddingSec),
+      start: Math.max(0, s.start - leadSec),
       end: Math.min(durationSec, s.end + paddingSec),
     }))
     .filter((s) => s.end > s.start)
@@ -88,6 +96,17 @@ export function planUtterances(
   return merged
     .flatMap((s) => splitLong(pcm, s, maxUtteranceSec))
     .filter((s) => s.end - s.start >= minUtteranceSec);
+}
+
+/**
+ * Pure: seconds of `speech` inside `span` (the whole span when the speech is not known).
+ * @example speechSecondsIn({ start: 0, end: 10 }, [{ start: 1, end: 3 }, { start: 9, end: 12 }]) // 3
+ */
+export function speechSecondsIn(span: TimeSegment, speech: readonly TimeSegment[] | undefined): number {
+  return (speech ?? [span]).reduce(
+    (sum, s) => sum + Math.max(0, Math.min(s.end, span.end) - Math.max(s.start, span.start)),
+    0,
+  );
 }
 
 /** Splits a segment longer than `maxSec` at the quietest frame in the window before each limit. */

@@ -239,6 +239,30 @@ export function addedHesitations(
 export const lexicalWords = (words: ReadonlyArray<{ word: string }>): number =>
   words.filter((w) => !isHesitation(w.word)).length;
 
+/**
+ * Fewer words than this per second of speech in an utterance also suggest a skipped sentence,
+ * however few hesitations the aligner added: people say 2–3 words a second, the slowest speaker
+ * of the speech sets (the shared disfluent clips) about one. Basis (bench/speech, tune parts): a
+ * prompted decode kept 9 of 25 read words over 11 s of speech and the aligner heard only three
+ * hesitations in the rest; decoded again without the prompt, every sentence is back.
+ */
+export const MIN_WORDS_PER_SPEECH_SEC = 1;
+
+/**
+ * Pure: whether a decode may have skipped speech: the aligner heard more hesitations than Whisper
+ * wrote (`MAX_ADDED_HESITATIONS`), or it has too few words for its seconds of speech.
+ */
+export function maySkipSpeech(
+  written: ReadonlyArray<{ word: string }>,
+  aligned: ReadonlyArray<{ word: string }>,
+  speechSec: number,
+): boolean {
+  return (
+    addedHesitations(written, aligned) > MAX_ADDED_HESITATIONS ||
+    lexicalWords(written) < MIN_WORDS_PER_SPEECH_SEC * speechSec
+  );
+}
+
 const norm = normalizeWord;
 
 /**

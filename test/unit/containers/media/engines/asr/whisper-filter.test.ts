@@ -18,6 +18,8 @@ import {
   TAIL_NO_SPEECH_PROB,
   withoutDoubtedTails,
   MAX_ADDED_HESITATIONS,
+  maySkipSpeech,
+  MIN_WORDS_PER_SPEECH_SEC,
   MAX_COMPRESSION_RATIO,
   type WhisperSegment,
 } from '../../../../../../containers/media/engines/asr/whisper-filter.js';
@@ -155,6 +157,23 @@ describe('skipped speech (the aligner hearing hesitations Whisper did not write)
   it('should count the words that are not hesitations, in any language the analytics know', () => {
     expect(lexicalWords(aligned)).toBe(lexicalWords(written));
     expect(lexicalWords(words('Äh, also, euh, ich'))).toBe(2);
+  });
+});
+
+describe('maySkipSpeech', () => {
+  const ws = (text: string) => text.split(' ').map((word) => ({ word }));
+  it('should suspect a decode with too few words for its speech, even with few hesitations added', () => {
+    // The spliced tune clip: 9 words kept of 25, over about 11 s of speech; three "uh"/"um" heard.
+    const written = ws('Can you suggest convenient evening flights and suitable accommodation?');
+    const aligned = ws('Can you suggest uh convenient um evening flights and uh suitable accommodation?');
+    expect(maySkipSpeech(written, aligned, 11)).toBe(true);
+    expect(maySkipSpeech(written, aligned, 4)).toBe(false);
+  });
+
+  it('should count words, not hesitations, against the speech', () => {
+    const slow = ws('but um montreal but um but montreal forced aligner');
+    expect(maySkipSpeech(slow, slow, 7 / MIN_WORDS_PER_SPEECH_SEC)).toBe(false);
+    expect(maySkipSpeech(slow, slow, 7.5 / MIN_WORDS_PER_SPEECH_SEC)).toBe(true);
   });
 });
 

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { planUtterances, speechSecondsIn } from '../../../../../../containers/media/engines/asr/segments';
+
+const silence = (seconds: number) => new Int16Array(Math.round(seconds * 16_000));
+const rounded = (segments: Array<{ start: number; end: number }>) =>
+  segments.map((s) => ({ start: Math.round(s.start * 100) / 100, end: Math.round(s.end * 100) / 100 }));
+
+describe('planUtterances', () => {
+  it('should pad each stretch of speech, merge close ones and keep to the audio', () => {
+    const pcm = silence(10);
+    const speech = [
+      { start: 0.1, end: 2 },
+      { start: 2.2, end: 3 },
+      { start: 6, end: 9.9 },
+    ];
+    expect(rounded(planUtterances(pcm, speech))).toEqual([
+      { start: 0, end: 3.3 },
+      { start: 5.7, end: 10 },
+    ]);
+  });
+
+  it('should take more audio before speech than after it when asked (a soft onset the VAD starts late on)', () => {
+    const pcm = silence(10);
+    const speech = [
+      { start: 2, end: 4 },
+      { start: 6, end: 8 },
+    ];
+    expect(rounded(planUtterances(pcm, speech, { leadSec: 0.5, paddingSec: 0.2 }))).toEqual([
+      { start: 1.5, end: 4.2 },
+      { start: 5.5, end: 8.2 },
+    ]);
+    // The gap between them is judged after both paddings: 5.5 − 4.2 = 1.3 s.
+    expect(planUtterances(pcm, speech, { leadSec: 0.5, paddingSec: 0.2, mergeGapSec: 1.3 })).toHaveLength(1);
+  });
+
+  it('should split a long stretch so that no utterance is longer than the limit', () => {
+    const plan = planUtterances(silence(40), [{ start: 1, end: 39 }], { maxUtteranceSec: 10 });
+    expect(plan.length).toBeGreaterThanOrEqual(4);
+    for (const u of plan) expect(u.end - u.start).toBeLessThanOrEqual(10 + 1e-9);
+    expect(plan[0].start).toBeCloseTo(0.7);
+    expect(plan.at(-1)!.end).toBeCloseTo(39.3);
+  });
+
+  it('should measure the speech inside an utterance, or all of it when the speech is not known', () => {
+    const speech = [
+      { start: 1, end: 3 },
+      { start: 9, end: 12 },
+    ];
+    expect(speechSecondsIn({ start: 0, end: 10 }, speech)).toBe(3);
+    expect(speechSecondsIn({ start: 4, end: 8 }, speech)).toBe(0);
+    expect(speechSecondsIn({ start: 0.5, end: 2.5 }, undefined)).toBe(2);
+  });
+});
