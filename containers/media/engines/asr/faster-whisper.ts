@@ -76,10 +76,9 @@ export const UTTERANCE_PADDING_SEC = 0.2;
 /**
  * Audio decoded before each stretch of speech when the aligner times the words (English),
  * seconds. The VAD starts speech late on a soft onset (a caller's "ah" before the first word on
- * a telephone line), and the aligner hears a hesitation only inside the utterance. Basis
- * (bench/speech, tune parts): 0.2 → 0.5 s took the real telephone set's hesitations from 82.5 /
- * 88.1 % to 88.9 / 93.3 %; on the five other languages, without the aligner, it moved nothing but
- * the decode's noise (docs/languages.md).
+ * a telephone line), and the aligner hears a hesitation only inside the utterance. Chosen on the
+ * tune parts of the speech sets; other languages, without the aligner, gained nothing from it
+ * (docs/languages.md, "Half a second before English speech").
  */
 export const ALIGNED_LEAD_SEC = 0.5;
 /** The first decode of every utterance: beam search, no sampling. */

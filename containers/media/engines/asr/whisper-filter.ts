@@ -242,9 +242,8 @@ export const lexicalWords = (words: ReadonlyArray<{ word: string }>): number =>
 /**
  * Fewer words than this per second of speech in an utterance also suggest a skipped sentence,
  * however few hesitations the aligner added: people say 2–3 words a second, the slowest speaker
- * of the speech sets (the shared disfluent clips) about one. Basis (bench/speech, tune parts): a
- * prompted decode kept 9 of 25 read words over 11 s of speech and the aligner heard only three
- * hesitations in the rest; decoded again without the prompt, every sentence is back.
+ * of the speech sets (the shared disfluent clips) about one. Found on a tune clip whose prompted
+ * decode kept one of its three read sentences (docs/languages.md, "Too few words for the speech").
  */
 export const MIN_WORDS_PER_SPEECH_SEC = 1;
 
