@@ -7,7 +7,7 @@
  * Cue times are the words' own: a cue starts at its first word's start and ends at its last word's end.
  */
 import type { TimedWord } from '../../contract/media';
-import { isWrittenWithoutSpaces } from './languages';
+import { wordSeparator } from './languages';
 import { buildTokens } from './tokens';
 import type { Token } from './types';
 
@@ -73,7 +73,7 @@ export function buildCues(words: readonly TimedWord[], opts: CueOptions = {}): C
   const maxLines = opts.maxLines ?? CAPTION_MAX_LINES;
   const maxSec = opts.maxSec ?? CAPTION_MAX_SEC;
   const pauseSec = opts.pauseSec ?? CAPTION_PAUSE_SEC;
-  const separator = isWrittenWithoutSpaces(opts.language) ? '' : ' ';
+  const separator = wordSeparator(opts.language);
   const lines = (group: readonly Token[]) =>
     wrapCaption(
       group.map((t) => t.text),

@@ -155,9 +155,14 @@ export function isWrittenWithoutSpaces(language: string | null | undefined): boo
   return WRITTEN_WITHOUT_SPACES.has(language ?? '');
 }
 
-/** Pure: the words of a transcript in `language` as written: without spaces in Chinese, Japanese… */
+/** Pure: what stands between two words of `language` as written: nothing in Chinese, Japanese… */
+export function wordSeparator(language: string | null | undefined): string {
+  return isWrittenWithoutSpaces(language) ? '' : ' ';
+}
+
+/** Pure: the words of a transcript in `language` as written (`wordSeparator`). */
 export function joinWords(words: readonly string[], language: string | null | undefined): string {
-  return words.join(isWrittenWithoutSpaces(language) ? '' : ' ');
+  return words.join(wordSeparator(language));
 }
 
 /** Names of the profiled languages, for warnings a person reads. */

@@ -193,9 +193,8 @@ export class FasterWhisperEngine implements AsrEngine {
         mergeGapSec: 1,
         maxUtteranceSec: MAX_UTTERANCE_SEC,
       });
-    // The language is detected on `utterances`; English, timed by the aligner, decodes `alignerUtterances`.
+    // The language is detected on these; English, timed by the aligner, decodes its own plan.
     const utterances = plan(UTTERANCE_PADDING_SEC);
-    const alignerUtterances = plan(ALIGNED_LEAD_SEC);
     const out: AsrOutput = {
       engine: this.name,
       model: this.model,
@@ -287,7 +286,7 @@ export class FasterWhisperEngine implements AsrEngine {
         // English words are timed (and their hesitations counted) by the English aligner; any
         // other language keeps Whisper's own word times.
         const align = this.#align && language === 'en';
-        const planned = align ? alignerUtterances : utterances;
+        const planned = align ? plan(ALIGNED_LEAD_SEC) : utterances;
         const perUtterance = new Array<Promise<TimedWord[]>>(planned.length);
         const wordTimestamps = this.#wordTimestamps || !align;
         const scan =

@@ -85,8 +85,7 @@ const IN_WORD_LOOP = new RegExp(`([\\p{L}\\p{M}]{1,4}?)\\1{${MIN_IN_WORD_REPEATS
 
 /** Pure: whether a text has a loop inside one of its words. */
 export function hasInWordLoop(text: string): boolean {
-  IN_WORD_LOOP.lastIndex = 0;
-  return IN_WORD_LOOP.test(text);
+  return text.search(IN_WORD_LOOP) !== -1; // search ignores the global regex's lastIndex
 }
 
 /**
