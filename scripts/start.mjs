@@ -157,3 +157,18 @@ console.log(`
 [start] admin    ADMIN_TOKEN is in .dev.vars (npm run keys -- list)
 [start] try:     curl -H "X-API-Key: ${shown[0]}" -F file=@video.mp4 http://127.0.0.1:${port}/api/analyze-video
 `);
+
+// The first health check warms the API Worker's edge work (ffmpeg.wasm's core, the VAD's session)
+// before any job needs it: otherwise the first job after a start pays for both (src/pipeline/warm-up.ts).
+const HEALTH_POLL_MS = 500;
+const HEALTH_WAIT_MS = 180_000;
+async function warmUpWorker() {
+  const until = Date.now() + HEALTH_WAIT_MS;
+  while (!stopping && Date.now() < until) {
+    const res = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null);
+    await res?.body?.cancel();
+    if (res?.ok) return console.log('[start] API up; warming its edge audio and VAD');
+    await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
+  }
+}
+void warmUpWorker();

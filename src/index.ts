@@ -7,6 +7,7 @@ import type { Env } from './shared/env.js';
 import { endJobWork, handleBatch } from './pipeline/consumer.js';
 import { stopContainerWork } from './media/stop-work.js';
 import { webRoutes } from './web/index.js';
+import { warmUpIsolate } from './pipeline/warm-up.js';
 import { JobObject as JobObjectCore, type JobMessage } from './jobs/job-object.js';
 import { purgeJobFiles } from './storage/purge.js';
 import { handleWebhookBatch, isWebhookQueue } from './webhooks/deliver.js';
@@ -26,8 +27,9 @@ export { MediaContainer } from './media/container.js';
 export { JobRunner } from './pipeline/consumer.js';
 
 // The entry composes the layers: DELETE of a running job stops its work in the media container at
-// once, and `/` serves the web page, without the API layer importing the media client or the page.
-const app = createApp({ stopJobWork: stopContainerWork, pages: webRoutes });
+// once, `/` serves the web page and a health check warms the isolate's edge work, without the API
+// layer importing the media client, the page or the pipeline.
+const app = createApp({ stopJobWork: stopContainerWork, pages: webRoutes, warmUp: warmUpIsolate });
 
 export default {
   fetch: app.fetch,

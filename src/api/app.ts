@@ -32,15 +32,23 @@ export interface AppOptions {
   stopJobWork?: JobRoutesOptions['stopWork'];
   /** Public pages mounted before the API key (the Worker passes the web page, `src/web`). Default: none. */
   pages?: Hono<{ Bindings: Env }>;
+  /**
+   * Readies the isolate's edge work after the first health check answers (the Worker passes
+   * `pipeline/warm-up`; `npm start` calls /healthz once the API is up). Default: none.
+   */
+  warmUp?: (env: Env) => Promise<void>;
 }
 
-export function createApp({ stopJobWork, pages }: AppOptions = {}) {
+export function createApp({ stopJobWork, pages, warmUp }: AppOptions = {}) {
   const app = new Hono<AppEnv>();
   app.use('*', requestId(), accessLog(), securityHeaders());
   app.onError(onError);
   app.notFound(notFoundOrNotAllowed(() => app.routes));
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/healthz', (c) => {
+    if (warmUp) c.executionCtx.waitUntil(warmUp(c.env));
+    return c.json({ ok: true });
+  });
   app.route('/', fileRoutes);
   app.route('/', adminRoutes);
   app.route('/', docsRoutes);

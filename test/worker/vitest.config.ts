@@ -87,6 +87,8 @@ export default defineProject({
           WEBHOOK_DOH_URL: `http://127.0.0.1:${process.env.TEST_FIXTURE_PORT}/dns-query`,
           // Small enough to test 413 with a modest body.
           MAX_UPLOAD_BYTES: String(12 * 1024 * 1024),
+          // Whether EDGE_AUDIO is the real edge-audio Worker (above) or the failing stub.
+          EDGE_AUDIO_TESTS: edgeAudioWorkers.length > 0 ? '1' : '0',
         },
       },
     }),

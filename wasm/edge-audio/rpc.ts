@@ -39,6 +39,8 @@ export interface EdgeAudioRpc {
     input: Uint8Array | ReadableStream<Uint8Array>,
     options?: EdgeAudioOptions,
   ): Promise<EdgeAudioResult>;
+  /** Starts this isolate's decoder and decodes a tiny input once (see `wasm/ffmpeg/warm-up.ts`). */
+  warmUp(): Promise<void>;
 }
 
 const ENCODED = /^(EdgeBudgetError|MediaDecodeError)(?:\[(bytes|duration)\])?: ([^\n]*)(?:\n([\s\S]*))?$/;

@@ -7,11 +7,13 @@
  *
  * `extract(input, options)`: `input` is the media file, bytes or a stream (an R2 body can be
  * passed straight through). Answers 16 kHz mono s16le PCM. Errors: see `rpc.ts`.
+ * `warmUp()`: starts the decoder ahead of the first job (the API Worker's warm-up, `/healthz`).
  * `fetch`: `GET /health` → 200 `{ ok: true }`; anything else 404 (no public HTTP API).
  */
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import { EdgeBudgetError } from '../ffmpeg/errors.js';
 import { extractPcm16k } from '../ffmpeg/extract-pcm.js';
+import { warmUpFFmpeg } from '../ffmpeg/warm-up.js';
 import { EDGE_AUDIO_MAX_BYTES } from '../ffmpeg/limits.js';
 import {
   encodeEdgeAudioError,
@@ -42,6 +44,10 @@ export class EdgeAudio extends WorkerEntrypoint implements EdgeAudioRpc {
     } catch (error) {
       throw encodeEdgeAudioError(error);
     }
+  }
+
+  async warmUp(): Promise<void> {
+    await warmUpFFmpeg();
   }
 
   override async fetch(request: Request): Promise<Response> {

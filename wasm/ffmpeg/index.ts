@@ -13,3 +13,4 @@ export type { ExtractPcmOptions, PcmAudio } from './extract-pcm.js';
 export { EdgeBudgetError, MediaDecodeError } from './errors.js';
 export { parseInputStreams, type InputStreams } from './probe-log.js';
 export { getFFmpegCore, discardFFmpegCore } from './core.js';
+export { warmUpFFmpeg, silentWav } from './warm-up.js';

@@ -81,6 +81,12 @@ describe('edge-audio Worker (EdgeAudio.extract over RPC)', () => {
     expect(audio.durationSec).toBeCloseTo(11, 0);
   });
 
+  it('should warm up over RPC and decode as before afterwards', async () => {
+    await expect(edgeAudio.warmUp()).resolves.toBeUndefined();
+    const audio = await edgeAudio.extract(await mediaBytes('containers/jfk.mp3'));
+    expect(audio.durationSec).toBeGreaterThan(10);
+  });
+
   it('should answer GET /health and 404 anything else over HTTP', async () => {
     const health = await edgeAudio.fetch('http://edge-audio/health');
     expect(health.status).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EdgeBudgetError, extractPcm16k, getFFmpegCore } from '../ffmpeg/index.js';
+import { EdgeBudgetError, extractPcm16k, getFFmpegCore, silentWav } from '../ffmpeg/index.js';
 import { correlation, maxAbsDiff, mediaBytes, nativePcm, rms } from './helpers.js';
 
 const CONTAINERS = [
@@ -58,6 +58,17 @@ describe('extractPcm16k', () => {
     });
     const audio = await extractPcm16k(await mediaBytes('containers/jfk.mp3'));
     expect(audio.pcm.length).toBeGreaterThan(16_000 * 10);
+  });
+
+  it("should read the warm-up's silent WAV as that many zero samples", async () => {
+    for (const seconds of [0.1, 1]) {
+      const audio = await extractPcm16k(silentWav(seconds));
+      expect(audio).toMatchObject({ hasAudio: true, hasVideo: false, sampleRate: 16_000 });
+      expect(audio.pcm.length).toBe(Math.round(seconds * 16_000));
+      expect(audio.pcm.every((v) => v === 0)).toBe(true);
+    }
+    // Another rate is resampled to 16 kHz: the header's rate fields are read.
+    expect((await extractPcm16k(silentWav(1, 8_000))).pcm.length).toBe(16_000);
   });
 
   it('should leave no files behind in MEMFS', async () => {

@@ -24,7 +24,7 @@ import { speechEvents } from './events.js';
  * analysis result instead of at every start of the Worker's isolate: nothing else needs them.
  * The other modules of the Worker import the light parts of analytics/speech directly.
  */
-const speechAnalytics = () => import('../../analytics/speech/analyze.js');
+export const speechAnalytics = () => import('../../analytics/speech/analyze.js');
 
 export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<AnalysisResult> {
   const { analyzeSpeech } = await speechAnalytics();
