@@ -268,6 +268,12 @@ describe('whisper worker', () => {
     writeFileSync(path, Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength));
     return { path, seconds: pcm.length / 16_000 };
   };
+  /** The segments a worker decodes for a request of one utterance. */
+  const segmentsOf = async (proc: WhisperProcess, body: Record<string, unknown>) => {
+    const lines: Array<Record<string, unknown>> = [];
+    await proc.request(body, (line) => lines.push(line));
+    return lines.find((l) => 'utterance' in l)?.segments as WhisperSegment[];
+  };
 
   it('should decode ASR_WORKERS requests at once', async () => {
     // Two single-thread decodes at once beat one two-thread decode at a time (engines/asr/README.md,
@@ -317,10 +323,8 @@ describe('whisper worker', () => {
     try {
       await proc.start();
       const utterance = { start: 0.5, end: jfk.seconds };
-      const lines: Array<Record<string, unknown>> = [];
       const body = { pcm: jfk.path, utterances: [utterance], beam_size: 5, temperature: [0], language: 'en' };
-      await proc.request(body, (line) => lines.push(line));
-      const segments = lines.find((l) => 'utterance' in l)?.segments as WhisperSegment[];
+      const segments = await segmentsOf(proc, body);
       expect(segments.length).toBeGreaterThan(0);
       expect(segments[0].window_start).toBe(utterance.start);
       for (const [i, s] of segments.entries()) {
@@ -334,7 +338,7 @@ describe('whisper worker', () => {
     }
   });
 
-  it("should bound each decode by its request's tokens per second, and decode on after the bound", async () => {
+  it("should bound each decode by its request's tokens per second, decode on after the bound, and skip a short rest", async () => {
     // The engine raises the bound for scripts that take more tokens (`maxTokensPerSecond`).
     const jfk = rawClip('speech/jfk.wav', 'bound.raw');
     const proc = worker(1);
@@ -342,18 +346,23 @@ describe('whisper worker', () => {
       await proc.start();
       const utterance = { start: 0.5, end: jfk.seconds };
       const body = { pcm: jfk.path, utterances: [utterance], beam_size: 5, temperature: [0], language: 'en' };
-      const decodeWith = async (extra: Record<string, unknown>) => {
-        const lines: Array<Record<string, unknown>> = [];
-        await proc.request({ ...body, ...extra }, (line) => lines.push(line));
-        return lines.find((l) => 'utterance' in l)?.segments as WhisperSegment[];
-      };
+      const decodeWith = (extra: Record<string, unknown>) => segmentsOf(proc, { ...body, ...extra });
       // English's bound leaves JFK's ~30 tokens whole: one decode window.
       const whole = await decodeWith({});
       expect(whole.every((s) => s.window_start === utterance.start)).toBe(true);
       // One token a second stops the first window early; Whisper decodes the rest in a later one.
       const bounded = await decodeWith({ max_tokens_per_sec: 1 });
-      expect(bounded.some((s) => s.window_start! > utterance.start)).toBe(true);
+      const firstWindow = bounded.filter((s) => s.window_start === utterance.start);
+      expect(firstWindow.length).toBeLessThan(bounded.length);
       expect(normalizeWord(bounded.at(-1)!.text.trim().split(' ').at(-1)!)).toBe('country');
+      // A rest of at most `max_skipped_tail_sec` after the window is not decoded (the engine asks
+      // for `MAX_TAIL_SEC`: a later window over a short rest is mostly invented text it drops,
+      // `isDoubtedTail`, at the cost of a whole window). Longer than any rest: the first window alone.
+      const skipped = await decodeWith({ max_tokens_per_sec: 1, max_skipped_tail_sec: jfk.seconds });
+      expect(skipped.map((s) => s.text)).toEqual(firstWindow.map((s) => s.text));
+      // Shorter than every rest: all of them decoded, as without it.
+      const kept = await decodeWith({ max_tokens_per_sec: 1, max_skipped_tail_sec: 0.01 });
+      expect(kept.map((s) => s.text)).toEqual(bounded.map((s) => s.text));
     } finally {
       proc.dispose();
     }

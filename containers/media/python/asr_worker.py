@@ -45,6 +45,8 @@ squeezed into a moment). "temperature" of a segment says which step of the ladde
 "window_start" is where the decode window that wrote the segment began: the utterance's start,
 or, when Whisper stopped before the end of the audio, the end of its last word (faster-whisper
 then decodes the rest again, and that re-decode of a short tail is where Whisper invents text).
+A request's "max_skipped_tail_sec" (default 0: every tail is decoded) leaves such a rest of at
+most that many seconds undecoded.
 
 The PCM file is raw s16le 16 kHz mono; only one utterance's samples are read at a time, so
 memory does not grow with the audio's duration. Times are seconds from the start of the file.
@@ -103,25 +105,53 @@ def encode_window(model, audio):
     return model.encode(pad_or_trim(features[:, : model.feature_extractor.nb_max_frames]))
 
 
+class LaterWindowSkipped(Exception):
+    """Raised out of faster-whisper's segment generator instead of encoding a later window that
+    would hold no more than the request's "max_skipped_tail_sec" of audio."""
+
+
 class FirstWindow(threading.local):
-    """Per decoding thread: the encoder output of the first window encoded since `forget()`.
+    """Per decoding thread: the encoder output of the first window encoded since `forget()`, and
+    what the next encode of a later window may skip.
     Why: the hesitation scan decodes the same window as the utterance's decode, and the encoder
-    pass is most of what a second decode of a short utterance costs."""
+    pass is most of what a second decode of a short utterance costs. A later window (Whisper
+    stopped before the audio did) is a whole encoder pass and decode; when what is left is a
+    short tail, the engine drops what Whisper writes there unless it is sure of speech
+    (whisper-filter.ts, isDoubtedTail), so a tail of at most `skip_tail_sec` is not decoded."""
 
     output = None
+    # Seconds of the utterance's audio, the end of the last segment read, and the longest tail
+    # not decoded: set by transcribe() while it reads the segments; 0 decodes every tail.
+    duration = 0.0
+    last_end = 0.0
+    skip_tail_sec = 0.0
 
     def forget(self):
         self.output = None
+        self.duration = 0.0
+        self.last_end = 0.0
+        self.skip_tail_sec = 0.0
+
+    def skips_next_window(self):
+        """True when the next encode would be a later window over a tail short enough to skip."""
+        return (
+            self.output is not None
+            and self.skip_tail_sec > 0
+            and self.duration - self.last_end <= self.skip_tail_sec
+        )
 
 
 FIRST_WINDOW = FirstWindow()
 
 
 def remember_first_window(model):
-    """Makes `model.encode` keep each thread's first encoder output in FIRST_WINDOW."""
+    """Makes `model.encode` keep each thread's first encoder output in FIRST_WINDOW, and refuse
+    (LaterWindowSkipped) a later window of at most FIRST_WINDOW.skip_tail_sec of audio."""
     encode = model.encode
 
     def encode_and_remember(features):
+        if FIRST_WINDOW.skips_next_window():
+            raise LaterWindowSkipped()
         output = encode(features)
         if FIRST_WINDOW.output is None:
             FIRST_WINDOW.output = output
@@ -261,6 +291,24 @@ def detect_language(model, req):
     emit({"id": rid, "done": True, "peak_rss_bytes": peak})
 
 
+def tail_skipping(segments, duration, skip_tail_sec):
+    """faster-whisper's segments of one utterance, read until a later window would hold no more
+    than `skip_tail_sec` of audio (see FirstWindow): the segments before it are all kept. Other
+    encodes (the hesitation scan's, a loop's cross-attention times) happen between reads, where
+    no tail is skipped."""
+    it = iter(segments)
+    while True:
+        FIRST_WINDOW.duration, FIRST_WINDOW.skip_tail_sec = duration, skip_tail_sec
+        try:
+            s = next(it)
+        except (StopIteration, LaterWindowSkipped):
+            return
+        finally:
+            FIRST_WINDOW.skip_tail_sec = 0.0
+        FIRST_WINDOW.last_end = s.end
+        yield s
+
+
 def transcribe(model, req):
     rid = req.get("id")
     # None: Whisper detects it per utterance (the engine always sends the file's language).
@@ -272,6 +320,7 @@ def transcribe(model, req):
     # temperature of the ladder (OpenAI's by default).
     temperature = req.get("temperature", [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
     tokens_per_sec = max(1.0, float(req.get("max_tokens_per_sec", TOKENS_PER_SEC_CAP)))
+    skip_tail = max(0.0, float(req.get("max_skipped_tail_sec", 0)))
     with open(req["pcm"], "rb") as f:
         for i, u in enumerate(req.get("utterances", [])):
             audio = read_utterance(f, u["start"], u["end"])
@@ -299,7 +348,7 @@ def transcribe(model, req):
                 no_speech_threshold=None,
             )
             out = []
-            for s in segments:
+            for s in tail_skipping(segments, len(audio) / SAMPLE_RATE, skip_tail):
                 timed = s.words or []
                 if not timed and s.compression_ratio > COMPRESSION_RATIO_THRESHOLD:
                     timed = cross_attention_words(model, audio, s, info.language)

@@ -40,6 +40,7 @@ import {
   isHeardRepetition,
   isHesitation,
   lexicalWords,
+  MAX_TAIL_SEC,
   maySkipSpeech,
   type WhisperSegment,
 } from './whisper-filter.js';
@@ -242,6 +243,9 @@ export class FasterWhisperEngine implements AsrEngine {
             temperature,
             // The language's bound on tokens (a loop stops early, its speech does not).
             max_tokens_per_sec: maxTokensPerSecond(language),
+            // A rest this short after Whisper's last word is not decoded again: what Whisper
+            // writes there is mostly invented and dropped (isDoubtedTail), and each is a window.
+            max_skipped_tail_sec: MAX_TAIL_SEC,
             hesitation_scan: hesitationScan,
           },
           (line) => (decoded = line),
