@@ -543,6 +543,8 @@ export const ROUTES: RouteDoc[] = [
     operationId: 'health',
     tag: 'service',
     summary: 'Liveness',
+    description:
+      'Answers at once. The first call an isolate serves also starts loading what its first analysis needs (the speech analytics, the VAD, the edge audio decoder), in the background, so that job does not wait for them.',
     auth: 'public',
     replies: { 200: { description: 'The Worker is up.', json: z.object({ ok: z.literal(true) }) } },
   },
