@@ -214,6 +214,49 @@ describe('faster-whisper engine', () => {
     }
   });
 
+  it('should transcribe a long stretch in another language in its own, and say so', async () => {
+    // 30 s of real English speech, a 3 s pause, then 15 s of German (espeak-ng): one file, two languages.
+    // Decoded all in English, the German came back translated ("My water … does not work anymore").
+    const german =
+      'Für die besten Aussichten auf Hongkong sollten Sie die Insel verlassen und auf den Berg fahren. ' +
+      'Die Fahrt dauert eine halbe Stunde, und oben gibt es ein kleines Café mit einem wunderbaren Blick ' +
+      'über die ganze Stadt und den Hafen. Am Abend leuchten die Hochhäuser in allen Farben.';
+    const wav = join(tmp, 'stretch-de.wav');
+    execFileSync('espeak-ng', ['-v', 'de', '-w', wav, german]);
+    const english = ['jfk.wav', 'librivox_sns_0870.wav', 'librivox_sns_0920.wav', 'librivox_sns_0890.wav'];
+    const parts = [
+      ...english.map((f) => media(`speech/${f}`)),
+      new Int16Array(16_000 * 3),
+      pcmOf(['-i', wav]),
+    ];
+    const pcm = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (pcm.set(p, at), at + p.length), 0);
+    const germanFrom = (pcm.length - parts.at(-1)!.length) / 16_000;
+    // The speech as a VAD would give it: the English part and the German part.
+    const speechSegments = [
+      { start: 0, end: germanFrom - 3 },
+      { start: germanFrom, end: pcm.length / 16_000 },
+    ];
+    const out = await engine.transcribe(pcm, { speechSegments });
+    // Whisper's detection over the first 30 s of speech may name either language (its
+    // probabilities differ by CPU); the other one's stretch is then transcribed in its own, and
+    // the result's language is the one most of the speech is in: English.
+    expect(out.language).toBe('en');
+    const [, stretch, rest] =
+      /is in (en|de) \(each utterance \d+ % or more\), the rest in (en|de): each part transcribed in its own language; the analytics read all of it by en's rules/.exec(
+        out.warnings?.join('\n') ?? '',
+      ) ?? [];
+    expect(new Set([stretch, rest])).toEqual(new Set(['en', 'de']));
+    const before = out.words.filter((w) => w.start < germanFrom - 0.5);
+    const after = out.words.filter((w) => w.start >= germanFrom - 0.5);
+    expect(plain(before)).toContain('ask what you can do for your country');
+    // Robotic speech: a word in three may slip, but the words are German, not an English translation.
+    expect(languageWer(german, plain(after), 'de').wer, plain(after)).toBeLessThanOrEqual(0.35);
+    // Set by the client: one language for all of it, nothing switched.
+    const forced = await engine.transcribe(pcm, { speechSegments, language: 'en' });
+    expect(forced.warnings ?? []).toEqual([]);
+  });
+
   it('should stop on abort and keep serving the next request', async () => {
     const jfk = media('speech/jfk.wav');
     const ctrl = new AbortController();

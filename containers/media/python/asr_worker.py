@@ -24,6 +24,12 @@ sound ("um", "uh", ...) just before it (1.0 where that decode wrote one):
 
   stdout, per utterance:  {..., "scan": [{"word": " Hello.", "hesitation": 0.03}, ...]}
 
+A decode request with "utterance_language": true also gets, per utterance, the language Whisper
+hears in it: its language head read on the encoder output the decode already computed (one
+decoder step, no other encode), the likeliest CANDIDATES:
+
+  stdout, per utterance:  {..., "heard": [["de", 0.97], ["en", 0.02], ["nl", 0.0]]}
+
 A decode request's "language" (ISO 639-1, e.g. "de") is the language Whisper transcribes in; the
 task is always "transcribe", never "translate". A language detection request reads the speech
 of its utterances, concatenated, in windows of 30 s (at most "windows" of them, spread over the
@@ -260,6 +266,12 @@ def speech_windows(f, utterances, windows):
     return [chunks[i] for i in picks]
 
 
+def heard_languages(model, encoder_output):
+    """The CANDIDATES likeliest languages of one window's encoder output, with probabilities."""
+    results = model.model.detect_language(encoder_output)[0]
+    return [[token[2:-2], round(float(prob), 4)] for token, prob in results[:CANDIDATES]]
+
+
 def detect_language(model, req):
     """Whisper's language probabilities, averaged over windows of the request's speech."""
     rid = req.get("id")
@@ -379,6 +391,8 @@ def transcribe(model, req):
             line = {"id": rid, "utterance": i, "start": u["start"], "end": u["end"], "segments": out}
             if req.get("hesitation_scan"):
                 line["scan"] = hesitation_scan(model, audio, info.language, prompt, max_new, FIRST_WINDOW.output)
+            if req.get("utterance_language"):
+                line["heard"] = heard_languages(model, FIRST_WINDOW.output if FIRST_WINDOW.output is not None else encode_window(model, audio))
             emit(line)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     emit({"id": rid, "done": True, "peak_rss_bytes": peak})

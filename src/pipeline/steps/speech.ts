@@ -77,7 +77,8 @@ export async function transcript(ctx: StepContext): Promise<AsrOutput> {
       return ctx.media.transcribe(pcm.body, segments, requested);
     }
     // Long media: one request per batch, each with its own range of the PCM (see asr-batches);
-    // the first batch's language holds for the others, so one file is in one language.
+    // the first batch's language holds for the others (only the first switches a long stretch
+    // in another language to its own; docs/languages.md, "Mixed").
     const parts: Array<{ fromSec: number; output: AsrOutput }> = [];
     let language = requested;
     for (const batch of batches) {

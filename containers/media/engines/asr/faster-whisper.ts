@@ -53,11 +53,16 @@ import {
   decodeScore,
   detectionWarnings,
   detectionWindows,
+  mainLanguage,
+  otherLanguageStretches,
   pickDecode,
   probabilityOf,
   speechSeconds,
   trialLanguages,
+  TRIAL_MARGIN,
+  type HeardLanguages,
   type LanguageDetection,
+  type LanguageStretch,
 } from './language.js';
 
 /** The model install_models.py verifies and installs: Whisper base. */
@@ -246,6 +251,9 @@ export class FasterWhisperEngine implements AsrEngine {
             // A rest this short after Whisper's last word is not decoded again: what Whisper
             // writes there is mostly invented and dropped (isDoubtedTail), and each is a window.
             max_skipped_tail_sec: MAX_TAIL_SEC,
+            // The language Whisper hears in each utterance (one decoder step), unless the client
+            // set it: a long stretch in another language is decoded again in its own.
+            utterance_language: !requested,
             hesitation_scan: hesitationScan,
           },
           (line) => (decoded = line),
@@ -285,12 +293,16 @@ export class FasterWhisperEngine implements AsrEngine {
         skippedSpeechRedecodes++;
         return alignLine(plain, plainWords);
       };
-      /** Every utterance in one language: its words, and the mean log-probability of what was kept. */
-      const decodeIn = async (language: string) => {
+      /**
+       * Every utterance in one language (or those of `only`): its words, the mean log-probability
+       * of what was kept, and per utterance the languages Whisper heard in it.
+       */
+      const decodeIn = async (language: string, only?: TimeSegment[]) => {
         // English words are timed (and their hesitations counted) by the English aligner; any
         // other language keeps Whisper's own word times.
         const align = this.#align && language === 'en';
-        const planned = align ? plan(ALIGNED_LEAD_SEC) : utterances;
+        const planned = only ?? (align ? plan(ALIGNED_LEAD_SEC) : utterances);
+        const heard: Array<HeardLanguages | undefined> = [];
         const perUtterance = new Array<Promise<TimedWord[]>>(planned.length);
         const wordTimestamps = this.#wordTimestamps || !align;
         const scan =
@@ -319,6 +331,7 @@ export class FasterWhisperEngine implements AsrEngine {
                   line = warmer;
               }
               segments[i] = line.segments as WhisperSegment[];
+              heard[i] = line.heard as HeardLanguages | undefined;
               const words = withScannedHesitations(keptWords(segments[i], language), scanOf(line.scan));
               // Alignment (WebAssembly, its own thread) overlaps the worker's next utterances.
               const timed = align ? alignChecked(planned[i], line, words, language) : Promise.resolve(words);
@@ -332,16 +345,36 @@ export class FasterWhisperEngine implements AsrEngine {
         };
         await Promise.all(Array.from({ length: Math.min(this.#workers, planned.length) }, lane));
         // Scored on what is kept: an invented tail must neither lift nor sink a language.
-        return { score: decodeScore(segments.flatMap(keptSegments)), words: perUtterance };
+        const score = decodeScore(segments.flatMap(keptSegments));
+        return { score, words: perUtterance, planned, heard, segments };
       };
       // An unsure detection of a short file is settled by decoding in each likely language and
       // keeping the decode Whisper itself finds likelier (trialLanguages).
-      const trials: Array<{ language: string; score: number; words: Array<Promise<TimedWord[]>> }> = [];
+      const trials: Array<{ language: string } & Awaited<ReturnType<typeof decodeIn>>> = [];
       for (const language of candidates) trials.push({ language, ...(await decodeIn(language)) });
       const kept = trials.find((t) => t.language === pickDecode(trials))!;
       out.language = kept.language;
       if (detected) out.language_probability = probabilityOf(detected, kept.language);
-      const notes = detected ? detectionWarnings(detected, kept.language, candidates) : [];
+      // A long stretch Whisper hears in another language than the file's (`otherLanguageStretches`)
+      // is decoded again in its own, and kept when Whisper finds that decode likelier.
+      const switched: LanguageStretch[] = [];
+      const stretches = detected ? otherLanguageStretches(kept, kept.language) : [];
+      for (const stretch of stretches) {
+        const own = await decodeIn(
+          stretch.language,
+          stretch.utterances.map((i) => kept.planned[i]),
+        );
+        const before = decodeScore(stretch.utterances.flatMap((i) => keptSegments(kept.segments[i])));
+        if (own.score - before < TRIAL_MARGIN) continue;
+        stretch.utterances.forEach((i, k) => (kept.words[i] = own.words[k]));
+        switched.push(stretch);
+      }
+      // The result's language is the one most of the speech is in once the stretches are switched.
+      out.language = mainLanguage(kept.planned, switched, kept.language);
+      if (detected) out.language_probability = probabilityOf(detected, out.language);
+      const notes = detected
+        ? detectionWarnings(detected, kept.language, candidates, switched, out.language)
+        : [];
       if (notes.length > 0) out.warnings = notes;
       out.words = (await Promise.all(kept.words)).flat();
     } finally {

@@ -15,6 +15,72 @@ export interface LanguageDetection {
   windows: Array<{ language: string; probability: number; speech_sec: number }>;
 }
 
+/** The likeliest languages Whisper hears in one utterance, with their probabilities. */
+export type HeardLanguages = Array<[language: string, probability: number]>;
+
+/** At least this sure of another language, an utterance may belong to a stretch in it. */
+export const STRETCH_MIN_PROBABILITY = 0.9;
+/** A stretch of another language spans at least this many seconds of utterances. */
+export const MIN_STRETCH_SEC = 10;
+
+/** Consecutive utterances (indices in their plan) that Whisper hears in another language. */
+export interface LanguageStretch {
+  language: string;
+  /** Their lowest probability of that language. */
+  probability: number;
+  start: number;
+  end: number;
+  utterances: number[];
+}
+
+/**
+ * Pure: the stretches of consecutive utterances that Whisper hears, each at least
+ * STRETCH_MIN_PROBABILITY, in one language other than `fileLanguage`, spanning at least
+ * MIN_STRETCH_SEC. A shorter run (a quoted phrase, a name, an accent on a few words) stays in the
+ * file's language.
+ * @example otherLanguageStretches({ planned: [{ start: 0, end: 12 }], heard: [[['en', 0.97]]] }, 'de')
+ * // [{ language: 'en', probability: 0.97, start: 0, end: 12, utterances: [0] }]
+ */
+export function otherLanguageStretches(
+  decode: { planned: readonly TimeSegment[]; heard: ReadonlyArray<HeardLanguages | undefined> },
+  fileLanguage: string,
+): LanguageStretch[] {
+  const runs: LanguageStretch[] = [];
+  decode.planned.forEach((u, i) => {
+    const [language, probability] = decode.heard[i]?.[0] ?? [fileLanguage, 0];
+    const other = language !== fileLanguage && probability >= STRETCH_MIN_PROBABILITY;
+    const last = runs.at(-1);
+    if (!other) return;
+    if (last && last.language === language && last.utterances.at(-1) === i - 1) {
+      last.end = u.end;
+      last.probability = Math.min(last.probability, probability);
+      last.utterances.push(i);
+    } else runs.push({ language, probability, start: u.start, end: u.end, utterances: [i] });
+  });
+  return runs.filter((r) => r.end - r.start >= MIN_STRETCH_SEC);
+}
+
+/**
+ * Pure: the language most of the speech is in once `switched` stretches are in their own: a
+ * stretches' language when its utterances span more seconds than the rest (`fileLanguage`'s).
+ * @example mainLanguage([{ start: 0, end: 10 }, { start: 11, end: 40 }], [{ language: 'en', start: 11, end: 40, … }], 'de') // 'en'
+ */
+export function mainLanguage(
+  planned: readonly TimeSegment[],
+  switched: readonly LanguageStretch[],
+  fileLanguage: string,
+): string {
+  const seconds = new Map<string, number>([[fileLanguage, 0]]);
+  const inStretch = new Set(switched.flatMap((s) => s.utterances));
+  planned.forEach((u, i) => {
+    if (!inStretch.has(i)) seconds.set(fileLanguage, seconds.get(fileLanguage)! + u.end - u.start);
+  });
+  for (const s of switched)
+    for (const i of s.utterances)
+      seconds.set(s.language, (seconds.get(s.language) ?? 0) + planned[i].end - planned[i].start);
+  return [...seconds].reduce((best, next) => (next[1] > best[1] ? next : best))[0];
+}
+
 /** Seconds of speech per detection window (one Whisper window). */
 const WINDOW_SEC = 30;
 /** Most windows read: the first, middle and last stretch of speech of a long file. */
@@ -119,12 +185,16 @@ const listed = (xs: readonly string[]) =>
 
 /**
  * Pure: the warnings of a detection: an unsure language (with the languages decoded to settle
- * it and the one kept), and windows that hear another language than the one kept.
+ * it and the one kept), each stretch `switched` to its own language (`main`: the result's
+ * language, whose rules the analytics apply), and, when none was, windows that hear another
+ * language than the one kept.
  */
 export function detectionWarnings(
   d: LanguageDetection,
   chosen: string,
   tried: readonly string[] = [chosen],
+  switched: readonly LanguageStretch[] = [],
+  main: string = chosen,
 ): string[] {
   const out: string[] = [];
   const overruled = d.language !== null && d.language !== chosen;
@@ -138,10 +208,15 @@ export function detectionWarnings(
       `the spoken language is uncertain (${heard} over ${d.speech_sec} s of speech): ${how}; pass language= to set it`,
     );
   }
+  for (const st of switched) {
+    out.push(
+      `the speech from ${st.start.toFixed(1)} s to ${st.end.toFixed(1)} s is in ${st.language} (each utterance ${Math.floor(st.probability * 100)} % or more), the rest in ${chosen}: each part transcribed in its own language; the analytics read all of it by ${main}'s rules`,
+    );
+  }
   const changed = d.windows.filter(
     (w) => w.language !== chosen && w.probability >= WINDOW_CHANGE_PROBABILITY,
   );
-  if (changed.length > 0) {
+  if (changed.length > 0 && switched.length === 0) {
     out.push(
       `part of the speech sounds like another language (${changed.map((w) => `${w.language} ${pct(w.probability)}`).join(', ')}); all of it was transcribed as ${chosen}`,
     );

@@ -3,6 +3,9 @@ import {
   decodeScore,
   detectionWarnings,
   detectionWindows,
+  mainLanguage,
+  MIN_STRETCH_SEC,
+  otherLanguageStretches,
   pickDecode,
   probabilityOf,
   trialLanguages,
@@ -81,6 +84,80 @@ describe('language detection rules', () => {
       'de',
     );
     expect(mixed[0]).toMatch(/another language \(en 95 %\)/);
+  });
+
+  it('should find long stretches Whisper is sure are in another language, and only those', () => {
+    const heard = (language: string, p: number): Array<[string, number]> => [
+      [language, p],
+      ['nl', 0.01],
+    ];
+    // German, then 16 s of English in two utterances, a short English quote, a French stretch heard unsure.
+    const planned = [
+      { start: 0, end: 9 },
+      { start: 10, end: 20 },
+      { start: 21, end: 27 },
+      { start: 28, end: 30 },
+      { start: 31, end: 33 },
+      { start: 34, end: 36 },
+      { start: 37, end: 60 },
+    ];
+    const stretches = otherLanguageStretches(
+      {
+        planned,
+        heard: [
+          heard('de', 0.98),
+          heard('en', 0.97),
+          heard('en', 0.93),
+          heard('de', 0.99),
+          heard('en', 0.99),
+          heard('de', 0.95),
+          heard('fr', 0.6),
+        ],
+      },
+      'de',
+    );
+    expect(stretches).toEqual([
+      { language: 'en', probability: 0.93, start: 10, end: 27, utterances: [1, 2] },
+    ]);
+    // Shorter than MIN_STRETCH_SEC, or no language heard: none.
+    const short = { planned: [{ start: 0, end: MIN_STRETCH_SEC - 0.5 }], heard: [heard('en', 0.99)] };
+    expect(otherLanguageStretches(short, 'de')).toEqual([]);
+    expect(otherLanguageStretches({ planned: [{ start: 0, end: 30 }], heard: [undefined] }, 'de')).toEqual(
+      [],
+    );
+    // Two languages back to back are two stretches.
+    const two = otherLanguageStretches(
+      { planned: [planned[1], { start: 21, end: 35 }], heard: [heard('en', 0.97), heard('fr', 0.97)] },
+      'de',
+    );
+    expect(two.map((s) => s.language)).toEqual(['en', 'fr']);
+  });
+
+  it('should name each stretch transcribed in its own language, and then not claim all was one', () => {
+    const d = detection({
+      windows: [
+        { language: 'de', probability: 0.9, speech_sec: 30 },
+        { language: 'en', probability: 0.95, speech_sec: 30 },
+      ],
+    });
+    const stretch = { language: 'en', probability: 0.995, start: 33.77, end: 49.54, utterances: [2] };
+    expect(detectionWarnings(d, 'de', ['de'], [stretch], 'en')).toEqual([
+      "the speech from 33.8 s to 49.5 s is in en (each utterance 99 % or more), the rest in de: each part transcribed in its own language; the analytics read all of it by en's rules",
+    ]);
+  });
+
+  it('should give the result the language most of the speech is in once stretches are switched', () => {
+    const planned = [
+      { start: 0, end: 10 },
+      { start: 11, end: 26 },
+      { start: 27, end: 31 },
+    ];
+    // 15 s of English against 14 s of German; a tie keeps the file's language.
+    const en = { language: 'en', probability: 0.97, start: 11, end: 26, utterances: [1] };
+    expect(mainLanguage(planned, [en], 'de')).toBe('en');
+    expect(mainLanguage(planned.slice(0, 2).concat({ start: 27, end: 32 }), [en], 'de')).toBe('de');
+    expect(mainLanguage(planned, [{ ...en, end: 20, utterances: [2] }], 'de')).toBe('de');
+    expect(mainLanguage(planned, [], 'de')).toBe('de');
   });
 
   it('should decode in the other likely languages too only when unsure on a short file', () => {
