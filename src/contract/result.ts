@@ -149,7 +149,8 @@ export const SpeechEngine = z.object({
 
 /**
  * Documented extension: the language the speech was transcribed in (a Whisper code, ISO 639-1
- * such as `de`), never translated; `language_probability` is the recogniser's confidence when it
+ * such as `de`), never translated; with a long stretch in another language (transcribed in its
+ * own), the language most of the speech is in; `language_probability` is the recogniser's confidence when it
  * detected the language, null when the client set it. Both null when no speech was heard; absent
  * when the file has no audio.
  */
