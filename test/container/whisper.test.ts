@@ -242,6 +242,7 @@ describe('faster-whisper engine', () => {
     // probabilities differ by CPU); the other one's stretch is then transcribed in its own, and
     // the result's language is the one most of the speech is in: English.
     expect(out.language).toBe('en');
+    expect(out.language_probability).toBeGreaterThan(0.5);
     const [, stretch, rest] =
       /is in (en|de) \(each utterance \d+ % or more\), the rest in (en|de): each part transcribed in its own language; the analytics read all of it by en's rules/.exec(
         out.warnings?.join('\n') ?? '',

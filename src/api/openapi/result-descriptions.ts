@@ -59,7 +59,7 @@ export const RESULT_DESCRIPTIONS: Record<string, string> = {
   language:
     'Extension: the language the speech is in and was transcribed in (never translated): a Whisper code, ISO 639-1 such as `de` (`haw` for Hawaiian). Detected from the speech unless `language` was sent. A stretch of 10 s or more that the recogniser is sure is in another language is transcribed in that language (`warnings` names it); this field is then the language most of the speech is in. Null when no speech was recognised; absent without an audio stream.',
   language_probability:
-    "Extension: the recogniser's probability (0–1) for `language`, averaged over up to three 30 s windows of the speech; null when the client set the language or no speech was recognised. Below 0.5 `warnings` says the language is uncertain. When the detection was unsure and the decode in a runner-up language was kept, it is that language's probability (lower than the first's; `warnings` names both). Null when `language` is a switched stretch's language the detection did not list.",
+    "Extension: the recogniser's probability (0–1) for `language`, averaged over up to three 30 s windows of the speech; null when the client set the language or no speech was recognised. Below 0.5 `warnings` says the language is uncertain. When the detection was unsure and the decode in a runner-up language was kept, it is that language's probability (lower than the first's; `warnings` names both). When `language` is the language of stretches transcribed apart (see `language`), the lowest probability at which their utterances were heard in it.",
   speech_engine:
     'Extension: the speech recogniser whose words every speech number is derived from. Absent without an audio stream.',
   'speech_engine.engine':

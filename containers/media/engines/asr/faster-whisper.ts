@@ -371,7 +371,7 @@ export class FasterWhisperEngine implements AsrEngine {
       }
       // The result's language is the one most of the speech is in once the stretches are switched.
       out.language = mainLanguage(kept.planned, switched, kept.language);
-      if (detected) out.language_probability = probabilityOf(detected, out.language);
+      if (detected) out.language_probability = probabilityOf(detected, out.language, switched);
       const notes = detected
         ? detectionWarnings(detected, kept.language, candidates, switched, out.language)
         : [];

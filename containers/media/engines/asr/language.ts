@@ -169,10 +169,17 @@ export function pickDecode(scores: ReadonlyArray<{ language: string; score: numb
 }
 
 /**
- * Pure: the detection's probability of `language`, the one the words are in: the likeliest's when
- * it was kept, a runner-up's when its decode overruled the detection (null if not a candidate).
+ * Pure: the probability of `language`, the one (most of) the words are in: the likeliest's when
+ * it was kept, a runner-up's when its decode overruled the detection; for the language of
+ * `switched` stretches, the lowest at which their utterances were heard in it (null if none).
  */
-export function probabilityOf(d: LanguageDetection, language: string): number | null {
+export function probabilityOf(
+  d: LanguageDetection,
+  language: string,
+  switched: readonly LanguageStretch[] = [],
+): number | null {
+  const stretches = switched.filter((s) => s.language === language);
+  if (stretches.length > 0) return Math.min(...stretches.map((s) => s.probability));
   if (language === d.language) return d.language_probability;
   return d.candidates.find(([l]) => l === language)?.[1] ?? null;
 }

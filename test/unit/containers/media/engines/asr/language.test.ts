@@ -158,6 +158,9 @@ describe('language detection rules', () => {
     expect(mainLanguage(planned.slice(0, 2).concat({ start: 27, end: 32 }), [en], 'de')).toBe('de');
     expect(mainLanguage(planned, [{ ...en, end: 20, utterances: [2] }], 'de')).toBe('de');
     expect(mainLanguage(planned, [], 'de')).toBe('de');
+    // Its probability: the lowest its stretches were heard at (the detection may not list it).
+    expect(probabilityOf(detection({}), 'en', [en, { ...en, probability: 0.93 }])).toBe(0.93);
+    expect(probabilityOf(detection({}), 'de', [en])).toBe(0.97);
   });
 
   it('should decode in the other likely languages too only when unsure on a short file', () => {
