@@ -36,10 +36,10 @@ export interface LanguageStretch {
 /**
  * Pure: the stretches of consecutive utterances that Whisper hears, each at least
  * STRETCH_MIN_PROBABILITY, in one language other than `fileLanguage`, spanning at least
- * MIN_STRETCH_SEC. A shorter run (a quoted phrase, a name, an accent on a few words) stays in the
- * file's language.
- * @example otherLanguageStretches({ planned: [{ start: 0, end: 12 }], heard: [[['en', 0.97]]] }, 'de')
- * // [{ language: 'en', probability: 0.97, start: 0, end: 12, utterances: [0] }]
+ * MIN_STRETCH_SEC, and leaving some of the file in its language. A shorter run (a quoted phrase,
+ * a name, an accent on a few words) stays in the file's language.
+ * @example otherLanguageStretches({ planned: [{ start: 0, end: 5 }, { start: 6, end: 18 }], heard: [[['de', 0.9]], [['en', 0.97]]] }, 'de')
+ * // [{ language: 'en', probability: 0.97, start: 6, end: 18, utterances: [1] }]
  */
 export function otherLanguageStretches(
   decode: { planned: readonly TimeSegment[]; heard: ReadonlyArray<HeardLanguages | undefined> },
@@ -57,7 +57,11 @@ export function otherLanguageStretches(
       last.utterances.push(i);
     } else runs.push({ language, probability, start: u.start, end: u.end, utterances: [i] });
   });
-  return runs.filter((r) => r.end - r.start >= MIN_STRETCH_SEC);
+  // A run over every utterance is no stretch: the whole file is then in one language, which the
+  // detection (and its trials) decide.
+  return runs.filter(
+    (r) => r.end - r.start >= MIN_STRETCH_SEC && r.utterances.length < decode.planned.length,
+  );
 }
 
 /**

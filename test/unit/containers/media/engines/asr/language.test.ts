@@ -120,8 +120,14 @@ describe('language detection rules', () => {
       { language: 'en', probability: 0.93, start: 10, end: 27, utterances: [1, 2] },
     ]);
     // Shorter than MIN_STRETCH_SEC, or no language heard: none.
-    const short = { planned: [{ start: 0, end: MIN_STRETCH_SEC - 0.5 }], heard: [heard('en', 0.99)] };
+    const short = {
+      planned: [planned[0], { start: 10, end: 10 + MIN_STRETCH_SEC - 0.5 }],
+      heard: [heard('de', 0.98), heard('en', 0.99)],
+    };
     expect(otherLanguageStretches(short, 'de')).toEqual([]);
+    // The whole file heard in another language is the detection's call, not a stretch.
+    const whole = { planned: [{ start: 0, end: 30 }], heard: [heard('en', 0.99)] };
+    expect(otherLanguageStretches(whole, 'de')).toEqual([]);
     expect(otherLanguageStretches({ planned: [{ start: 0, end: 30 }], heard: [undefined] }, 'de')).toEqual(
       [],
     );
