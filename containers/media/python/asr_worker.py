@@ -127,7 +127,7 @@ class FirstWindow(threading.local):
 
     output = None
     # Seconds of the utterance's audio, the end of the last segment read, and the longest tail
-    # not decoded: set by transcribe() while it reads the segments; 0 decodes every tail.
+    # not decoded: set by tail_skipping() while it reads the segments; 0 decodes every tail.
     duration = 0.0
     last_end = 0.0
     skip_tail_sec = 0.0

@@ -353,8 +353,6 @@ export class FasterWhisperEngine implements AsrEngine {
       const trials: Array<{ language: string } & Awaited<ReturnType<typeof decodeIn>>> = [];
       for (const language of candidates) trials.push({ language, ...(await decodeIn(language)) });
       const kept = trials.find((t) => t.language === pickDecode(trials))!;
-      out.language = kept.language;
-      if (detected) out.language_probability = probabilityOf(detected, kept.language);
       // A long stretch Whisper hears in another language than the file's (`otherLanguageStretches`)
       // is decoded again in its own, and kept when Whisper finds that decode likelier.
       const switched: LanguageStretch[] = [];
