@@ -158,8 +158,8 @@ console.log(`
 [start] try:     curl -H "X-API-Key: ${shown[0]}" -F file=@video.mp4 http://127.0.0.1:${port}/api/analyze-video
 `);
 
-// The first health check warms the API Worker's edge work (ffmpeg.wasm's core, the VAD's session)
-// before any job needs it: otherwise the first job after a start pays for both (src/pipeline/warm-up.ts).
+// The first health check warms the API Worker (the speech analytics, the VAD's session, ffmpeg.wasm's core)
+// before any job needs them: otherwise the first job after a start pays for them (src/pipeline/warm-up.ts).
 const HEALTH_POLL_MS = 500;
 const HEALTH_WAIT_MS = 180_000;
 async function warmUpWorker() {

@@ -266,10 +266,10 @@ def speech_windows(f, utterances, windows):
     return [chunks[i] for i in picks]
 
 
-def heard_languages(model, encoder_output):
-    """The CANDIDATES likeliest languages of one window's encoder output, with probabilities."""
+def language_probabilities(model, encoder_output):
+    """Whisper's language head on one window's encoder output: (code, probability), likeliest first."""
     results = model.model.detect_language(encoder_output)[0]
-    return [[token[2:-2], round(float(prob), 4)] for token, prob in results[:CANDIDATES]]
+    return [(token[2:-2], float(prob)) for token, prob in results]
 
 
 def detect_language(model, req):
@@ -281,9 +281,7 @@ def detect_language(model, req):
     totals, per_window, speech = {}, [], 0.0
     for audio in chunks:
         seconds = len(audio) / SAMPLE_RATE
-        encoder_output = encode_window(model, audio)
-        results = model.model.detect_language(encoder_output)[0]
-        probs = [(token[2:-2], float(prob)) for token, prob in results]
+        probs = language_probabilities(model, encode_window(model, audio))
         for lang, prob in probs:
             totals[lang] = totals.get(lang, 0.0) + prob * seconds
         per_window.append({"language": probs[0][0], "probability": round(probs[0][1], 4), "speech_sec": round(seconds, 2)})
@@ -309,8 +307,9 @@ def tail_skipping(segments, duration, skip_tail_sec):
     encodes (the hesitation scan's, a loop's cross-attention times) happen between reads, where
     no tail is skipped."""
     it = iter(segments)
+    FIRST_WINDOW.duration = duration
     while True:
-        FIRST_WINDOW.duration, FIRST_WINDOW.skip_tail_sec = duration, skip_tail_sec
+        FIRST_WINDOW.skip_tail_sec = skip_tail_sec
         try:
             s = next(it)
         except (StopIteration, LaterWindowSkipped):
@@ -389,10 +388,15 @@ def transcribe(model, req):
                     }
                 )
             line = {"id": rid, "utterance": i, "start": u["start"], "end": u["end"], "segments": out}
+            # The decode's own first window, read again by the scan and the language head.
+            first_window = FIRST_WINDOW.output
+            if first_window is None and (req.get("hesitation_scan") or req.get("utterance_language")):
+                first_window = encode_window(model, audio)
             if req.get("hesitation_scan"):
-                line["scan"] = hesitation_scan(model, audio, info.language, prompt, max_new, FIRST_WINDOW.output)
+                line["scan"] = hesitation_scan(model, audio, info.language, prompt, max_new, first_window)
             if req.get("utterance_language"):
-                line["heard"] = heard_languages(model, FIRST_WINDOW.output if FIRST_WINDOW.output is not None else encode_window(model, audio))
+                heard = language_probabilities(model, first_window)[:CANDIDATES]
+                line["heard"] = [[lang, round(p, 4)] for lang, p in heard]
             emit(line)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     emit({"id": rid, "done": True, "peak_rss_bytes": peak})

@@ -74,14 +74,12 @@ export function mainLanguage(
   switched: readonly LanguageStretch[],
   fileLanguage: string,
 ): string {
+  const languageOf = new Map(switched.flatMap((s) => s.utterances.map((i) => [i, s.language] as const)));
   const seconds = new Map<string, number>([[fileLanguage, 0]]);
-  const inStretch = new Set(switched.flatMap((s) => s.utterances));
   planned.forEach((u, i) => {
-    if (!inStretch.has(i)) seconds.set(fileLanguage, seconds.get(fileLanguage)! + u.end - u.start);
+    const language = languageOf.get(i) ?? fileLanguage;
+    seconds.set(language, (seconds.get(language) ?? 0) + u.end - u.start);
   });
-  for (const s of switched)
-    for (const i of s.utterances)
-      seconds.set(s.language, (seconds.get(s.language) ?? 0) + planned[i].end - planned[i].start);
   return [...seconds].reduce((best, next) => (next[1] > best[1] ? next : best))[0];
 }
 
