@@ -352,7 +352,9 @@ export class FasterWhisperEngine implements AsrEngine {
       // keeping the decode Whisper itself finds likelier (trialLanguages).
       const trials: Array<{ language: string } & Awaited<ReturnType<typeof decodeIn>>> = [];
       for (const language of candidates) trials.push({ language, ...(await decodeIn(language)) });
-      const kept = trials.find((t) => t.language === pickDecode(trials))!;
+      const heardAs = (language: string) => (detected && probabilityOf(detected, language)) ?? undefined;
+      const picked = pickDecode(trials.map((t) => ({ ...t, probability: heardAs(t.language) })));
+      const kept = trials.find((t) => t.language === picked)!;
       // A long stretch Whisper hears in another language than the file's (`otherLanguageStretches`)
       // is decoded again in its own, and kept when Whisper finds that decode likelier.
       const switched: LanguageStretch[] = [];

@@ -161,12 +161,33 @@ export function decodeScore(segments: ReadonlyArray<{ text: string; avg_logprob:
 export const TRIAL_MARGIN = 0.1;
 
 /**
- * Pure: the language kept after trial decodes, in `trialLanguages` order (the likeliest
- * detection first): another one only when its decode beats the first by TRIAL_MARGIN.
+ * A runner-up the detection heard at least this share as likely as its first is a tie: the
+ * language head cannot tell them apart (a Spanish read sentence: Galician 46.2 %, Spanish 45.8 %),
+ * so there is no choice of the detection's to defend and the likelier decode decides alone.
  */
-export function pickDecode(scores: ReadonlyArray<{ language: string; score: number }>): string {
+export const DETECTION_TIE = 0.9;
+
+/** A trial decode: its language, `decodeScore`, and the detection's probability of the language. */
+export interface TrialScore {
+  language: string;
+  score: number;
+  probability?: number;
+}
+
+/**
+ * Pure: the language kept after trial decodes, in `trialLanguages` order (the likeliest
+ * detection first): another one when its decode beats the first by TRIAL_MARGIN, or at all when
+ * the detection heard the two alike (DETECTION_TIE).
+ */
+export function pickDecode(scores: readonly TrialScore[]): string {
   const [first, ...others] = scores;
-  const better = others.filter((o) => o.score - first.score >= TRIAL_MARGIN);
+  const tied = (o: TrialScore) =>
+    o.probability !== undefined &&
+    first.probability !== undefined &&
+    o.probability >= DETECTION_TIE * first.probability;
+  const better = others.filter((o) =>
+    tied(o) ? o.score > first.score : o.score - first.score >= TRIAL_MARGIN,
+  );
   return better.length > 0 ? better.reduce((b, o) => (o.score > b.score ? o : b)).language : first.language;
 }
 

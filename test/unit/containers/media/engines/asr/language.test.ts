@@ -250,6 +250,21 @@ describe('language detection rules', () => {
     expect(pickDecode([{ language: 'de', score: -0.3 }])).toBe('de');
   });
 
+  it('should let the likelier decode alone decide between languages the detection heard alike', () => {
+    // Measured: a Spanish read sentence heard as Galician 46.2 %, Spanish 45.8 %; decoded −0.49 and −0.45.
+    const tie = [
+      { language: 'gl', score: -0.493, probability: 0.4615 },
+      { language: 'es', score: -0.454, probability: 0.4583 },
+    ];
+    expect(pickDecode(tie)).toBe('es');
+    expect(pickDecode([tie[0], { ...tie[1], score: -0.5 }])).toBe('gl');
+    // Not a tie (under DETECTION_TIE of the first's probability): the margin holds.
+    expect(pickDecode([tie[0], { ...tie[1], probability: 0.9 * 0.4615 - 0.001 }])).toBe('gl');
+    expect(pickDecode([tie[0], { ...tie[1], probability: 0.9 * 0.4615 }])).toBe('es');
+    // Without the detection's probabilities (a requested language), the margin holds.
+    expect(pickDecode(tie.map(({ language, score }) => ({ language, score })))).toBe('gl');
+  });
+
   it('should score a decode by its text-weighted mean log-probability', () => {
     expect(decodeScore([])).toBe(Number.NEGATIVE_INFINITY);
     expect(
