@@ -11,7 +11,9 @@
  *   order), recall, precision.
  * The engine detects the language unless BENCH_FORCE_LANGUAGE=1, which passes each clip's
  * language (`transcribe(pcm, { language })`). BENCH_SETS=a,b limits the sets; BENCH_ENGINE picks
- * the engine (default faster-whisper); BENCH_CLIPS=1 prints every clip's result.
+ * the engine (default faster-whisper); BENCH_PARTS=tune keeps only the clips of those parts (a
+ * set without parts is kept whole); BENCH_CLIPS=1 prints every clip's result (look at a tune
+ * part's clips with both, never at a heldout part's).
  * BENCH_METHOD sets how English hesitations are recovered, to compare the methods side by side
  * (`methods.ts`): `service` (default: the engine as the service builds it), `bare`, `prompt`, `fillers`.
  * Like a job, the engine decodes only the speech the edge's Silero VAD finds (`detectSpeech` with
@@ -168,7 +170,8 @@ function fillerTable(results: ClipResult[]): string[] {
 
 async function main(): Promise<void> {
   const names = process.env.BENCH_SETS?.split(',').filter(Boolean);
-  const clips = await loadSets(undefined, names);
+  const parts = process.env.BENCH_PARTS?.split(',').filter(Boolean);
+  const clips = (await loadSets(undefined, names)).filter((c) => !parts || !c.part || parts.includes(c.part));
   const force = process.env.BENCH_FORCE_LANGUAGE === '1';
   const vad = process.env.BENCH_VAD !== '0';
   const method = process.env.BENCH_METHOD ?? 'service';
