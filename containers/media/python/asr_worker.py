@@ -43,7 +43,8 @@ speech), and averages Whisper's language probabilities over them, weighted by se
 
 "temperature" is the ladder tried in turn while a decode compresses like a loop (gzip ratio
 > 2.4); default OpenAI's [0.0, 0.2, ..., 1.0]. The engine asks for [0.0] and decides itself
-whether to ask again warmer. "words" is empty unless word_timestamps is true, except for a
+whether to decode a loop again, with "repetition_penalty" (default 1: none; CTranslate2's
+penalty on tokens already generated) rather than sampling. "words" is empty unless word_timestamps is true, except for a
 segment that compresses like a loop: its words then carry Whisper's cross-attention times
 (one alignment pass over the utterance, no new decode) so the caller can tell speech that
 really repeats (the repeats spread over the audio) from a decode stuck in a loop (the repeats
@@ -332,6 +333,9 @@ def transcribe(model, req):
     temperature = req.get("temperature", [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
     tokens_per_sec = max(1.0, float(req.get("max_tokens_per_sec", TOKENS_PER_SEC_CAP)))
     skip_tail = max(0.0, float(req.get("max_skipped_tail_sec", 0)))
+    # Above 1, tokens already written are made less likely: a decode that looped, decoded again so,
+    # breaks its loop without sampling (the same audio gives the same words on every run).
+    repetition_penalty = max(1.0, float(req.get("repetition_penalty", 1.0)))
     with open(req["pcm"], "rb") as f:
         for i, u in enumerate(req.get("utterances", [])):
             audio = read_utterance(f, u["start"], u["end"])
@@ -354,6 +358,7 @@ def transcribe(model, req):
                 without_timestamps=not word_ts,
                 max_new_tokens=max_new,
                 compression_ratio_threshold=COMPRESSION_RATIO_THRESHOLD,
+                repetition_penalty=repetition_penalty,
                 # No retry and no skip on low log-probability: the caller filters on the scores.
                 log_prob_threshold=None,
                 no_speech_threshold=None,

@@ -8,8 +8,10 @@
  *   from a temp file, so memory does not grow with length.
  * - Each utterance is decoded once (beam search at temperature 0); only a decode that loops
  *   (`isDecodingLoop`: repetitive text whose repeats Whisper cannot place in the audio) is
- *   decoded again on OpenAI's warmer ladder. Speech that really repeats is kept as decoded: the
- *   whole ladder made 5–6 decodes of each window of a looped 8 s line and kept a worse one.
+ *   decoded again, with a repetition penalty (`LOOP_REPETITION_PENALTY`), never by sampling: the
+ *   same audio gives the same words. Speech that really repeats is kept as decoded: OpenAI's
+ *   ladder of warmer temperatures made 5–6 decodes of each window of a looped 8 s line and kept a
+ *   worse one.
  * - Whisper's scores and a loop detector drop invented words (`whisper-filter.ts`).
  * - A prompt written with disfluencies makes Whisper keep "um"/"uh", which it otherwise tidies
  *   away (bench/speech; docs/benchmarks.md "Speech recognition, measured").
@@ -30,7 +32,7 @@ import { alignTextInThread, alignWithFillersInThread } from './align-thread.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError } from './errors.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
-import { planUtterances, speechSecondsIn } from './segments.js';
+import { planUtterances, speechSecondsIn, uncoveredSpeechSec } from './segments.js';
 import {
   cutInWordLoop,
   cutRepeatLoops,
@@ -87,13 +89,18 @@ export const UTTERANCE_PADDING_SEC = 0.2;
  * (docs/languages.md, "Half a second before English speech").
  */
 export const ALIGNED_LEAD_SEC = 0.5;
-/** The first decode of every utterance: beam search, no sampling. */
-const FIRST_DECODE_TEMPERATURE = [0];
+/** Every decode: beam search at temperature 0, no sampling (the same audio gives the same words). */
+const DECODE_TEMPERATURE = [0];
 /**
- * OpenAI's ladder after temperature 0, for a decode that loops: the worker moves up while the
- * text still compresses like a loop (on mfa_uhuh.flac 0.2 still looped, 0.4 broke the loop).
+ * The repetition penalty of the second decode of an utterance whose first decode loops
+ * (CTranslate2's: tokens already written are made less likely). It replaced OpenAI's ladder of
+ * warmer temperatures, which samples: two minutes of French conversation whose first 28 s loop
+ * ("non, non, non, …" to the end of the window) came back with 471, 489 and 491 words in three
+ * runs of one process, once with the loop again. At
+ * 1.1–1.2 that loop broke into the conversation's words; 1.5 garbled them ("Justement pour vous
+ * vendredrab").
  */
-export const WARMER_TEMPERATURES = [0.2, 0.4, 0.6, 0.8, 1];
+export const LOOP_REPETITION_PENALTY = 1.2;
 
 export interface FasterWhisperOptions {
   /** The venv's python; default `<PYTHON_VENV>/bin/python`. */
@@ -214,7 +221,7 @@ export class FasterWhisperEngine implements AsrEngine {
     }
     const dir = await mkdtemp(join(tmpdir(), WORK_DIR_PREFIX.asr));
     let peak = 0;
-    let warmerDecodes = 0;
+    let loopRedecodes = 0;
     let skippedSpeechRedecodes = 0;
     const poll = setInterval(() => (peak = Math.max(peak, readPeakRss(this.#proc.pid))), 100);
     try {
@@ -230,11 +237,13 @@ export class FasterWhisperEngine implements AsrEngine {
       // One utterance per request: the worker's queue then takes turns between concurrent jobs.
       const decode = async (
         utterance: TimeSegment,
-        temperature: number[],
         language: string,
         wordTimestamps: boolean,
-        prompt = promptFor(language, this.#prompt),
-        hesitationScan = false,
+        {
+          prompt = promptFor(language, this.#prompt),
+          hesitationScan = false,
+          repetitionPenalty = 1,
+        }: { prompt?: string; hesitationScan?: boolean; repetitionPenalty?: number } = {},
       ): Promise<WorkerLine> => {
         let decoded: WorkerLine | undefined;
         const done = await this.#proc.request(
@@ -245,7 +254,8 @@ export class FasterWhisperEngine implements AsrEngine {
             initial_prompt: prompt,
             word_timestamps: wordTimestamps,
             language,
-            temperature,
+            temperature: DECODE_TEMPERATURE,
+            repetition_penalty: repetitionPenalty,
             // The language's bound on tokens (a loop stops early, its speech does not).
             max_tokens_per_sec: maxTokensPerSecond(language),
             // A rest this short after Whisper's last word is not decoded again: what Whisper
@@ -266,12 +276,30 @@ export class FasterWhisperEngine implements AsrEngine {
       const alignLine = (line: WorkerLine, words: TimedWord[]) =>
         alignUtterance(pcm, Number(line.start), Number(line.end), words, this.#fillerAlignment, signal);
       /**
+       * The utterance decoded once more without the prompt, kept when it has at least
+       * `MIN_RECOVERED_WORDS` more words than `words` (a hesitant speaker's unwritten "uh"s alone
+       * do not swap it): a prompt can make Whisper skip a sentence, in any language. Undefined
+       * when that decode is not kept.
+       */
+      const decodedWithoutPrompt = async (
+        utterance: TimeSegment,
+        words: TimedWord[],
+        language: string,
+        wordTimestamps: boolean,
+      ): Promise<{ line: WorkerLine; words: TimedWord[] } | undefined> => {
+        const plain = await decode(utterance, language, wordTimestamps, { prompt: '' });
+        const plainSegments = plain.segments as WhisperSegment[];
+        if (hasDecodingLoop(plainSegments)) return undefined;
+        const plainWords = keptWords(plainSegments, language);
+        if (lexicalWords(plainWords) < lexicalWords(words) + MIN_RECOVERED_WORDS) return undefined;
+        skippedSpeechRedecodes++;
+        return { line: plain, words: plainWords };
+      };
+      /**
        * Aligns an English utterance; when the aligner had to hear more than a few hesitations that
        * Whisper did not write, or the decode has too few words for its speech (`maySkipSpeech`), the
-       * prompted decode may have skipped speech (a prompt can make Whisper drop a sentence, whose
-       * words the aligner then takes for "uh"/"hmm"): the utterance
-       * is decoded once more without the prompt, and that decode is kept when it has at least
-       * `MIN_RECOVERED_WORDS` more words (a hesitant speaker's unwritten "uh"s alone do not swap it).
+       * prompted decode may have skipped speech (whose words the aligner then takes for
+       * "uh"/"hmm"), and it is decoded again without the prompt (`decodedWithoutPrompt`).
        */
       const alignChecked = async (
         utterance: TimeSegment,
@@ -285,13 +313,29 @@ export class FasterWhisperEngine implements AsrEngine {
           !maySkipSpeech(words, aligned, speechSecondsIn(utterance, speechSegments))
         )
           return aligned;
-        const plain = await decode(utterance, FIRST_DECODE_TEMPERATURE, language, this.#wordTimestamps, '');
-        const plainSegments = plain.segments as WhisperSegment[];
-        if (hasDecodingLoop(plainSegments)) return aligned;
-        const plainWords = keptWords(plainSegments);
-        if (lexicalWords(plainWords) < lexicalWords(words) + MIN_RECOVERED_WORDS) return aligned;
-        skippedSpeechRedecodes++;
-        return alignLine(plain, plainWords);
+        const plain = await decodedWithoutPrompt(utterance, words, language, this.#wordTimestamps);
+        return plain ? alignLine(plain.line, plain.words) : aligned;
+      };
+      /**
+       * Checks an utterance that keeps Whisper's own word times (every language but English): when
+       * its words leave `MAX_UNCOVERED_SPEECH_SEC` of the VAD's speech without a word near it
+       * (`uncoveredSpeechSec`), or are too few for its speech (`maySkipSpeech`), the prompted
+       * decode may have skipped a sentence, and it is decoded again without the prompt
+       * (`decodedWithoutPrompt`).
+       */
+      const ownTimesChecked = async (
+        utterance: TimeSegment,
+        words: TimedWord[],
+        language: string,
+      ): Promise<TimedWord[]> => {
+        if (
+          !promptFor(language, this.#prompt) ||
+          (!maySkipSpeech(words, words, speechSecondsIn(utterance, speechSegments)) &&
+            uncoveredSpeechSec(utterance, speechSegments, words, WORD_TIME_MARGIN_SEC) <
+              MAX_UNCOVERED_SPEECH_SEC)
+        )
+          return words;
+        return (await decodedWithoutPrompt(utterance, words, language, true))?.words ?? words;
       };
       /**
        * Every utterance in one language (or those of `only`): its words, the mean log-probability
@@ -316,25 +360,22 @@ export class FasterWhisperEngine implements AsrEngine {
           try {
             while (!failed && next < planned.length) {
               const i = next++;
-              let line = await decode(
-                planned[i],
-                FIRST_DECODE_TEMPERATURE,
-                language,
-                wordTimestamps,
-                undefined,
-                scan,
-              );
+              let line = await decode(planned[i], language, wordTimestamps, { hesitationScan: scan });
               if (hasDecodingLoop(line.segments as WhisperSegment[])) {
-                warmerDecodes++;
-                const warmer = await decode(planned[i], WARMER_TEMPERATURES, language, wordTimestamps);
-                if (keepsWarmer(line.segments as WhisperSegment[], warmer.segments as WhisperSegment[]))
-                  line = warmer;
+                loopRedecodes++;
+                const again = await decode(planned[i], language, wordTimestamps, {
+                  repetitionPenalty: LOOP_REPETITION_PENALTY,
+                });
+                if (keepsRedecode(line.segments as WhisperSegment[], again.segments as WhisperSegment[]))
+                  line = again;
               }
               segments[i] = line.segments as WhisperSegment[];
               heard[i] = line.heard as HeardLanguages | undefined;
               const words = withScannedHesitations(keptWords(segments[i], language), scanOf(line.scan));
               // Alignment (WebAssembly, its own thread) overlaps the worker's next utterances.
-              const timed = align ? alignChecked(planned[i], line, words, language) : Promise.resolve(words);
+              const timed = align
+                ? alignChecked(planned[i], line, words, language)
+                : ownTimesChecked(planned[i], words, language);
               timed.catch(() => {}); // awaited below, unless a lane fails first
               perUtterance[i] = timed;
             }
@@ -386,7 +427,7 @@ export class FasterWhisperEngine implements AsrEngine {
       peakRssBytes: peak,
       utterances: utterances.length,
       processes: 1,
-      warmerDecodes,
+      loopRedecodes,
       skippedSpeechRedecodes,
     };
     return out;
@@ -441,14 +482,15 @@ export function keptWords(segments: readonly WhisperSegment[], language?: string
 }
 
 /**
- * Pure: whether the warmer decode of a looping utterance replaces the first one: unless the
- * filters keep fewer of its words than of the first's (the loop cut or dropped). A warmer decode
- * samples, so it can come back as noise the filters drop whole: on Intel MKL's kernels the
- * disfluent clip mfa_uhuh.flac once lost every word that way, "Montreal" and "forced aligner"
- * included, where its first decode kept "Montreal" before the loop.
+ * Pure: whether the second decode of a looping utterance (`LOOP_REPETITION_PENALTY`) replaces the
+ * first one: unless the filters keep fewer of its words than of the first's (the loop cut or
+ * dropped). A second decode can come back as noise the filters drop whole: on Intel MKL's kernels
+ * the disfluent clip mfa_uhuh.flac once lost every word that way (a warmer, sampled decode, as
+ * they were then), "Montreal" and "forced aligner" included, where its first decode kept
+ * "Montreal" before the loop.
  */
-export function keepsWarmer(first: readonly WhisperSegment[], warmer: readonly WhisperSegment[]): boolean {
-  return lexicalWords(keptWords(warmer)) >= lexicalWords(keptWords(first));
+export function keepsRedecode(first: readonly WhisperSegment[], again: readonly WhisperSegment[]): boolean {
+  return lexicalWords(keptWords(again)) >= lexicalWords(keptWords(first));
 }
 
 /**
@@ -499,6 +541,20 @@ export function joinWordPieces(words: WhisperSegment['words'], language?: string
 
 /** Words a decode without the prompt must add to replace one suspected of skipping speech. */
 const MIN_RECOVERED_WORDS = 3;
+
+/**
+ * Seconds of the VAD's speech in an utterance left without a word near it (`WORD_TIME_MARGIN_SEC`)
+ * from which its prompted decode is suspected of skipping speech. Whisper, prompted, left the
+ * first 2.5 s of a read French clip ("Pulls shetland, tailles 36 à 46, …") and a whole Portuguese
+ * sentence of 3 s in a minute of the set's clips undecoded; it wrote both without the prompt.
+ */
+export const MAX_UNCOVERED_SPEECH_SEC = 1;
+
+/**
+ * How far from a word Whisper's own (cross-attention) time may put speech that still belongs to
+ * it, seconds: those times are rough, and the VAD pads its segments.
+ */
+export const WORD_TIME_MARGIN_SEC = 0.5;
 
 /** Longest run of hesitation words kept when the aligner cannot count them (a loop otherwise). */
 const MAX_UNALIGNED_HESITATION_RUN = 3;

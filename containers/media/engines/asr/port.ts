@@ -26,7 +26,7 @@ export interface AsrRunStats {
   /** Decoder processes (pocketsphinx) or native jobs (whisper) used. */
   processes: number;
   /** Utterances decoded a second time because the first decode looped (whisper). */
-  warmerDecodes?: number;
+  loopRedecodes?: number;
   /** English utterances decoded again without the prompt because the first seemed to skip speech (whisper). */
   skippedSpeechRedecodes?: number;
 }

@@ -109,6 +109,37 @@ export function speechSecondsIn(span: TimeSegment, speech: readonly TimeSegment[
   );
 }
 
+/**
+ * Pure: seconds of `speech` inside `span` (the whole span when the speech is not known) that lie
+ * farther than `marginSec` from every word's [start, end]: speech a decode wrote nothing for.
+ * @example uncoveredSpeechSec({ start: 0, end: 10 }, [{ start: 0, end: 10 }], [{ start: 4, end: 10 }], 0.5) // 3.5
+ */
+export function uncoveredSpeechSec(
+  span: TimeSegment,
+  speech: readonly TimeSegment[] | undefined,
+  words: ReadonlyArray<{ start: number; end: number }>,
+  marginSec: number,
+): number {
+  const covered: TimeSegment[] = [];
+  for (const w of [...words].sort((a, b) => a.start - b.start)) {
+    const start = w.start - marginSec;
+    const end = w.end + marginSec;
+    const last = covered.at(-1);
+    if (last && start <= last.end) last.end = Math.max(last.end, end);
+    else covered.push({ start, end });
+  }
+  return (speech ?? [span]).reduce((sum, s) => {
+    const start = Math.max(s.start, span.start);
+    const end = Math.min(s.end, span.end);
+    if (end <= start) return sum;
+    const hidden = covered.reduce(
+      (h, c) => h + Math.max(0, Math.min(c.end, end) - Math.max(c.start, start)),
+      0,
+    );
+    return sum + (end - start - hidden);
+  }, 0);
+}
+
 /** Splits a segment longer than `maxSec` at the quietest frame in the window before each limit. */
 function splitLong(pcm: Int16Array, seg: TimeSegment, maxSec: number): TimeSegment[] {
   const out: TimeSegment[] = [];

@@ -98,7 +98,7 @@ export function cutInWordLoop(word: string): string {
 }
 
 /**
- * Pure: whether a decoded segment is a decoding loop, to be decoded again warmer or dropped. A
+ * Pure: whether a decoded segment is a decoding loop, to be decoded again (with a repetition penalty) or dropped. A
  * word that loops inside itself (`hasInWordLoop`) makes it one. Otherwise only a segment that
  * compresses like a loop can be one; it is not when its words carry times (the worker times
  * those of every such segment) and few of them are squeezed into no audio: each repeat was

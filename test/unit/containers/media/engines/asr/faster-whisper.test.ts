@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   joinWordPieces,
-  keepsWarmer,
+  keepsRedecode,
   keptWords,
 } from '../../../../../../containers/media/engines/asr/faster-whisper.js';
 import type { WhisperSegment } from '../../../../../../containers/media/engines/asr/whisper-filter.js';
@@ -96,9 +96,9 @@ describe("Whisper's word pieces", () => {
   });
 });
 
-describe('keepsWarmer', () => {
+describe('keepsRedecode', () => {
   // mfa_uhuh.flac as Whisper decoded it with Intel MKL's kernels: the first decode loops on "uh"
-  // after "Montreal"; a warmer one samples, and may come back as noise the filters drop whole.
+  // after "Montreal"; a second decode may come back as noise the filters drop whole.
   const decoded = (text: string, avg_logprob: number, compression_ratio: number): WhisperSegment => ({
     text,
     start: 0,
@@ -110,16 +110,16 @@ describe('keepsWarmer', () => {
   });
   const looping = decoded(' Montreal,' + ' uh,'.repeat(60), -0.07, 18.83);
 
-  it('should keep the warmer decode when the filters keep as many of its words', () => {
+  it('should keep the second decode when the filters keep as many of its words', () => {
     expect(
-      keepsWarmer([looping], [decoded(' Montreal, uh, uh, uh, uh, uh... Force divider.', -0.91, 1.18)]),
+      keepsRedecode([looping], [decoded(' Montreal, uh, uh, uh, uh, uh... Force divider.', -0.91, 1.18)]),
     ).toBe(true);
   });
 
-  it('should keep the first decode when the warmer one is dropped whole', () => {
+  it('should keep the first decode when the second one is dropped whole', () => {
     const noise = decoded(' Montreal uh, uh, horse-de-liner, the the of of.', -1.8, 1.9);
     expect(keptWords([noise])).toEqual([]);
-    expect(keepsWarmer([looping], [noise])).toBe(false);
+    expect(keepsRedecode([looping], [noise])).toBe(false);
     expect(keptWords([looping]).map((w) => w.word)[0]).toBe('Montreal,');
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { planUtterances, speechSecondsIn } from '../../../../../../containers/media/engines/asr/segments';
+import {
+  planUtterances,
+  speechSecondsIn,
+  uncoveredSpeechSec,
+} from '../../../../../../containers/media/engines/asr/segments';
 
 const silence = (seconds: number) => new Int16Array(Math.round(seconds * 16_000));
 const rounded = (segments: Array<{ start: number; end: number }>) =>
@@ -49,5 +53,39 @@ describe('planUtterances', () => {
     expect(speechSecondsIn({ start: 0, end: 10 }, speech)).toBe(3);
     expect(speechSecondsIn({ start: 4, end: 8 }, speech)).toBe(0);
     expect(speechSecondsIn({ start: 0.5, end: 2.5 }, undefined)).toBe(2);
+  });
+});
+
+describe('uncoveredSpeechSec', () => {
+  const utterance = { start: 0.2, end: 10.5 };
+  // The read French clip whose prompted decode began at its fourth second (VAD spans as measured).
+  const speech = [
+    { start: 0.39, end: 2.78 },
+    { start: 3.39, end: 5.37 },
+    { start: 5.54, end: 6.94 },
+    { start: 7.87, end: 10.27 },
+  ];
+  const word = (start: number, end: number) => ({ start, end });
+
+  it('should count the speech before the first word that no word is near', () => {
+    const words = [word(2.93, 3.3), word(3.49, 6.5), word(7.81, 9.97)];
+    // 0.39-2.43 is farther than 0.5 s from "Plus" at 2.93.
+    expect(uncoveredSpeechSec(utterance, speech, words, 0.5)).toBeCloseTo(2.04, 2);
+  });
+
+  it('should count nothing when every stretch of speech has words near it', () => {
+    const words = [word(0.19, 2.5), word(3.27, 6.5), word(7.75, 9.97)];
+    expect(uncoveredSpeechSec(utterance, speech, words, 0.5)).toBe(0);
+  });
+
+  it('should count speech in a gap between words, and not the pauses the VAD left out', () => {
+    const words = [word(0.4, 2.7), word(8, 10.2)];
+    // The gap 3.2-7.5 holds 1.98 + 1.40 s of speech; the 0.61 s pause inside it is no speech.
+    expect(uncoveredSpeechSec(utterance, speech, words, 0.5)).toBeCloseTo(3.38, 2);
+  });
+
+  it('should count the whole span when no words were written, or no speech was given', () => {
+    expect(uncoveredSpeechSec({ start: 0, end: 4 }, undefined, [], 0.5)).toBe(4);
+    expect(uncoveredSpeechSec({ start: 0, end: 4 }, undefined, [word(1, 2)], 0.5)).toBe(2);
   });
 });
