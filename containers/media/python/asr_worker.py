@@ -44,8 +44,8 @@ speech), and averages Whisper's language probabilities over them, weighted by se
 "temperature" is the ladder tried in turn while a decode compresses like a loop (gzip ratio
 > 2.4); default OpenAI's [0.0, 0.2, ..., 1.0]. The engine asks for [0.0] and decides itself
 whether to decode a loop again, with "repetition_penalty" (default 1: none; CTranslate2's
-penalty on tokens already generated) rather than sampling. "words" is empty unless word_timestamps is true, except for a
-segment that compresses like a loop: its words then carry Whisper's cross-attention times
+penalty on tokens already generated) rather than sampling. "words" is empty unless
+word_timestamps is true, except for a segment that compresses like a loop: its words then carry Whisper's cross-attention times
 (one alignment pass over the utterance, no new decode) so the caller can tell speech that
 really repeats (the repeats spread over the audio) from a decode stuck in a loop (the repeats
 squeezed into a moment). "temperature" of a segment says which step of the ladder wrote it.

@@ -32,7 +32,7 @@ import { alignTextInThread, alignWithFillersInThread } from './align-thread.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError } from './errors.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
-import { planUtterances, speechSecondsIn, uncoveredSpeechSec } from './segments.js';
+import { planUtterances, speechSecondsIn } from './segments.js';
 import {
   cutInWordLoop,
   cutRepeatLoops,
@@ -41,6 +41,7 @@ import {
   withoutDoubtedTails,
   isHeardRepetition,
   isHesitation,
+  leavesSpeechUnwritten,
   lexicalWords,
   MAX_TAIL_SEC,
   maySkipSpeech,
@@ -96,9 +97,8 @@ const DECODE_TEMPERATURE = [0];
  * (CTranslate2's: tokens already written are made less likely). It replaced OpenAI's ladder of
  * warmer temperatures, which samples: two minutes of French conversation whose first 28 s loop
  * ("non, non, non, …" to the end of the window) came back with 471, 489 and 491 words in three
- * runs of one process, once with the loop again. At
- * 1.1–1.2 that loop broke into the conversation's words; 1.5 garbled them ("Justement pour vous
- * vendredrab").
+ * runs of one process, once with the loop again. At 1.1–1.2 that loop broke into the
+ * conversation's words; 1.5 garbled them ("Justement pour vous vendredrab").
  */
 export const LOOP_REPETITION_PENALTY = 1.2;
 
@@ -318,22 +318,16 @@ export class FasterWhisperEngine implements AsrEngine {
       };
       /**
        * Checks an utterance that keeps Whisper's own word times (every language but English): when
-       * its words leave `MAX_UNCOVERED_SPEECH_SEC` of the VAD's speech without a word near it
-       * (`uncoveredSpeechSec`), or are too few for its speech (`maySkipSpeech`), the prompted
-       * decode may have skipped a sentence, and it is decoded again without the prompt
-       * (`decodedWithoutPrompt`).
+       * its words leave speech without a word near it, or are too few for its speech
+       * (`leavesSpeechUnwritten`), the prompted decode may have skipped a sentence, and it is
+       * decoded again without the prompt (`decodedWithoutPrompt`).
        */
       const ownTimesChecked = async (
         utterance: TimeSegment,
         words: TimedWord[],
         language: string,
       ): Promise<TimedWord[]> => {
-        if (
-          !promptFor(language, this.#prompt) ||
-          (!maySkipSpeech(words, words, speechSecondsIn(utterance, speechSegments)) &&
-            uncoveredSpeechSec(utterance, speechSegments, words, WORD_TIME_MARGIN_SEC) <
-              MAX_UNCOVERED_SPEECH_SEC)
-        )
+        if (!promptFor(language, this.#prompt) || !leavesSpeechUnwritten(words, utterance, speechSegments))
           return words;
         return (await decodedWithoutPrompt(utterance, words, language, true))?.words ?? words;
       };
@@ -541,20 +535,6 @@ export function joinWordPieces(words: WhisperSegment['words'], language?: string
 
 /** Words a decode without the prompt must add to replace one suspected of skipping speech. */
 const MIN_RECOVERED_WORDS = 3;
-
-/**
- * Seconds of the VAD's speech in an utterance left without a word near it (`WORD_TIME_MARGIN_SEC`)
- * from which its prompted decode is suspected of skipping speech. Whisper, prompted, left the
- * first 2.5 s of a read French clip ("Pulls shetland, tailles 36 à 46, …") and a whole Portuguese
- * sentence of 3 s in a minute of the set's clips undecoded; it wrote both without the prompt.
- */
-export const MAX_UNCOVERED_SPEECH_SEC = 1;
-
-/**
- * How far from a word Whisper's own (cross-attention) time may put speech that still belongs to
- * it, seconds: those times are rough, and the VAD pads its segments.
- */
-export const WORD_TIME_MARGIN_SEC = 0.5;
 
 /** Longest run of hesitation words kept when the aligner cannot count them (a loop otherwise). */
 const MAX_UNALIGNED_HESITATION_RUN = 3;

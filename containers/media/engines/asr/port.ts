@@ -27,7 +27,7 @@ export interface AsrRunStats {
   processes: number;
   /** Utterances decoded a second time because the first decode looped (whisper). */
   loopRedecodes?: number;
-  /** English utterances decoded again without the prompt because the first seemed to skip speech (whisper). */
+  /** Utterances decoded again without the prompt, and kept, because the first seemed to skip speech (whisper). */
   skippedSpeechRedecodes?: number;
 }
 

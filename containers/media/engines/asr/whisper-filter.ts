@@ -25,6 +25,8 @@
 import { deflateSync } from 'node:zlib';
 import { isHesitationAnywhere as isHesitationNorm } from '../../../../src/analytics/speech/languages.js';
 import { normalizeWord } from '../../../../src/analytics/speech/tokens.js';
+import type { TimeSegment } from '../../../../src/contract/media.js';
+import { speechSecondsIn, uncoveredSpeechSec } from './segments.js';
 
 /** One decoded segment as the Python worker reports it. */
 export interface WhisperSegment {
@@ -98,8 +100,8 @@ export function cutInWordLoop(word: string): string {
 }
 
 /**
- * Pure: whether a decoded segment is a decoding loop, to be decoded again (with a repetition penalty) or dropped. A
- * word that loops inside itself (`hasInWordLoop`) makes it one. Otherwise only a segment that
+ * Pure: whether a decoded segment is a decoding loop, to be decoded again (with a repetition
+ * penalty) or dropped. A word that loops inside itself (`hasInWordLoop`) makes it one. Otherwise only a segment that
  * compresses like a loop can be one; it is not when its words carry times (the worker times
  * those of every such segment) and few of them are squeezed into no audio: each repeat was
  * heard. Without word times, compressing like a loop is taken as one (OpenAI's rule).
@@ -246,6 +248,10 @@ export const lexicalWords = (words: ReadonlyArray<{ word: string }>): number =>
  */
 export const MIN_WORDS_PER_SPEECH_SEC = 1;
 
+/** Pure: fewer words (hesitations aside) than `MIN_WORDS_PER_SPEECH_SEC` for `speechSec` of speech. */
+export const tooFewWords = (words: ReadonlyArray<{ word: string }>, speechSec: number): boolean =>
+  lexicalWords(words) < MIN_WORDS_PER_SPEECH_SEC * speechSec;
+
 /**
  * Pure: whether a decode may have skipped speech: the aligner heard more hesitations than Whisper
  * wrote (`MAX_ADDED_HESITATIONS`), or it has too few words for its seconds of speech.
@@ -255,9 +261,36 @@ export function maySkipSpeech(
   aligned: ReadonlyArray<{ word: string }>,
   speechSec: number,
 ): boolean {
+  return addedHesitations(written, aligned) > MAX_ADDED_HESITATIONS || tooFewWords(written, speechSec);
+}
+
+/**
+ * Seconds of the VAD's speech in an utterance left without a word near it (`WORD_TIME_MARGIN_SEC`)
+ * from which its prompted decode is suspected of skipping speech. Whisper, prompted, left the
+ * first 2.5 s of a read French clip ("Pulls shetland, tailles 36 à 46, …") and a whole Portuguese
+ * sentence of 3 s in a minute of the set's clips undecoded; it wrote both without the prompt.
+ */
+export const MAX_UNCOVERED_SPEECH_SEC = 1;
+
+/**
+ * How far from a word Whisper's own (cross-attention) time may put speech that still belongs to
+ * it, seconds: those times are rough, and the VAD pads its segments.
+ */
+export const WORD_TIME_MARGIN_SEC = 0.5;
+
+/**
+ * Pure: `maySkipSpeech` for a decode that keeps Whisper's own word times (no aligner to hear what
+ * is missing): its words leave at least `MAX_UNCOVERED_SPEECH_SEC` of the utterance's speech
+ * farther than `WORD_TIME_MARGIN_SEC` from every word (`uncoveredSpeechSec`), or are too few for it.
+ */
+export function leavesSpeechUnwritten(
+  words: ReadonlyArray<{ word: string; start: number; end: number }>,
+  utterance: TimeSegment,
+  speech: readonly TimeSegment[] | undefined,
+): boolean {
   return (
-    addedHesitations(written, aligned) > MAX_ADDED_HESITATIONS ||
-    lexicalWords(written) < MIN_WORDS_PER_SPEECH_SEC * speechSec
+    tooFewWords(words, speechSecondsIn(utterance, speech)) ||
+    uncoveredSpeechSec(utterance, speech, words, WORD_TIME_MARGIN_SEC) >= MAX_UNCOVERED_SPEECH_SEC
   );
 }
 

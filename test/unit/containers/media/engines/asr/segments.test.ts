@@ -4,6 +4,7 @@ import {
   speechSecondsIn,
   uncoveredSpeechSec,
 } from '../../../../../../containers/media/engines/asr/segments';
+import { SKIPPED_HEAD_SPEECH, SKIPPED_HEAD_UTTERANCE } from './skipped-head.fixture';
 
 const silence = (seconds: number) => new Int16Array(Math.round(seconds * 16_000));
 const rounded = (segments: Array<{ start: number; end: number }>) =>
@@ -57,14 +58,8 @@ describe('planUtterances', () => {
 });
 
 describe('uncoveredSpeechSec', () => {
-  const utterance = { start: 0.2, end: 10.5 };
-  // The read French clip whose prompted decode began at its fourth second (VAD spans as measured).
-  const speech = [
-    { start: 0.39, end: 2.78 },
-    { start: 3.39, end: 5.37 },
-    { start: 5.54, end: 6.94 },
-    { start: 7.87, end: 10.27 },
-  ];
+  const utterance = SKIPPED_HEAD_UTTERANCE;
+  const speech = SKIPPED_HEAD_SPEECH;
   const word = (start: number, end: number) => ({ start, end });
 
   it('should count the speech before the first word that no word is near', () => {

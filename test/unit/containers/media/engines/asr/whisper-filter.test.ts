@@ -18,11 +18,13 @@ import {
   TAIL_NO_SPEECH_PROB,
   withoutDoubtedTails,
   MAX_ADDED_HESITATIONS,
+  leavesSpeechUnwritten,
   maySkipSpeech,
   MIN_WORDS_PER_SPEECH_SEC,
   MAX_COMPRESSION_RATIO,
   type WhisperSegment,
 } from '../../../../../../containers/media/engines/asr/whisper-filter.js';
+import { SKIPPED_HEAD_SPEECH, SKIPPED_HEAD_UTTERANCE } from './skipped-head.fixture';
 
 type Word = WhisperSegment['words'][number];
 const word = (text: string, start: number, end: number): Word => ({
@@ -174,6 +176,29 @@ describe('maySkipSpeech', () => {
     const slow = ws('but um montreal but um but montreal forced aligner');
     expect(maySkipSpeech(slow, slow, 7 / MIN_WORDS_PER_SPEECH_SEC)).toBe(false);
     expect(maySkipSpeech(slow, slow, 7.5 / MIN_WORDS_PER_SPEECH_SEC)).toBe(true);
+  });
+});
+
+describe('leavesSpeechUnwritten', () => {
+  const utterance = SKIPPED_HEAD_UTTERANCE;
+  const speech = SKIPPED_HEAD_SPEECH;
+  const timed = (spans: Array<[number, number]>) =>
+    spans.flatMap(([start, end]) =>
+      Array.from({ length: Math.round((end - start) * 3) }, (_, i) => ({
+        word: 'mot',
+        start: start + i / 3,
+        end: start + (i + 1) / 3,
+      })),
+    );
+
+  it('should suspect a decode whose words leave a stretch of speech without a word near it', () => {
+    expect(leavesSpeechUnwritten(timed([[2.93, 10]]), utterance, speech)).toBe(true);
+    expect(leavesSpeechUnwritten(timed([[0.3, 10]]), utterance, speech)).toBe(false);
+  });
+
+  it('should suspect a decode with too few words for its speech, however they are spread', () => {
+    const sparse = [0.5, 2.5, 4, 5.5, 7, 9].map((start) => ({ word: 'mot', start, end: start + 1 }));
+    expect(leavesSpeechUnwritten(sparse, utterance, speech)).toBe(true);
   });
 });
 
