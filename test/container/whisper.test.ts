@@ -425,6 +425,56 @@ describe('whisper worker', () => {
     }
   });
 
+  it('should encode a window once per file: read by a detection, then by its decodes', async () => {
+    // The engine reads a long first utterance as a detection window of its own
+    // (`ownDetectionWindow`), and a job may decode an utterance again (without the prompt, in
+    // another likely language): the worker reads the file's recent encoder outputs again.
+    const jfk = rawClip('speech/jfk.wav', 'cache.raw');
+    const proc = worker(1);
+    const utterance = { start: 0.3, end: jfk.seconds };
+    // No later window (Whisper may stop before the audio and decode the rest in a new one): the
+    // utterance's own window is the one encoded.
+    const decode = {
+      utterances: [utterance],
+      beam_size: 5,
+      temperature: [0],
+      language: 'en',
+      max_skipped_tail_sec: jfk.seconds,
+    };
+    const run = async (body: Record<string, unknown>) => {
+      const lines: Array<Record<string, unknown>> = [];
+      const done = await proc.request(body, (line) => lines.push(line));
+      const segments = lines.find((l) => 'utterance' in l)?.segments as WhisperSegment[] | undefined;
+      return { passes: done.encoder_passes, line: lines[0], text: segments?.map((s) => s.text).join('') };
+    };
+    try {
+      await proc.start();
+      const detected = await run({
+        detect: true,
+        pcm: jfk.path,
+        utterances: [],
+        windows: 1,
+        own_window: utterance,
+      });
+      expect(detected.line.language).toBe('en');
+      expect(detected.passes).toBe(1);
+      const reused = await run({ ...decode, pcm: jfk.path });
+      expect(reused.passes).toBe(0);
+      expect((await run({ ...decode, pcm: jfk.path, initial_prompt: DISFLUENT_PROMPT })).passes).toBe(0);
+      // The same audio in another file is encoded anew (one job never reads another's windows),
+      // and the words are the same as from the window read again.
+      const other = rawClip('speech/jfk.wav', 'cache-other.raw');
+      const fresh = await run({ ...decode, pcm: other.path });
+      expect(fresh.passes).toBe(1);
+      expect(reused.text).toBe(fresh.text);
+      expect(wer(JFK_WORDS, fresh.text!.trim().split(/\s+/).map(normalizeWord).join(' ')).wer).toBeLessThan(
+        0.15,
+      );
+    } finally {
+      proc.dispose();
+    }
+  });
+
   it('should scan for the hesitations Whisper heard, only when asked, on the same words', async () => {
     const proc = worker(1);
     const scanOfClip = async (rel: string, hesitationScan: boolean, endSec?: number) => {

@@ -15,7 +15,7 @@ interleave, each carrying its request's id. Two single-thread decodes of the 60 
                              {"text": " Hello.", "avg_logprob": -0.2, "no_speech_prob": 0.01,
                               "compression_ratio": 1.1, "temperature": 0.0, "window_start": 0.7,
                               "words": [{"word": " Hello.", "start": 0.9, "end": 1.3, "probability": 0.98}]}]}
-  stdout, at the end:     {"id": 1, "done": true, "peak_rss_bytes": 300000000}
+  stdout, at the end:     {"id": 1, "done": true, "peak_rss_bytes": 300000000, "encoder_passes": 1}
   stdout, on a failure:   {"id": 1, "error": "plain message"}
 
 A decode request with "hesitation_scan": true also gets, per utterance, "scan": the words of one
@@ -33,13 +33,20 @@ decoder step, no other encode), the likeliest CANDIDATES:
 A decode request's "language" (ISO 639-1, e.g. "de") is the language Whisper transcribes in; the
 task is always "transcribe", never "translate". A language detection request reads the speech
 of its utterances, concatenated, in windows of 30 s (at most "windows" of them, spread over the
-speech), and averages Whisper's language probabilities over them, weighted by seconds of speech:
+speech), and averages Whisper's language probabilities over them, weighted by seconds of speech.
+With "own_window" (an utterance {"start", "end"}) the first window is that utterance alone,
+encoded as its decode encodes it, so that decode reads the encoder output again (EncoderCache);
+"utterances" are then the speech after it:
 
-  stdin:   {"id": 2, "detect": true, "pcm": "/tmp/x/audio.raw", "utterances": [...], "windows": 3}
+  stdin:   {"id": 2, "detect": true, "pcm": "/tmp/x/audio.raw", "utterances": [...], "windows": 3,
+            "own_window": {"start": 0.3, "end": 27.9}}
   stdout:  {"id": 2, "language": "de", "language_probability": 0.97, "speech_sec": 41.2,
             "candidates": [["de", 0.97], ["nl", 0.01], ["en", 0.01]],
             "windows": [{"language": "de", "probability": 0.98, "speech_sec": 30.0}, ...]}
-  stdout:  {"id": 2, "done": true, "peak_rss_bytes": 300000000}
+  stdout:  {"id": 2, "done": true, "peak_rss_bytes": 300000000, "encoder_passes": 1}
+
+"encoder_passes" counts the windows the request encoded; a window the same file had encoded
+lately is read again instead (EncoderCache), as the same features give the same output.
 
 "temperature" is the ladder tried in turn while a decode compresses like a loop (gzip ratio
 > 2.4); default OpenAI's [0.0, 0.2, ..., 1.0]. The engine asks for [0.0] and decides itself
@@ -62,12 +69,14 @@ condition_on_previous_text off: Whisper never sees long silence, and one bad win
 seed a repetition loop in the next. Filtering (no-speech, loops) is done by the caller.
 """
 
+import hashlib
 import json
 import os
 import resource
 import sys
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -89,19 +98,28 @@ def cross_attention_words(model, audio, segment, language):
     """Whisper's own word times (cross-attention DTW, as word_timestamps computes them) of a
     segment decoded without them: one encoder and one alignment pass, seconds from the start of
     the utterance. Only for windows of one segment (≤ 30 s, no timestamps), as the engine sends."""
-    from faster_whisper.audio import pad_or_trim
     from faster_whisper.tokenizer import Tokenizer
     from faster_whisper.transcribe import merge_punctuations
 
-    features = model.feature_extractor(audio)
-    num_frames = min(features.shape[-1] - 1, model.feature_extractor.nb_max_frames)
-    encoder_output = model.encode(pad_or_trim(features[:, :num_frames]))
+    features, num_frames = decode_window_features(model, audio)
+    encoder_output = model.encode(features)
     tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=language)
     tokens = [t for t in segment.tokens if t < tokenizer.eot]
     [words] = model.find_alignment(tokenizer, [tokens], encoder_output, num_frames)
     # Punctuation joins its word, as word_timestamps does (a lone "," would look like a squeezed word).
     merge_punctuations(words, PREPEND_PUNCTUATIONS, APPEND_PUNCTUATIONS)
     return [Timed(w["word"], float(w["start"]), float(w["end"]), float(w["probability"])) for w in words if w["word"]]
+
+
+def decode_window_features(model, audio):
+    """The features of the first window of `audio` exactly as faster-whisper's transcribe() encodes
+    them (the last feature frame left out, padded to 30 s), and how many frames hold audio. The
+    same features hit EncoderCache, so a detection of this window is not encoded again."""
+    from faster_whisper.audio import pad_or_trim
+
+    features = model.feature_extractor(audio)
+    num_frames = min(features.shape[-1] - 1, model.feature_extractor.nb_max_frames)
+    return pad_or_trim(features[:, :num_frames]), num_frames
 
 
 def encode_window(model, audio):
@@ -127,6 +145,10 @@ class FirstWindow(threading.local):
     (whisper-filter.ts, isDoubtedTail), so a tail of at most `skip_tail_sec` is not decoded."""
 
     output = None
+    # The request's audio file: encoder outputs are reused within it only (EncoderCache); and
+    # the windows the request encoded (not found there), for its "done" line.
+    scope = None
+    encoder_passes = 0
     # Seconds of the utterance's audio, the end of the last segment read, and the longest tail
     # not decoded: set by tail_skipping() while it reads the segments; 0 decodes every tail.
     duration = 0.0
@@ -151,15 +173,60 @@ class FirstWindow(threading.local):
 FIRST_WINDOW = FirstWindow()
 
 
+class EncoderCache:
+    """The encoder outputs of the last few windows encoded, each kept for its request's audio file.
+    Why: a job decodes some windows more than once (again without the prompt when Whisper skipped
+    speech, again when it looped, once per likely language when the detection is unsure, and
+    the loop's cross-attention times), and the encoder pass is about half of what a decode costs
+    on a 2-core CPU. The same features give the same output, so the words do not change. Keyed by
+    the file and a hash of the features: one job never reads another's."""
+
+    def __init__(self, size):
+        self._size = size
+        self._entries = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(scope, features):
+        digest = hashlib.blake2b(np.ascontiguousarray(features).tobytes(), digest_size=16).digest()
+        return (scope, features.shape, digest)
+
+    def get(self, key):
+        with self._lock:
+            output = self._entries.get(key)
+            if output is not None:
+                self._entries.move_to_end(key)
+            return output
+
+    def put(self, key, output):
+        with self._lock:
+            self._entries[key] = output
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+
+# Windows kept: a few utterances of each of two concurrent jobs, ~3 MB each (1500 x 512 floats);
+# the oldest goes first, so a finished job's windows leave as new ones come.
+ENCODER_CACHE = EncoderCache(12)
+
+
 def remember_first_window(model):
-    """Makes `model.encode` keep each thread's first encoder output in FIRST_WINDOW, and refuse
-    (LaterWindowSkipped) a later window of at most FIRST_WINDOW.skip_tail_sec of audio."""
+    """Makes `model.encode` keep each thread's first encoder output in FIRST_WINDOW, refuse
+    (LaterWindowSkipped) a later window of at most FIRST_WINDOW.skip_tail_sec of audio, and
+    reuse a window its request's file already had encoded (ENCODER_CACHE)."""
     encode = model.encode
 
     def encode_and_remember(features):
         if FIRST_WINDOW.skips_next_window():
             raise LaterWindowSkipped()
-        output = encode(features)
+        key = EncoderCache.key(FIRST_WINDOW.scope, features) if FIRST_WINDOW.scope else None
+        output = ENCODER_CACHE.get(key) if key else None
+        if output is None:
+            output = encode(features)
+            FIRST_WINDOW.encoder_passes += 1
+            if key:
+                ENCODER_CACHE.put(key, output)
         if FIRST_WINDOW.output is None:
             FIRST_WINDOW.output = output
         return output
@@ -277,12 +344,17 @@ def detect_language(model, req):
     """Whisper's language probabilities, averaged over windows of the request's speech."""
     rid = req.get("id")
     windows = max(1, int(req.get("windows", 3)))
+    own = req.get("own_window")
     with open(req["pcm"], "rb") as f:
-        chunks = speech_windows(f, req.get("utterances", []), windows)
+        # The first window may be an utterance's own, encoded as its decode will encode it.
+        chunks = [(read_utterance(f, own["start"], own["end"]), True)] if own else []
+        rest = speech_windows(f, req.get("utterances", []), windows - len(chunks)) if windows > len(chunks) else []
+        chunks += [(audio, False) for audio in rest]
     totals, per_window, speech = {}, [], 0.0
-    for audio in chunks:
+    for audio, as_decoded in chunks:
         seconds = len(audio) / SAMPLE_RATE
-        probs = language_probabilities(model, encode_window(model, audio))
+        encoded = model.encode(decode_window_features(model, audio)[0]) if as_decoded else encode_window(model, audio)
+        probs = language_probabilities(model, encoded)
         for lang, prob in probs:
             totals[lang] = totals.get(lang, 0.0) + prob * seconds
         per_window.append({"language": probs[0][0], "probability": round(probs[0][1], 4), "speech_sec": round(seconds, 2)})
@@ -299,7 +371,7 @@ def detect_language(model, req):
         }
     )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    emit({"id": rid, "done": True, "peak_rss_bytes": peak})
+    emit({"id": rid, "done": True, "peak_rss_bytes": peak, "encoder_passes": FIRST_WINDOW.encoder_passes})
 
 
 def tail_skipping(segments, duration, skip_tail_sec):
@@ -404,7 +476,7 @@ def transcribe(model, req):
                 line["heard"] = [[lang, round(p, 4)] for lang, p in heard]
             emit(line)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    emit({"id": rid, "done": True, "peak_rss_bytes": peak})
+    emit({"id": rid, "done": True, "peak_rss_bytes": peak, "encoder_passes": FIRST_WINDOW.encoder_passes})
 
 
 def main():
@@ -435,12 +507,16 @@ def serve(model, line):
     try:
         req = json.loads(line)
         rid = req.get("id")
+        FIRST_WINDOW.scope = req.get("pcm")
+        FIRST_WINDOW.encoder_passes = 0
         if req.get("detect"):
             detect_language(model, req)
         else:
             transcribe(model, req)
     except Exception as err:  # noqa: BLE001 - one bad request must not kill the warm process
         emit({"id": rid, "error": f"{type(err).__name__}: {err}"})
+    finally:
+        FIRST_WINDOW.scope = None
 
 
 if __name__ == "__main__":

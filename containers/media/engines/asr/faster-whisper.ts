@@ -58,6 +58,7 @@ import {
   detectionWindows,
   mainLanguage,
   otherLanguageStretches,
+  ownDetectionWindow,
   pickDecode,
   probabilityOf,
   speechSeconds,
@@ -78,18 +79,18 @@ export { DISFLUENT_PROMPT } from './prompts.js';
 /** One Whisper window is 30 s; utterances stay a little shorter so padding fits, seconds. */
 const MAX_UTTERANCE_SEC = 28;
 /**
- * Audio decoded around each stretch of speech the VAD found, seconds: short, since after
+ * Audio decoded after each stretch of speech the VAD found, seconds: short, since after
  * Whisper's last word it invents text (`isDoubtedTail`).
  */
 export const UTTERANCE_PADDING_SEC = 0.2;
 /**
- * Audio decoded before each stretch of speech when the aligner times the words (English),
- * seconds. The VAD starts speech late on a soft onset (a caller's "ah" before the first word on
- * a telephone line), and the aligner hears a hesitation only inside the utterance. Chosen on the
- * tune parts of the speech sets; other languages, without the aligner, gained nothing from it
- * (docs/languages.md, "Half a second before English speech").
+ * Audio decoded before each stretch of speech, seconds. The VAD starts speech late on a soft
+ * onset: a caller's "ah" before the first word on a telephone line, which the aligner hears only
+ * inside the utterance, and the first words of a sentence ("Las arenas son blanquecinas…" came
+ * back as "En las somblanquecinas…" with 0.2 s). Chosen on English's tune parts, then taken for
+ * every language (docs/languages.md, "Half a second before the speech").
  */
-export const ALIGNED_LEAD_SEC = 0.5;
+export const UTTERANCE_LEAD_SEC = 0.5;
 /** Every decode: beam search at temperature 0, no sampling (the same audio gives the same words). */
 const DECODE_TEMPERATURE = [0];
 /**
@@ -199,15 +200,13 @@ export class FasterWhisperEngine implements AsrEngine {
   ): Promise<AsrOutput> {
     const t0 = performance.now();
     if (signal?.aborted) throw new AsrAbortedError();
-    const plan = (leadSec: number) =>
-      planUtterances(pcm, speechSegments, {
-        leadSec,
-        paddingSec: UTTERANCE_PADDING_SEC,
-        mergeGapSec: 1,
-        maxUtteranceSec: MAX_UTTERANCE_SEC,
-      });
-    // The language is detected on these; English, timed by the aligner, decodes its own plan.
-    const utterances = plan(UTTERANCE_PADDING_SEC);
+    // The language is detected on these, and every language decodes them.
+    const utterances = planUtterances(pcm, speechSegments, {
+      leadSec: UTTERANCE_LEAD_SEC,
+      paddingSec: UTTERANCE_PADDING_SEC,
+      mergeGapSec: 1,
+      maxUtteranceSec: MAX_UTTERANCE_SEC,
+    });
     const out: AsrOutput = {
       engine: this.name,
       model: this.model,
@@ -231,7 +230,10 @@ export class FasterWhisperEngine implements AsrEngine {
       let candidates = requested ? [requested] : [];
       let detected: LanguageDetection | undefined;
       if (!requested) {
-        detected = await this.#detect(join(dir, 'audio.raw'), utterances, signal);
+        // A long or only first utterance is read alone, as its decode reads it: that decode then
+        // does not encode the same window again.
+        const own = ownDetectionWindow(utterances, speechSecondsIn(utterances[0], speechSegments));
+        detected = await this.#detect(join(dir, 'audio.raw'), utterances, own, signal);
         candidates = trialLanguages(detected, speechSeconds(utterances));
       }
       // One utterance per request: the worker's queue then takes turns between concurrent jobs.
@@ -339,7 +341,7 @@ export class FasterWhisperEngine implements AsrEngine {
         // English words are timed (and their hesitations counted) by the English aligner; any
         // other language keeps Whisper's own word times.
         const align = this.#align && language === 'en';
-        const planned = only ?? (align ? plan(ALIGNED_LEAD_SEC) : utterances);
+        const planned = only ?? utterances;
         const heard: Array<HeardLanguages | undefined> = [];
         const perUtterance = new Array<Promise<TimedWord[]>>(planned.length);
         const wordTimestamps = this.#wordTimestamps || !align;
@@ -427,15 +429,25 @@ export class FasterWhisperEngine implements AsrEngine {
     return out;
   }
 
-  /** Whisper's language probabilities over up to three windows of the speech. */
+  /**
+   * Whisper's language probabilities over up to three windows of the speech; the first is
+   * `own` alone when given (`ownDetectionWindow`), the others the speech after it.
+   */
   async #detect(
     pcmPath: string,
     utterances: TimeSegment[],
+    own: TimeSegment | undefined,
     signal?: AbortSignal,
   ): Promise<LanguageDetection> {
     let answer: WorkerLine | undefined;
     await this.#proc.request(
-      { detect: true, pcm: pcmPath, utterances, windows: detectionWindows(utterances) },
+      {
+        detect: true,
+        pcm: pcmPath,
+        utterances: own ? utterances.filter((u) => u.end > own.end) : utterances,
+        windows: detectionWindows(utterances),
+        ...(own && { own_window: own }),
+      },
       (line) => (answer = line),
       signal,
     );

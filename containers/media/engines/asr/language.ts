@@ -105,6 +105,30 @@ export function detectionWindows(utterances: readonly TimeSegment[]): number {
   );
 }
 
+/**
+ * A first utterance with at least this many seconds of speech is read as a detection window of
+ * its own: its decode then reads the detection's encoder output again (the worker's
+ * EncoderCache) instead of encoding the same window twice. With less, the speech of several
+ * utterances is read together, as Whisper names a language better on a full window.
+ */
+export const OWN_DETECTION_WINDOW_MIN_SEC = 20;
+
+/**
+ * Pure: the utterance to read as the first detection window, or undefined: the first, when it
+ * has `OWN_DETECTION_WINDOW_MIN_SEC` of speech or is the only one (then the window holds the
+ * same speech either way).
+ * @example ownDetectionWindow([{ start: 0, end: 6 }], 5) // { start: 0, end: 6 }
+ */
+export function ownDetectionWindow(
+  utterances: readonly TimeSegment[],
+  firstSpeechSec: number,
+): TimeSegment | undefined {
+  const [first] = utterances;
+  return first && (utterances.length === 1 || firstSpeechSec >= OWN_DETECTION_WINDOW_MIN_SEC)
+    ? first
+    : undefined;
+}
+
 /** Longest speech decoded in more than one language to settle an unsure detection, seconds. */
 export const MAX_TRIAL_SPEECH_SEC = 60;
 /**

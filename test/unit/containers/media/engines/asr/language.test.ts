@@ -6,6 +6,8 @@ import {
   mainLanguage,
   MIN_STRETCH_SEC,
   otherLanguageStretches,
+  OWN_DETECTION_WINDOW_MIN_SEC,
+  ownDetectionWindow,
   pickDecode,
   probabilityOf,
   trialLanguages,
@@ -55,6 +57,17 @@ describe('language detection rules', () => {
       ]),
     ).toBe(2);
     expect(detectionWindows([{ start: 0, end: 3600 }])).toBe(3);
+  });
+
+  it('should read a first utterance alone when it has enough speech or is the only one', () => {
+    const first = { start: 0.4, end: 27.9 };
+    const next = { start: 29.5, end: 40 };
+    expect(ownDetectionWindow([first, next], OWN_DETECTION_WINDOW_MIN_SEC)).toEqual(first);
+    // Less speech (pauses inside it, or a short first sentence): read with the speech after it.
+    expect(ownDetectionWindow([first, next], OWN_DETECTION_WINDOW_MIN_SEC - 0.1)).toBeUndefined();
+    // Alone, it is all the window would hold anyway.
+    expect(ownDetectionWindow([next], 5)).toEqual(next);
+    expect(ownDetectionWindow([], 0)).toBeUndefined();
   });
 
   it('should warn when unsure or when a window hears another language, and not otherwise', () => {
