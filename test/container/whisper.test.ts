@@ -425,7 +425,7 @@ describe('whisper worker', () => {
     }
   });
 
-  it('should encode a window once per file: read by a detection, then by its decodes', async () => {
+  it('should encode a window once per file: read by a detection or an encode request, then by its decodes', async () => {
     // The engine reads a long first utterance as a detection window of its own
     // (`ownDetectionWindow`), and a job may decode an utterance again (without the prompt, in
     // another likely language): the worker reads the file's recent encoder outputs again.
@@ -461,6 +461,10 @@ describe('whisper worker', () => {
       const reused = await run({ ...decode, pcm: jfk.path });
       expect(reused.passes).toBe(0);
       expect((await run({ ...decode, pcm: jfk.path, initial_prompt: DISFLUENT_PROMPT })).passes).toBe(0);
+      // An encode request (sent while the language is detected) leaves its window for the decode.
+      const part = { start: 0.3, end: 6 };
+      expect((await run({ encode: true, pcm: jfk.path, utterances: [part] })).passes).toBe(1);
+      expect((await run({ ...decode, pcm: jfk.path, utterances: [part] })).passes).toBe(0);
       // The same audio in another file is encoded anew (one job never reads another's windows),
       // and the words are the same as from the window read again.
       const other = rawClip('speech/jfk.wav', 'cache-other.raw');

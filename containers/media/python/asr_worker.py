@@ -45,6 +45,12 @@ encoded as its decode encodes it, so that decode reads the encoder output again 
             "windows": [{"language": "de", "probability": 0.98, "speech_sec": 30.0}, ...]}
   stdout:  {"id": 2, "done": true, "peak_rss_bytes": 300000000, "encoder_passes": 1}
 
+An encode request only encodes each utterance's first window as its decode will, for a later
+decode of the same file to read again (sent while the language is detected):
+
+  stdin:   {"id": 3, "encode": true, "pcm": "/tmp/x/audio.raw", "utterances": [{"start": 28.1, "end": 55.6}]}
+  stdout:  {"id": 3, "done": true, "peak_rss_bytes": 300000000, "encoder_passes": 1}
+
 "encoder_passes" counts the windows the request encoded; a window the same file had encoded
 lately is read again instead (EncoderCache), as the same features give the same output.
 
@@ -292,6 +298,12 @@ class Timed:
 EMIT_LOCK = threading.Lock()
 
 
+def emit_done(rid):
+    """A request's last line: the process's peak memory and the windows the request encoded."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    emit({"id": rid, "done": True, "peak_rss_bytes": peak, "encoder_passes": FIRST_WINDOW.encoder_passes})
+
+
 def emit(obj):
     line = json.dumps(obj, separators=(",", ":")) + "\n"
     with EMIT_LOCK:  # concurrent requests write whole lines
@@ -340,6 +352,17 @@ def language_probabilities(model, encoder_output):
     return [(token[2:-2], float(prob)) for token, prob in results]
 
 
+def encode_ahead(model, req):
+    """Encodes each utterance's first window as its decode will (EncoderCache keeps it). Why: the
+    encoder needs no language, so a slot that would wait for the detection encodes the next
+    utterances meanwhile, and their decodes then start at the decoder."""
+    rid = req.get("id")
+    with open(req["pcm"], "rb") as f:
+        for u in req.get("utterances", []):
+            model.encode(decode_window_features(model, read_utterance(f, u["start"], u["end"]))[0])
+    emit_done(rid)
+
+
 def detect_language(model, req):
     """Whisper's language probabilities, averaged over windows of the request's speech."""
     rid = req.get("id")
@@ -370,8 +393,7 @@ def detect_language(model, req):
             "windows": per_window,
         }
     )
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    emit({"id": rid, "done": True, "peak_rss_bytes": peak, "encoder_passes": FIRST_WINDOW.encoder_passes})
+    emit_done(rid)
 
 
 def tail_skipping(segments, duration, skip_tail_sec):
@@ -475,8 +497,7 @@ def transcribe(model, req):
                 heard = language_probabilities(model, first_window)[:CANDIDATES]
                 line["heard"] = [[lang, round(p, 4)] for lang, p in heard]
             emit(line)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    emit({"id": rid, "done": True, "peak_rss_bytes": peak, "encoder_passes": FIRST_WINDOW.encoder_passes})
+    emit_done(rid)
 
 
 def main():
@@ -511,6 +532,8 @@ def serve(model, line):
         FIRST_WINDOW.encoder_passes = 0
         if req.get("detect"):
             detect_language(model, req)
+        elif req.get("encode"):
+            encode_ahead(model, req)
         else:
             transcribe(model, req)
     except Exception as err:  # noqa: BLE001 - one bad request must not kill the warm process

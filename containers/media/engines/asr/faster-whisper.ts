@@ -59,6 +59,7 @@ import {
   mainLanguage,
   otherLanguageStretches,
   ownDetectionWindow,
+  encodedWhileDetecting,
   pickDecode,
   probabilityOf,
   speechSeconds,
@@ -233,7 +234,18 @@ export class FasterWhisperEngine implements AsrEngine {
         // A long or only first utterance is read alone, as its decode reads it: that decode then
         // does not encode the same window again.
         const own = ownDetectionWindow(utterances, speechSecondsIn(utterances[0], speechSegments));
-        detected = await this.#detect(join(dir, 'audio.raw'), utterances, own, signal);
+        // Meanwhile the worker's other slots encode the next utterances (no language needed).
+        const ahead = encodedWhileDetecting(utterances, own, this.#workers);
+        [detected] = await Promise.all([
+          this.#detect(join(dir, 'audio.raw'), utterances, own, signal),
+          ...ahead.map((u) =>
+            this.#proc.request(
+              { encode: true, pcm: join(dir, 'audio.raw'), utterances: [u] },
+              () => {},
+              signal,
+            ),
+          ),
+        ]);
         candidates = trialLanguages(detected, speechSeconds(utterances));
       }
       // One utterance per request: the worker's queue then takes turns between concurrent jobs.

@@ -129,6 +129,20 @@ export function ownDetectionWindow(
     : undefined;
 }
 
+/**
+ * Pure: the utterances whose windows the worker's other slots encode while one slot detects the
+ * language: the first ones the decode lanes will take that the detection does not encode itself
+ * (`own`), one per other slot.
+ * @example encodedWhileDetecting([a, b, c], a, 2) // [b]
+ */
+export function encodedWhileDetecting(
+  utterances: readonly TimeSegment[],
+  own: TimeSegment | undefined,
+  workers: number,
+): TimeSegment[] {
+  return utterances.slice(own ? 1 : 0, (own ? 1 : 0) + Math.max(0, workers - 1));
+}
+
 /** Longest speech decoded in more than one language to settle an unsure detection, seconds. */
 export const MAX_TRIAL_SPEECH_SEC = 60;
 /**

@@ -3,6 +3,7 @@ import {
   decodeScore,
   detectionWarnings,
   detectionWindows,
+  encodedWhileDetecting,
   mainLanguage,
   MIN_STRETCH_SEC,
   otherLanguageStretches,
@@ -68,6 +69,15 @@ describe('language detection rules', () => {
     // Alone, it is all the window would hold anyway.
     expect(ownDetectionWindow([next], 5)).toEqual(next);
     expect(ownDetectionWindow([], 0)).toBeUndefined();
+  });
+
+  it('should encode ahead, on each other slot, the next utterance the detection does not read', () => {
+    const [a, b, c] = [0, 30, 60].map((start) => ({ start, end: start + 27 }));
+    expect(encodedWhileDetecting([a, b, c], a, 2)).toEqual([b]);
+    expect(encodedWhileDetecting([a, b, c], undefined, 2)).toEqual([a]);
+    expect(encodedWhileDetecting([a, b, c], a, 3)).toEqual([b, c]);
+    expect(encodedWhileDetecting([a, b, c], a, 1)).toEqual([]);
+    expect(encodedWhileDetecting([a], a, 2)).toEqual([]);
   });
 
   it('should warn when unsure or when a window hears another language, and not otherwise', () => {
