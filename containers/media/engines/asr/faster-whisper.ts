@@ -201,13 +201,15 @@ export class FasterWhisperEngine implements AsrEngine {
   ): Promise<AsrOutput> {
     const t0 = performance.now();
     if (signal?.aborted) throw new AsrAbortedError();
-    // The language is detected on these, and every language decodes them.
-    const utterances = planUtterances(pcm, speechSegments, {
-      leadSec: UTTERANCE_LEAD_SEC,
-      paddingSec: UTTERANCE_PADDING_SEC,
-      mergeGapSec: 1,
-      maxUtteranceSec: MAX_UTTERANCE_SEC,
-    });
+    const plan = (leadSec: number) =>
+      planUtterances(pcm, speechSegments, {
+        leadSec,
+        paddingSec: UTTERANCE_PADDING_SEC,
+        mergeGapSec: 1,
+        maxUtteranceSec: MAX_UTTERANCE_SEC,
+      });
+    // Every language decodes these.
+    const utterances = plan(UTTERANCE_LEAD_SEC);
     const out: AsrOutput = {
       engine: this.name,
       model: this.model,
@@ -236,8 +238,11 @@ export class FasterWhisperEngine implements AsrEngine {
         const own = ownDetectionWindow(utterances, speechSecondsIn(utterances[0], speechSegments));
         // Meanwhile the worker's other slots encode the next utterances (no language needed).
         const ahead = encodedWhileDetecting(utterances, own, this.#workers);
+        // The speech read together keeps the VAD's 0.2 s before each stretch: 0.3 s more of
+        // near-silence per utterance made Whisper hear 11 s of robotic English as Finnish (0.73).
+        const heard = plan(UTTERANCE_PADDING_SEC);
         [detected] = await Promise.all([
-          this.#detect(join(dir, 'audio.raw'), utterances, own, signal),
+          this.#detect(join(dir, 'audio.raw'), heard, own, signal),
           ...ahead.map((u) =>
             this.#proc.request(
               { encode: true, pcm: join(dir, 'audio.raw'), utterances: [u] },
