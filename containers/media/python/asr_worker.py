@@ -107,7 +107,7 @@ def cross_attention_words(model, audio, segment, language):
     from faster_whisper.tokenizer import Tokenizer
     from faster_whisper.transcribe import merge_punctuations
 
-    features, num_frames = decode_window_features(model, audio)
+    features, num_frames = window_features(model, audio, as_decoded=True)
     encoder_output = model.encode(features)
     tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=language)
     tokens = [t for t in segment.tokens if t < tokenizer.eot]
@@ -117,23 +117,20 @@ def cross_attention_words(model, audio, segment, language):
     return [Timed(w["word"], float(w["start"]), float(w["end"]), float(w["probability"])) for w in words if w["word"]]
 
 
-def decode_window_features(model, audio):
-    """The features of the first window of `audio` exactly as faster-whisper's transcribe() encodes
-    them (the last feature frame left out, padded to 30 s), and how many frames hold audio. The
-    same features hit EncoderCache, so a detection of this window is not encoded again."""
+def window_features(model, audio, as_decoded):
+    """The features of the first 30 s window of `audio` (shorter audio is padded) and how many
+    frames hold audio. `as_decoded`: exactly as faster-whisper's transcribe() encodes them (the
+    last feature frame left out), so EncoderCache finds them again for the decode."""
     from faster_whisper.audio import pad_or_trim
 
     features = model.feature_extractor(audio)
-    num_frames = min(features.shape[-1] - 1, model.feature_extractor.nb_max_frames)
+    num_frames = min(features.shape[-1] - (1 if as_decoded else 0), model.feature_extractor.nb_max_frames)
     return pad_or_trim(features[:, :num_frames]), num_frames
 
 
-def encode_window(model, audio):
-    """Whisper's encoder output of the first 30 s window of `audio` (shorter audio is padded)."""
-    from faster_whisper.audio import pad_or_trim
-
-    features = model.feature_extractor(audio)
-    return model.encode(pad_or_trim(features[:, : model.feature_extractor.nb_max_frames]))
+def encode_window(model, audio, as_decoded=False):
+    """Whisper's encoder output of the first 30 s window of `audio` (`window_features`)."""
+    return model.encode(window_features(model, audio, as_decoded)[0])
 
 
 class LaterWindowSkipped(Exception):
@@ -359,7 +356,7 @@ def encode_ahead(model, req):
     rid = req.get("id")
     with open(req["pcm"], "rb") as f:
         for u in req.get("utterances", []):
-            model.encode(decode_window_features(model, read_utterance(f, u["start"], u["end"]))[0])
+            encode_window(model, read_utterance(f, u["start"], u["end"]), as_decoded=True)
     emit_done(rid)
 
 
@@ -376,8 +373,7 @@ def detect_language(model, req):
     totals, per_window, speech = {}, [], 0.0
     for audio, as_decoded in chunks:
         seconds = len(audio) / SAMPLE_RATE
-        encoded = model.encode(decode_window_features(model, audio)[0]) if as_decoded else encode_window(model, audio)
-        probs = language_probabilities(model, encoded)
+        probs = language_probabilities(model, encode_window(model, audio, as_decoded))
         for lang, prob in probs:
             totals[lang] = totals.get(lang, 0.0) + prob * seconds
         per_window.append({"language": probs[0][0], "probability": round(probs[0][1], 4), "speech_sec": round(seconds, 2)})
