@@ -227,7 +227,8 @@ export class FasterWhisperEngine implements AsrEngine {
     let skippedSpeechRedecodes = 0;
     const poll = setInterval(() => (peak = Math.max(peak, readPeakRss(this.#proc.pid))), 100);
     try {
-      await writeFile(join(dir, 'audio.raw'), pcmToBytes(pcm));
+      const pcmPath = join(dir, 'audio.raw');
+      await writeFile(pcmPath, pcmToBytes(pcm));
       // The file's language first (one encoder pass per window of speech), unless requested:
       // every utterance is then transcribed in it, so one language holds for the whole file.
       let candidates = requested ? [requested] : [];
@@ -242,14 +243,8 @@ export class FasterWhisperEngine implements AsrEngine {
         // near-silence per utterance made Whisper hear 11 s of robotic English as Finnish (0.73).
         const heard = plan(UTTERANCE_PADDING_SEC);
         [detected] = await Promise.all([
-          this.#detect(join(dir, 'audio.raw'), heard, own, signal),
-          ...ahead.map((u) =>
-            this.#proc.request(
-              { encode: true, pcm: join(dir, 'audio.raw'), utterances: [u] },
-              () => {},
-              signal,
-            ),
-          ),
+          this.#detect(pcmPath, heard, own, signal),
+          ...ahead.map((u) => this.#encode(pcmPath, u, signal)),
         ]);
         candidates = trialLanguages(detected, speechSeconds(utterances));
       }
@@ -267,7 +262,7 @@ export class FasterWhisperEngine implements AsrEngine {
         let decoded: WorkerLine | undefined;
         const done = await this.#proc.request(
           {
-            pcm: join(dir, 'audio.raw'),
+            pcm: pcmPath,
             utterances: [utterance],
             beam_size: this.#beamSize,
             initial_prompt: prompt,
@@ -444,6 +439,11 @@ export class FasterWhisperEngine implements AsrEngine {
       skippedSpeechRedecodes,
     };
     return out;
+  }
+
+  /** Encodes the utterance's window as its decode will, for that decode to read again. */
+  async #encode(pcmPath: string, utterance: TimeSegment, signal?: AbortSignal): Promise<void> {
+    await this.#proc.request({ encode: true, pcm: pcmPath, utterances: [utterance] }, () => {}, signal);
   }
 
   /**
