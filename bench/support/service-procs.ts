@@ -32,6 +32,7 @@ export function processRole(cmdline: string): string {
   if (/segmenter-process/.test(cmd)) return 'segmenter';
   if (/engines\/vision\/worker/.test(cmd)) return 'vision worker';
   if (/asr_worker|pocketsphinx/.test(cmd)) return 'speech recognition';
+  if (/align_worker/.test(cmd)) return 'forced alignment';
   if (/espeak|piper/.test(cmd)) return 'speech synthesis';
   if (/python/.test(cmd)) return 'python engine';
   return 'media service (node)';

@@ -1,6 +1,6 @@
 /**
  * @module containers/media/core/thread-entry
- * How the media service starts one of its worker threads (vision, forced alignment, face mesh):
+ * How the media service starts one of its worker threads (vision, face mesh):
  * the entry file beside the module that owns the thread, loaded the way the service itself was
  * loaded; and how a model thread answers its requests, one at a time and in order.
  */

@@ -11,9 +11,11 @@
  * hesitations Whisper left out.
  */
 import type { TimedWord } from '../../../../src/contract/media.js';
-import { ensureWord, withDecoder, type AlignDecoder } from './align.js';
+import { ensureWords } from './align.js';
+import { alignDecoder, type AlignSegment } from './align-decoder.js';
 import { alignTokens } from './align-tokens.js';
-import { ASR_SAMPLE_RATE_HZ, pcmToFloat32 } from './pcm.js';
+import { AsrAbortedError } from './errors.js';
+import { ASR_SAMPLE_RATE_HZ } from './pcm.js';
 import { isHesitation } from '../../../../src/analytics/speech/tokens.js';
 
 /** Hesitation words the aligner may put in a filler run (all in soundswallower's dictionary). */
@@ -132,13 +134,8 @@ export function jsgfOf(
   return [...lines, ''].join('\n');
 }
 
-/** One word of soundswallower's alignment. */
-interface Seg {
-  t: string;
-  b: number;
-  d: number;
-  p: number;
-}
+/** One word of the decoder's alignment. */
+type Seg = AlignSegment;
 
 /**
  * Pure: reads the search result back onto the items: each token item gets its segment, each
@@ -189,7 +186,7 @@ export function readAlignment(
  * Aligns `words` (a recogniser's, in order, absolute times) to [startSec, endSec] of `pcm`
  * (16 kHz s16) and returns them with aligned absolute times, hesitation runs replaced by the
  * fillers heard. Undefined when the grammar search fails (the caller keeps its own times).
- * Runs on this thread; `align-thread.ts` runs it on the alignment thread.
+ * @throws AsrAbortedError when `signal` fires.
  */
 export function alignWithFillers(
   pcm: Int16Array,
@@ -197,9 +194,10 @@ export function alignWithFillers(
   endSec: number,
   words: readonly TimedWord[],
   options: FillerAlignOptions = {},
+  signal?: AbortSignal,
 ): Promise<TimedWord[] | undefined> {
   const { from, to } = utteranceSamples(startSec, endSec);
-  return alignSpanWithFillers(pcm.subarray(from, to), from / ASR_SAMPLE_RATE_HZ, words, options);
+  return alignSpanWithFillers(pcm.subarray(from, to), from / ASR_SAMPLE_RATE_HZ, words, options, signal);
 }
 
 /** Pure: the sample range [from, to) of [startSec, endSec] that the filler aligner searches. */
@@ -212,29 +210,37 @@ export const utteranceSamples = (startSec: number, endSec: number): { from: numb
  * `alignWithFillers` on the utterance's own samples `span`, which start `offsetSec` into the
  * audio the words' times refer to.
  */
-export function alignSpanWithFillers(
+export async function alignSpanWithFillers(
   span: Int16Array,
   offsetSec: number,
   words: readonly TimedWord[],
   options: FillerAlignOptions = {},
+  signal?: AbortSignal,
 ): Promise<TimedWord[] | undefined> {
-  return withDecoder(async (decoder) => {
-    const knownTokens = new Set<string>();
-    for (const t of new Set(words.flatMap((w) => alignTokens(w.word))))
-      if (await ensureWord(decoder, t)) knownTokens.add(t);
-    const items = grammarItems(
-      words.map((w) => w.word),
-      (t) => knownTokens.has(t),
-      { exact: options.exact },
-    );
-    if (items.length === 0) return undefined;
-    const weight = options.exact ? 0 : (options.optionalFillerWeight ?? OPTIONAL_FILLER_WEIGHT);
-    const grammar = jsgfOf(items, weight);
-    const segs = search(decoder, span, grammar);
-    const read = segs && readAlignment(items, segs);
-    return read && wordsOf(words, read, offsetSec);
-  });
+  const tokens = [...new Set(words.flatMap((w) => alignTokens(w.word)))];
+  const found = await ensureWords(tokens, signal).catch(rethrowAbort);
+  if (!found) return undefined;
+  const knownTokens = new Set(tokens.filter((_, i) => found[i]));
+  const items = grammarItems(
+    words.map((w) => w.word),
+    (t) => knownTokens.has(t),
+    { exact: options.exact },
+  );
+  if (items.length === 0) return undefined;
+  const weight = options.exact ? 0 : (options.optionalFillerWeight ?? OPTIONAL_FILLER_WEIGHT);
+  const grammar = jsgfOf(items, weight);
+  const segs = await alignDecoder
+    .align(span, { grammar }, { fsgusefiller: true, beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29 }, signal)
+    .catch(rethrowAbort);
+  const read = segs && readAlignment(items, segs);
+  return read && wordsOf(words, read, offsetSec);
 }
+
+/** A failed search leaves the words their own times (undefined); an abort ends the call. */
+const rethrowAbort = (err: unknown): undefined => {
+  if (err instanceof AsrAbortedError) throw err;
+  return undefined;
+};
 
 /*
  * Where an optional filler may go: after every word. Offering it only where Whisper punctuated
@@ -244,22 +250,6 @@ export function alignSpanWithFillers(
  * bench/speech/fillers-tune.ts`, figures in docs/benchmarks.md). People hesitate mid-clause too,
  * and the speech gate has the room.
  */
-
-function search(decoder: AlignDecoder, pcm: Int16Array, grammar: string): Seg[] | undefined {
-  try {
-    decoder.set_config('fsgusefiller', true);
-    decoder.set_config('beam', 1e-48);
-    decoder.set_config('pbeam', 1e-48);
-    decoder.set_config('wbeam', 7e-29);
-    decoder.set_grammar(grammar);
-    decoder.start();
-    decoder.process_audio(pcmToFloat32(pcm), false, true);
-    decoder.stop();
-    return (decoder.get_alignment().w ?? []) as Seg[];
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Pure: rebuilds the word list from the read alignment (segment times + `offsetSec`). Words

@@ -1,8 +1,9 @@
 /**
  * @module containers/media/engines/asr/align
- * Forced alignment of known text to speech with npm `soundswallower` (pocketsphinx compiled to
- * WebAssembly, shipping its own en-us acoustic model and 134k-word CMU dictionary). Used for
- * synthesized speech whose text is known, and by the benchmarks to check word timings.
+ * Forced alignment of known text to speech with SoundSwallower (pocketsphinx's aligner, with its
+ * own en-us acoustic model and 134k-word CMU dictionary; `align-decoder.ts`). Used for
+ * synthesized speech whose text is known, for a transcript whose filler alignment failed, and by
+ * the benchmarks to check word timings.
  *
  * Why phrase by phrase: with its default optional silences between words (`fsgusefiller`),
  * soundswallower's grammar search often ends outside the final state on espeak-ng speech
@@ -16,25 +17,20 @@
  * Out-of-vocabulary words: a word missing from soundswallower's dictionary is looked up in
  * Debian's cmudict (same ARPAbet phone set), else spelled by espeak-ng (`align-g2p.ts`:
  * numbers, names); only a word neither knows is left out and given the time between its aligned
- * neighbours, shared by letter count, with confidence 0. The decoder is WebAssembly and
- * synchronous, so calls are serialised; the service makes them on the alignment thread
- * (`align-thread.ts`), which keeps its main thread free.
+ * neighbours, shared by letter count, with confidence 0. The decoder runs in its own process
+ * (`align-decoder.ts`), so the service's main thread stays free while it searches.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TimedWord } from '../../../../src/contract/media.js';
 import { planChunks, tokenBreaks, type BreakStrength, type ChunkPlan } from './align-chunks.js';
+import { alignDecoder, type SearchSettings } from './align-decoder.js';
 import { espeakPronunciation } from './align-g2p.js';
 import { findPauses, speechSpans } from './align-pauses.js';
 import { alignTokens } from './align-tokens.js';
-import { AsrEngineError, AsrInputError } from './errors.js';
-import { ASR_SAMPLE_RATE_HZ, pcmToFloat32 } from './pcm.js';
+import { AsrAbortedError, AsrEngineError, AsrInputError } from './errors.js';
+import { ASR_SAMPLE_RATE_HZ } from './pcm.js';
 
 export { alignTokens } from './align-tokens.js';
-
-type SoundSwallower = Awaited<ReturnType<typeof import('soundswallower').default>>;
-type Decoder = InstanceType<SoundSwallower['Decoder']>;
 
 /** Debian's larger dictionary, consulted for words soundswallower lacks. */
 const EXTRA_DICT_PATH = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict';
@@ -44,11 +40,11 @@ const EXTRA_DICT_PATH = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict'
  * Optional silences first (exact on real speech with pauses), then none (what espeak-ng speech
  * needs; the chunk is cut tight so no pause is left to swallow), then wider beams.
  */
-const ATTEMPTS = [
+const ATTEMPTS: ReadonlyArray<SearchSettings & { padSec: number }> = [
   { fsgusefiller: true, beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29, padSec: 0.15 },
   { fsgusefiller: false, beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29, padSec: 0.03 },
   { fsgusefiller: false, beam: 1e-80, pbeam: 1e-80, wbeam: 1e-60, padSec: 0.03 },
-] as const;
+];
 /** Chunks (before, after) merged with a failing one, in turn; the last try is the whole text. */
 const WIDEN = [
   [0, 0],
@@ -62,14 +58,6 @@ const MAX_SPLIT_DEPTH = 2;
 /** Re-planning that must use every pause: leaving one inside a chunk costs this per second. */
 const FORCE_SPLIT_SKIP_COST = 20;
 
-/** One word/phone of soundswallower's alignment: text, begin and duration (s), probability. */
-interface AlignSegment {
-  t: string;
-  b: number;
-  d: number;
-  p: number;
-}
-
 interface Aligned {
   start: number;
   end: number;
@@ -78,8 +66,8 @@ interface Aligned {
 
 /** What one alignment call works on: the in-vocabulary tokens and the audio's speech spans. */
 interface Job {
-  decoder: Decoder;
   pcm: Int16Array;
+  signal: AbortSignal | undefined;
   words: string[];
   weights: number[];
   breaks: BreakStrength[];
@@ -90,85 +78,49 @@ interface Job {
   failed: Set<string>;
 }
 
-let decoderPromise: Promise<Decoder> | undefined;
-let queue: Promise<unknown> = Promise.resolve();
 let extraDict: Map<string, string> | undefined;
 /** Words the decoder learnt from espeak-ng (its dictionary then knows them like any other). */
 const spelledWords = new Set<string>();
 
 /**
  * Aligns `text` to `pcm` (16 kHz mono s16) and returns one TimedWord per token of the text.
- * @throws AsrInputError for empty text or audio; AsrEngineError when alignment fails.
+ * @throws AsrInputError for empty text or audio; AsrEngineError when alignment fails;
+ *   AsrAbortedError when `signal` fires.
  * @example const words = await alignText(pcm, 'go forward ten meters');
  */
-export function alignText(pcm: Int16Array, text: string): Promise<TimedWord[]> {
+export async function alignText(pcm: Int16Array, text: string, signal?: AbortSignal): Promise<TimedWord[]> {
   const tokens = alignTokens(text);
-  if (tokens.length === 0)
-    return Promise.reject(new AsrInputError('invalid_text', 'alignment text has no words'));
-  if (pcm.length === 0) return Promise.reject(new AsrInputError('invalid_audio', 'audio is empty'));
-  const run = queue.then(async () => alignWithDecoder(await getDecoder(), pcm, text, tokens));
-  queue = run.catch(() => {});
-  return run;
-}
-
-/**
- * Runs `fn` with the shared decoder, after every alignment already queued (the WebAssembly
- * decoder is one synchronous object).
- */
-export function withDecoder<T>(fn: (decoder: Decoder) => Promise<T> | T): Promise<T> {
-  const run = queue.then(async () => fn(await getDecoder()));
-  queue = run.catch(() => {});
-  return run;
-}
-
-export type { Decoder as AlignDecoder };
-
-async function getDecoder(): Promise<Decoder> {
-  decoderPromise ??= (async () => {
-    const { default: createModule } = await import('soundswallower');
-    const entry = fileURLToPath(import.meta.resolve('soundswallower'));
-    const ss = await createModule({ modelBase: `${join(dirname(entry), 'model')}/` } as never);
-    const decoder = new ss.Decoder({ samprate: ASR_SAMPLE_RATE_HZ, loglevel: 'FATAL' });
-    await decoder.initialize();
-    return decoder;
-  })();
-  decoderPromise.catch(() => {
-    decoderPromise = undefined;
-  });
-  return decoderPromise;
-}
-
-async function alignWithDecoder(
-  decoder: Decoder,
-  pcm: Int16Array,
-  text: string,
-  tokens: string[],
-): Promise<TimedWord[]> {
-  const found: Array<{ pron: string; spelled: boolean } | undefined> = [];
-  for (const t of tokens) found.push(await ensureWord(decoder, t));
-  const prons = found.map((f) => f?.pron);
+  if (tokens.length === 0) throw new AsrInputError('invalid_text', 'alignment text has no words');
+  if (pcm.length === 0) throw new AsrInputError('invalid_audio', 'audio is empty');
+  const found = await ensureWords(tokens, signal);
   try {
-    return alignKnown(decoder, pcm, text, tokens, prons);
+    return await alignKnown(
+      pcm,
+      text,
+      tokens,
+      found.map((f) => f?.pron),
+      signal,
+    );
   } catch (err) {
     // espeak-ng's guess may be wrong, or the word not spoken at all: leave spelled words out.
-    if (!found.some((f) => f?.spelled)) throw err;
+    if (!found.some((f) => f?.spelled) || signal?.aborted) throw err;
     return alignKnown(
-      decoder,
       pcm,
       text,
       tokens,
       found.map((f) => (f?.spelled ? undefined : f?.pron)),
+      signal,
     );
   }
 }
 
-function alignKnown(
-  decoder: Decoder,
+async function alignKnown(
   pcm: Int16Array,
   text: string,
   tokens: string[],
   prons: Array<string | undefined>,
-): TimedWord[] {
+  signal: AbortSignal | undefined,
+): Promise<TimedWord[]> {
   const known = prons.map(Boolean);
   const durationSec = pcm.length / ASR_SAMPLE_RATE_HZ;
   const idx = tokens.flatMap((_, i) => (known[i] ? [i] : []));
@@ -179,8 +131,8 @@ function alignKnown(
     (i, k) => Math.max(...allBreaks.slice(i, idx[k + 1] ?? tokens.length).concat(0)) as BreakStrength,
   );
   const job: Job = {
-    decoder,
     pcm,
+    signal,
     words: idx.map((i) => tokens[i]),
     weights: idx.map((i) => prons[i]!.split(' ').length),
     breaks,
@@ -207,7 +159,7 @@ function alignKnown(
           start: plan[first].start,
           end: plan[last].end,
         };
-        const words = alignRange(job, merged, 0);
+        const words = await alignRange(job, merged, 0);
         results.length = first;
         results[first] = words;
         for (let i = first; i <= last; i++) owner[i] = first;
@@ -215,6 +167,7 @@ function alignKnown(
         error = undefined;
         break;
       } catch (err) {
+        if (err instanceof AsrAbortedError) throw err;
         error ??= err;
       }
     }
@@ -225,8 +178,8 @@ function alignKnown(
 }
 
 /** Aligns one chunk, re-planning it at every pause inside when it fails as a whole. */
-function alignRange(job: Job, chunk: ChunkPlan, depth: number): Aligned[] {
-  const result = alignChunk(job, chunk);
+async function alignRange(job: Job, chunk: ChunkPlan, depth: number): Promise<Aligned[]> {
+  const result = await alignChunk(job, chunk);
   if (result) return result;
   const inner = job.spans.filter((s) => s.start >= chunk.start && s.end <= chunk.end);
   if (depth < MAX_SPLIT_DEPTH && inner.length > 1 && chunk.to - chunk.from > 1) {
@@ -239,9 +192,12 @@ function alignRange(job: Job, chunk: ChunkPlan, depth: number): Aligned[] {
       },
     );
     if (sub.length > 1) {
-      return sub.flatMap((s) =>
-        alignRange(job, { ...s, from: s.from + chunk.from, to: s.to + chunk.from }, depth + 1),
-      );
+      const parts: Aligned[] = [];
+      for (const s of sub)
+        parts.push(
+          ...(await alignRange(job, { ...s, from: s.from + chunk.from, to: s.to + chunk.from }, depth + 1)),
+        );
+      return parts;
     }
   }
   throw new AsrEngineError(
@@ -251,7 +207,7 @@ function alignRange(job: Job, chunk: ChunkPlan, depth: number): Aligned[] {
 }
 
 /** Tries each decoder setting on one chunk; undefined when none aligns every word. */
-function alignChunk(job: Job, chunk: ChunkPlan): Aligned[] | undefined {
+async function alignChunk(job: Job, chunk: ChunkPlan): Promise<Aligned[] | undefined> {
   const key = `${chunk.from}:${chunk.to}:${chunk.start}:${chunk.end}`;
   if (job.failed.has(key)) return undefined;
   const words = job.words.slice(chunk.from, chunk.to);
@@ -261,14 +217,14 @@ function alignChunk(job: Job, chunk: ChunkPlan): Aligned[] | undefined {
   const nextStart = job.spans.find((s) => s.start >= chunk.end)?.start ?? durationSec;
   const order = [job.lastGood, ...ATTEMPTS.keys()].filter((a, i, all) => all.indexOf(a) === i);
   for (const a of order) {
-    const { padSec, ...config } = ATTEMPTS[a];
+    const { padSec, ...settings } = ATTEMPTS[a];
     const lo = Math.max(prevEnd, chunk.start - padSec);
     const hi = Math.min(nextStart, chunk.end + padSec);
-    const out = decodeAligned(
-      job.decoder,
+    const out = await decodeAligned(
       job.pcm.subarray(Math.floor(lo * ASR_SAMPLE_RATE_HZ), Math.ceil(hi * ASR_SAMPLE_RATE_HZ)),
       words,
-      config,
+      settings,
+      job.signal,
     );
     if (!out) continue;
     job.lastGood = a;
@@ -278,46 +234,50 @@ function alignChunk(job: Job, chunk: ChunkPlan): Aligned[] | undefined {
   return undefined;
 }
 
-function decodeAligned(
-  decoder: Decoder,
+async function decodeAligned(
   pcm: Int16Array,
   words: string[],
-  config: Record<string, number | boolean>,
-): Aligned[] | undefined {
-  let segments: AlignSegment[];
-  try {
-    for (const [k, v] of Object.entries(config)) decoder.set_config(k, v as number);
-    decoder.set_align_text(words.join(' '));
-    decoder.start();
-    decoder.process_audio(pcmToFloat32(pcm), false, true);
-    decoder.stop();
-    segments = (decoder.get_alignment().w ?? []) as AlignSegment[];
-  } catch (err) {
-    throw new AsrEngineError(`forced alignment failed: ${(err as Error).message}`, { cause: err });
-  }
+  settings: SearchSettings,
+  signal: AbortSignal | undefined,
+): Promise<Aligned[] | undefined> {
+  const segments = await alignDecoder.align(pcm, { text: words.join(' ') }, settings, signal);
   const aligned = segments.filter((s) => !/^(<s>|<\/s>|<sil>|\[.*\]|\+\+.*\+\+)$/.test(s.t));
   if (aligned.length !== words.length) return undefined;
   return aligned.map((s) => ({ start: s.b, end: s.b + s.d, confidence: s.p }));
 }
 
 /**
- * The pronunciation of `word`, adding it from cmudict or espeak-ng when the decoder lacks it;
- * `spelled` marks espeak-ng's guesses.
+ * Starts the decoder's process and reads Debian's dictionary now (≈ 0.1 s of this thread), so
+ * the first alignment waits for neither.
+ * @throws AsrEngineError when the decoder cannot start.
  */
-export async function ensureWord(
-  decoder: Decoder,
-  word: string,
-): Promise<{ pron: string; spelled: boolean } | undefined> {
-  const known = decoder.lookup_word(word);
-  if (known) return { pron: known, spelled: spelledWords.has(word) };
+export async function preloadAligner(): Promise<void> {
+  loadExtraDict();
+  await alignDecoder.preload();
+}
+
+/** A token's pronunciation in the decoder's dictionary; `spelled` marks espeak-ng's guesses. */
+export type KnownWord = { pron: string; spelled: boolean } | undefined;
+
+/**
+ * The pronunciation of each of `tokens`, adding a word the decoder lacks from cmudict or
+ * espeak-ng; undefined for a token neither knows (or whose phones the model lacks).
+ */
+export async function ensureWords(tokens: readonly string[], signal?: AbortSignal): Promise<KnownWord[]> {
+  const unique = [...new Set(tokens)];
+  const prons = await alignDecoder.lookupWords(unique, signal);
+  const known = new Map<string, KnownWord>();
+  for (const [i, word] of unique.entries()) {
+    const pron = prons[i];
+    known.set(word, pron ? { pron, spelled: spelledWords.has(word) } : await addWord(word, signal));
+  }
+  return tokens.map((t) => known.get(t));
+}
+
+async function addWord(word: string, signal: AbortSignal | undefined): Promise<KnownWord> {
   const listed = loadExtraDict().get(word);
   const pron = listed ?? (await espeakPronunciation(word));
-  if (!pron) return undefined;
-  try {
-    decoder.add_words([word, pron]);
-  } catch {
-    return undefined; // a phone the model lacks
-  }
+  if (!pron || !(await alignDecoder.addWord(word, pron, signal))) return undefined;
   if (!listed) spelledWords.add(word);
   return { pron, spelled: !listed };
 }

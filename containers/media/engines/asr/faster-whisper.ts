@@ -15,9 +15,9 @@
  * - Whisper's scores and a loop detector drop invented words (`whisper-filter.ts`).
  * - A prompt written with disfluencies makes Whisper keep "um"/"uh", which it otherwise tidies
  *   away (bench/speech; docs/benchmarks.md "Speech recognition, measured").
- * - Word times come from forced alignment of Whisper's words to the audio (soundswallower,
- *   `align-fillers.ts`, which also counts the hesitations), utterance by utterance on the
- *   alignment thread (`align-thread.ts`) while the worker decodes the next one. Whisper's own word times (cross-attention, 70 ms median error on
+ * - Word times come from forced alignment of Whisper's words to the audio (SoundSwallower,
+ *   `align-fillers.ts`, which also counts the hesitations), utterance by utterance in the
+ *   aligner's own process (`align-decoder.ts`) while the worker decodes the next one. Whisper's own word times (cross-attention, 70 ms median error on
  *   clean speech, 880 ms on the disfluent clips: bench/speech) are not even computed by default.
  */
 import { existsSync } from 'node:fs';
@@ -28,7 +28,8 @@ import type { AsrOutput, TimedWord, TimeSegment } from '../../../../src/contract
 import { pythonScript, venvModelDir, venvPython } from '../../core/venv.js';
 import { WORK_DIR_PREFIX } from '../../core/stale-work-dirs.js';
 import { alignTokens } from './align-tokens.js';
-import { alignTextInThread, alignWithFillersInThread } from './align-thread.js';
+import { alignText } from './align.js';
+import { alignWithFillers } from './align-fillers.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError } from './errors.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
@@ -584,7 +585,7 @@ async function alignUtterance(
 ): Promise<TimedWord[]> {
   if (words.length === 0) return words;
   const withFillers = fillerAlignment
-    ? await alignWithFillersInThread(pcm, start, end, words, {}, signal)
+    ? await alignWithFillers(pcm, start, end, words, {}, signal)
     : undefined;
   if (withFillers) return withFillers;
   const capped = capHesitationRuns(words, MAX_UNALIGNED_HESITATION_RUN);
@@ -592,7 +593,7 @@ async function alignUtterance(
   if (tokenCounts.every((n) => n === 0)) return capped;
   let aligned: TimedWord[];
   try {
-    aligned = await alignTextInThread(slicePcm(pcm, start, end), capped.map((w) => w.word).join(' '), signal);
+    aligned = await alignText(slicePcm(pcm, start, end), capped.map((w) => w.word).join(' '), signal);
   } catch (err) {
     if (err instanceof AsrAbortedError) throw err;
     return capped;

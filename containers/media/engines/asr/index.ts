@@ -14,7 +14,7 @@ export {
   type FasterWhisperOptions,
 } from './faster-whisper.js';
 export { alignWithFillers } from './align-fillers.js';
-export { alignTextInThread, alignWithFillersInThread, disposeAlignThread } from './align-thread.js';
+export { alignDecoder } from './align-decoder.js';
 export {
   cutRepeatLoops,
   isDecodingLoop,

@@ -12,7 +12,7 @@ import { Hono } from 'hono';
 import type { AsrOutput, TimedWord } from '../../../../src/contract/media.js';
 import { isSpokenLanguage } from '../../../../src/contract/languages.js';
 import { MEDIA_HEADERS, MEDIA_ROUTES, PCM_BYTES_PER_SEC } from '../../../../src/contract/media-protocol.js';
-import { alignTextInThread, preloadAlignThread } from './align-thread.js';
+import { alignText, preloadAligner } from './align.js';
 import { createAsrEngine, type AsrEngine } from './engine.js';
 import { AsrError, AsrInputError } from './errors.js';
 import { pcmFromBytes } from './pcm.js';
@@ -25,7 +25,7 @@ const { speechSegments: SPEECH_SEGMENTS_HEADER, speechLanguage: SPEECH_LANGUAGE_
 export interface AsrRoutesOptions {
   /** The recogniser; default: built once from the service's configuration on first request. */
   engine?: AsrEngine | (() => Promise<AsrEngine>);
-  /** The aligner; default soundswallower's `alignText` on the alignment thread. */
+  /** The aligner; default SoundSwallower's `alignText` (`align.ts`). */
   align?: (pcm: Int16Array, text: string, signal?: AbortSignal) => Promise<TimedWord[]>;
 }
 
@@ -33,7 +33,7 @@ export interface AsrRoutesOptions {
  * Builds the ASR sub-app.
  * @example app.route('/', createAsrRoutes({ engine: new PocketsphinxEngine() }))
  */
-export function createAsrRoutes({ engine, align = alignTextInThread }: AsrRoutesOptions = {}): Hono {
+export function createAsrRoutes({ engine, align = alignText }: AsrRoutesOptions = {}): Hono {
   let cached: Promise<AsrEngine> | undefined;
   const getEngine = (): Promise<AsrEngine> => {
     if (engine && typeof engine !== 'function') return Promise.resolve(engine);
@@ -103,14 +103,14 @@ export const asrRoutes = createAsrRoutes({ engine: defaultAsrEngine });
 
 /**
  * Loads the service's recogniser now (Whisper's model load is 1-2 s), then starts the
- * alignment thread (≈ 0.4 CPU-s), so the first analysis waits for neither. Failures are left
+ * aligner's process, so the first analysis waits for neither. Failures are left
  * for the first request to report.
  */
 export async function preloadAsr(): Promise<void> {
   try {
     const engine = (await defaultAsrEngine()) as AsrEngine & { load?: () => Promise<void> };
     await engine.load?.();
-    await preloadAlignThread();
+    await preloadAligner();
   } catch {
     // reported by the first /asr or /align request
   }

@@ -2,19 +2,18 @@
  * @module containers/media/engines/render/align
  * Caption word times by forced alignment: the speech file is decoded to 16 kHz mono PCM and
  * the known text (the description the speech was synthesized from) is aligned to it with
- * soundswallower (`asr/align.ts`, on the alignment thread: `asr/align-thread.ts`). What is aligned is the text as the voice spoke it
+ * SoundSwallower (`asr/align.ts`, in the aligner's own process). What is aligned is the text as the voice spoke it
  * (`tts/normalize.ts`: "$1,234" is "one thousand two hundred thirty-four dollars"), and each
  * caption word takes the span of the spoken tokens it became. Cues keep the text's own words
  * and punctuation; the aligner's normalised tokens only carry the times.
  */
-import { alignTokens } from '../asr/align.js';
-import { alignTextInThread } from '../asr/align-thread.js';
+import { alignText, alignTokens } from '../asr/align.js';
 import { ASR_SAMPLE_RATE_HZ } from '../asr/pcm.js';
 import { spawnFfmpeg } from '../../core/ffmpeg.js';
 import type { CaptionWord } from './captions.js';
 import { normalizeText } from '../tts/normalize.js';
 
-/** Longest speech aligned, s: the WebAssembly decoder is synchronous; phrase-by-phrase alignment
+/** Longest speech aligned, s: the decoder serves one search at a time; phrase-by-phrase alignment
  * runs at ~0.05–0.1× real time on synthesized speech, slower when phrases must be re-planned. */
 export const MAX_ALIGN_SEC = 600;
 
@@ -154,6 +153,6 @@ export async function alignCaptions(
 ): Promise<CaptionWord[]> {
   const pcm = await decodePcm16k(audioPath, signal);
   const { spoken, spans } = spokenSpans(text);
-  const tokens = await alignTextInThread(pcm, spoken, signal);
+  const tokens = await alignText(pcm, spoken, signal);
   return wordsFromSpans(text, spans, tokens);
 }

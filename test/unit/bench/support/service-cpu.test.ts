@@ -37,5 +37,8 @@ describe('processRole', () => {
       processRole('/x/node\0--import\0tsx\0/x/containers/media/engines/segment/segmenter-process.ts\0selfie'),
     ).toBe('segmenter');
     expect(processRole('/work/main/.venv/bin/python\0-m\0engines.eye')).toBe('python engine');
+    expect(processRole('/app/.venv/bin/python\0-u\0/app/containers/media/python/align_worker.py')).toBe(
+      'forced alignment',
+    );
   });
 });

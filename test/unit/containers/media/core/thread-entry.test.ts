@@ -30,8 +30,8 @@ describe('profilingFlags', () => {
 
 describe('threadEntry', () => {
   it("names the sibling entry in the owner's own language, with the tsx loader for .ts", () => {
-    const ts = threadEntry('file:///x/engines/asr/align-thread.ts', 'align-thread-worker');
-    expect(ts.url.href).toBe('file:///x/engines/asr/align-thread-worker.ts');
+    const ts = threadEntry('file:///x/engines/face-tracking/face-track-worker.ts', 'face-track-thread');
+    expect(ts.url.href).toBe('file:///x/engines/face-tracking/face-track-thread.ts');
     expect(ts.execArgv.slice(-2)).toEqual(['--import', 'tsx']);
     const js = threadEntry('file:///x/engines/vision/pool.js', 'worker');
     expect(js.url.href).toBe('file:///x/engines/vision/worker.js');
