@@ -72,11 +72,17 @@ export function stageRows(
   });
   const rows = [row('upload (client → Worker → R2)', uploadSec)];
   let stepsSec = 0;
-  for (const s of steps.filter((t) => t.in === undefined && t.within === undefined)) {
+  // A concurrent group's members follow it, indented one more level per nested group.
+  const addStep = (s: StepTime, depth: number) => {
     const members = steps.filter((t) => t.in === s.step);
-    rows.push(row(members.length ? `${s.step} (concurrent)` : s.step, s.ms / 1000));
-    for (const m of members) rows.push(row(`  ∥ ${m.step}`, m.ms / 1000));
-    for (const p of steps.filter((t) => t.within === s.step)) rows.push(row(`  · ${p.step}`, p.ms / 1000));
+    const indent = '  '.repeat(depth) + (depth > 0 ? '∥ ' : '');
+    rows.push(row(`${indent}${s.step}${members.length ? ' (concurrent)' : ''}`, s.ms / 1000));
+    for (const m of members) addStep(m, depth + 1);
+    for (const p of steps.filter((t) => t.within === s.step))
+      rows.push(row(`${'  '.repeat(depth + 1)}· ${p.step}`, p.ms / 1000));
+  };
+  for (const s of steps.filter((t) => t.in === undefined && t.within === undefined)) {
+    addStep(s, 0);
     stepsSec += s.ms / 1000;
   }
   const rest = completed

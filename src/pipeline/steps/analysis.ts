@@ -1,6 +1,6 @@
 /**
  * @module pipeline/steps/analysis
- * The analysis plan: probe → (audio → VAD → ASR → prosody ∥ vision) → result JSON in R2.
+ * The analysis plan: probe → (audio → VAD → (ASR ∥ prosody) ∥ vision) → result JSON in R2.
  * Every number of the result comes from the pure functions of src/analytics.
  */
 import { analyzeDelivery } from '../../analytics/delivery/index.js';
@@ -101,11 +101,18 @@ async function storeTranscriptCaptions(ctx: StepContext<JobOf<'analysis'>>): Pro
 }
 
 /**
+ * Prosody needs only the audio, and its CPU is this isolate's while speech recognition's is the
+ * container's: it runs while the Worker waits for the transcript, not after it. (Beside the VAD it
+ * would only delay it: both compute in this isolate.)
+ */
+const asrAndProsody = concurrentSteps<JobOf<'analysis'>>('asr+prosody', [[asrStep], [prosodyStep]]);
+
+/**
  * Speech and vision need only the probe, not each other: they run side by side, so a job takes
  * its longer lane's time, not their sum. A speech-only job is the speech lane alone.
  */
 const speechAndVisionLanes = concurrentSteps<JobOf<'analysis'>>('speech+vision', [
-  [audioStep, vadStep, asrStep, prosodyStep],
+  [audioStep, vadStep, asrAndProsody],
   [visionStep],
 ]);
 

@@ -46,6 +46,27 @@ describe('stageRows', () => {
     expect(rows[0].share).toBeCloseTo(0.5 / 12, 6);
   });
 
+  it('should show a concurrent group inside another one level deeper, counted once', () => {
+    const log = [
+      '{"level":"info","video_id":"vid_A","step":"audio","in":"speech+vision","ms":300}',
+      '{"level":"info","video_id":"vid_A","step":"prosody","in":"asr+prosody","ms":400}',
+      '{"level":"info","video_id":"vid_A","step":"asr","in":"asr+prosody","ms":7000}',
+      '{"level":"info","video_id":"vid_A","step":"asr+prosody","in":"speech+vision","ms":7000}',
+      '{"level":"info","video_id":"vid_A","step":"speech+vision","ms":7400}',
+    ].join('\n');
+    const rows = stageRows(parseStepTimes(log, 'vid_A'), 0.1, 8);
+    expect(rows.map((r) => r.stage)).toEqual([
+      'upload (client → Worker → R2)',
+      'speech+vision (concurrent)',
+      '  ∥ audio',
+      '  ∥ asr+prosody (concurrent)',
+      '    ∥ prosody',
+      '    ∥ asr',
+      'queue + dispatch + polling (wall − upload − steps)',
+    ]);
+    expect(rows.at(-1)!.sec).toBeCloseTo(0.5, 6);
+  });
+
   it("should show the container's parts of a step under it, not counted in the steps", () => {
     const log = [
       '{"level":"info","video_id":"vid_A","step":"receive","within":"render","ms":400}',
