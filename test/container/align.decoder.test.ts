@@ -172,7 +172,7 @@ describe('alignment decoder', () => {
       SETTINGS,
     );
     await new Promise((r) => setTimeout(r, 100));
-    execFileSync('pkill', ['-KILL', '-f', 'align_worker.py']);
+    process.kill(alignDecoder.pid!, 'SIGKILL'); // this test's child only: other files run their own
     await expect(search).rejects.toMatchObject({ code: 'engine_failed' });
     expect(await alignText(clip.subarray(0, 11 * 16_000), JFK_TEXT)).toHaveLength(22);
   });

@@ -113,6 +113,11 @@ export class AlignDecoder {
     return reply.w as AlignSegment[];
   }
 
+  /** Pid of the live child, if any (tests, memory sampling). */
+  get pid(): number | undefined {
+    return this.#child?.pid;
+  }
+
   /** Starts the child and loads its model now, so the first alignment does not pay it. */
   preload(): Promise<void> {
     return this.#start();
