@@ -17,7 +17,11 @@ import {
   grammarItems,
   OPTIONAL_FILLER_WEIGHT,
 } from '../../containers/media/engines/asr/align-fillers.js';
-import { alignDecoder, type AlignSegment } from '../../containers/media/engines/asr/align-decoder.js';
+import {
+  AlignDecoder,
+  alignDecoder,
+  type AlignSegment,
+} from '../../containers/media/engines/asr/align-decoder.js';
 import { MEDIA_DIR } from '../support/jfk.js';
 
 const JFK_TEXT =
@@ -163,6 +167,23 @@ describe('alignment decoder', () => {
     await expect(alignWithFillers(clip, 0, 1, words, {}, AbortSignal.abort())).rejects.toMatchObject({
       code: 'aborted',
     });
+  });
+
+  it('fails with a model error, quickly, when the decoder cannot start', async () => {
+    const missing = new AlignDecoder(() => '/nonexistent/bin/python');
+    await expect(missing.align(clip, { text: 'and so' }, SETTINGS)).rejects.toMatchObject({
+      name: 'AsrModelError',
+      code: 'model_not_found',
+    });
+    // A Python without the package: the child says so and exits.
+    const bare = new AlignDecoder(() => 'python3');
+    process.env.PYTHONNOUSERSITE = '1'; // the children inherit it: no user-site packages
+    try {
+      await expect(bare.preload()).rejects.toMatchObject({ name: 'AsrModelError', code: 'model_invalid' });
+    } finally {
+      delete process.env.PYTHONNOUSERSITE;
+      bare.dispose();
+    }
   });
 
   it('fails the search in flight when the decoder dies, and starts a new one for the next', async () => {

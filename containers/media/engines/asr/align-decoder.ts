@@ -21,7 +21,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { childEnv, mediaConfig } from '../../core/config.js';
 import { DEFAULT_PYTHON_VENV, pythonScript, venvPython } from '../../core/venv.js';
-import { AsrAbortedError, AsrEngineError } from './errors.js';
+import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
 
 /** One word (or silence, filler) of an alignment: text, begin and duration (s), probability. */
 export interface AlignSegment {
@@ -118,7 +118,10 @@ export class AlignDecoder {
     return this.#child?.pid;
   }
 
-  /** Starts the child and loads its model now, so the first alignment does not pay it. */
+  /**
+   * Starts the child and loads its model now, so the first alignment does not pay it.
+   * @throws AsrModelError when the child cannot start or load (as every request then does).
+   */
   preload(): Promise<void> {
     return this.#start();
   }
@@ -232,7 +235,9 @@ export class AlignDecoder {
     return new Promise<void>((resolve, reject) => {
       let ready = false;
       const timer = setTimeout(() => {
-        reject(new AsrEngineError(`the aligner did not load within ${READY_TIMEOUT_MS / 1000} s`));
+        reject(
+          new AsrModelError('model_invalid', `the aligner did not load within ${READY_TIMEOUT_MS / 1000} s`),
+        );
         this.#kill();
       }, READY_TIMEOUT_MS);
       createInterface({ input: child.stdout }).on('line', (text) => {
@@ -249,17 +254,19 @@ export class AlignDecoder {
         if (ready && this.#added.size > 0)
           child.stdin.write(`${JSON.stringify({ id: 0, op: 'add', words: [...this.#added] })}\n`);
         if (ready) resolve();
-        else reject(new AsrEngineError(String(reply.error ?? 'the aligner failed to start')));
+        else reject(new AsrModelError('model_invalid', String(reply.error ?? 'the aligner failed to start')));
       });
       child.on('error', (err) => {
         clearTimeout(timer);
         const hint = existsSync(python) ? '' : ' (the setup script makes the Python environment)';
-        reject(new AsrEngineError(`cannot start the aligner ${python}: ${err.message}${hint}`));
+        reject(
+          new AsrModelError('model_not_found', `cannot start the aligner ${python}: ${err.message}${hint}`),
+        );
       });
       child.on('close', (code, sig) => {
         clearTimeout(timer);
         const why = `the aligner exited (${sig ?? `code ${code}`})${this.#stderr ? `: ${lastLine(this.#stderr)}` : ''}`;
-        if (!ready) reject(new AsrEngineError(why));
+        if (!ready) reject(new AsrModelError('model_invalid', why));
         if (this.#child !== child) return; // killed on purpose
         this.#child = undefined;
         this.#ready = undefined;

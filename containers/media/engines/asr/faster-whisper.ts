@@ -31,7 +31,7 @@ import { alignTokens } from './align-tokens.js';
 import { alignText } from './align.js';
 import { alignWithFillers } from './align-fillers.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
-import { AsrAbortedError, AsrEngineError } from './errors.js';
+import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
 import { planUtterances, speechSecondsIn } from './segments.js';
 import {
@@ -288,8 +288,19 @@ export class FasterWhisperEngine implements AsrEngine {
         if (!decoded) throw new AsrEngineError('the Whisper worker answered without the utterance');
         return decoded;
       };
+      let alignerDown: string | undefined;
       const alignLine = (line: WorkerLine, words: TimedWord[]) =>
-        alignUtterance(pcm, Number(line.start), Number(line.end), words, this.#fillerAlignment, signal);
+        alignUtterance(
+          pcm,
+          Number(line.start),
+          Number(line.end),
+          words,
+          this.#fillerAlignment,
+          signal,
+          (err) => {
+            if (err instanceof AsrModelError) alignerDown ??= err.message;
+          },
+        );
       /**
        * The utterance decoded once more without the prompt, kept when it has at least
        * `MIN_RECOVERED_WORDS` more words than `words` (a hesitant speaker's unwritten "uh"s alone
@@ -425,8 +436,12 @@ export class FasterWhisperEngine implements AsrEngine {
       const notes = detected
         ? detectionWarnings(detected, kept.language, candidates, switched, out.language)
         : [];
-      if (notes.length > 0) out.warnings = notes;
       out.words = (await Promise.all(kept.words)).flat();
+      if (alignerDown && kept.language === 'en') {
+        console.warn(JSON.stringify({ level: 'warn', asr_aligner_unavailable: alignerDown }));
+        notes.push(ALIGNER_DOWN_WARNING);
+      }
+      if (notes.length > 0) out.warnings = notes;
     } finally {
       clearInterval(poll);
       await rm(dir, { recursive: true, force: true });
@@ -566,6 +581,14 @@ export function joinWordPieces(words: WhisperSegment['words'], language?: string
 /** Words a decode without the prompt must add to replace one suspected of skipping speech. */
 const MIN_RECOVERED_WORDS = 3;
 
+/**
+ * Said in the output when the forced aligner could not start (its package missing from the
+ * environment, say): the words are all there, but their times and hesitation counts are rough.
+ * Why it could not start goes to the service's log, not to the client.
+ */
+export const ALIGNER_DOWN_WARNING =
+  "words: the forced aligner is unavailable, so each word's time is its segment's span shared by letters and hesitations Whisper did not write are not heard";
+
 /** Longest run of hesitation words kept when the aligner cannot count them (a loop otherwise). */
 const MAX_UNALIGNED_HESITATION_RUN = 3;
 
@@ -582,6 +605,7 @@ async function alignUtterance(
   words: TimedWord[],
   fillerAlignment: boolean,
   signal?: AbortSignal,
+  onUnaligned?: (err: unknown) => void,
 ): Promise<TimedWord[]> {
   if (words.length === 0) return words;
   const withFillers = fillerAlignment
@@ -596,6 +620,7 @@ async function alignUtterance(
     aligned = await alignText(slicePcm(pcm, start, end), capped.map((w) => w.word).join(' '), signal);
   } catch (err) {
     if (err instanceof AsrAbortedError) throw err;
+    onUnaligned?.(err);
     return capped;
   }
   let k = 0;
