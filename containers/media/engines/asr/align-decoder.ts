@@ -22,6 +22,7 @@ import type { Readable } from 'node:stream';
 import { childEnv, mediaConfig } from '../../core/config.js';
 import { DEFAULT_PYTHON_VENV, pythonScript, venvPython } from '../../core/venv.js';
 import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
+import { lastLine } from './whisper-process.js';
 
 /** One word (or silence, filler) of an alignment: text, begin and duration (s), probability. */
 export interface AlignSegment {
@@ -42,6 +43,14 @@ export interface SearchSettings {
   /** Optional silences and noises between the words. */
   fsgusefiller: boolean;
 }
+
+/** The decoder's own beams, with optional silences and noises between the words. */
+export const SEARCH_WITH_SILENCES: SearchSettings = {
+  fsgusefiller: true,
+  beam: 1e-48,
+  pbeam: 1e-48,
+  wbeam: 7e-29,
+};
 
 /** Longest wait for the decoder to load, milliseconds. */
 const READY_TIMEOUT_MS = 30_000;
@@ -285,8 +294,6 @@ export class AlignDecoder {
 
 /** A child's stdio stream is a socket: it can stop keeping the event loop alive. */
 const pipe = (stream: Readable): Socket => stream as Socket;
-
-const lastLine = (s: string): string => s.trim().split('\n').at(-1) ?? '';
 
 /** The service's one decoder, in the configured Python environment. */
 export const alignDecoder = new AlignDecoder(() =>

@@ -12,7 +12,7 @@
  */
 import type { TimedWord } from '../../../../src/contract/media.js';
 import { ensureWords } from './align.js';
-import { alignDecoder, type AlignSegment } from './align-decoder.js';
+import { alignDecoder, SEARCH_WITH_SILENCES, type AlignSegment } from './align-decoder.js';
 import { alignTokens } from './align-tokens.js';
 import { AsrAbortedError } from './errors.js';
 import { ASR_SAMPLE_RATE_HZ } from './pcm.js';
@@ -229,9 +229,7 @@ export async function alignSpanWithFillers(
   if (items.length === 0) return undefined;
   const weight = options.exact ? 0 : (options.optionalFillerWeight ?? OPTIONAL_FILLER_WEIGHT);
   const grammar = jsgfOf(items, weight);
-  const segs = await alignDecoder
-    .align(span, { grammar }, { fsgusefiller: true, beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29 }, signal)
-    .catch(rethrowAbort);
+  const segs = await alignDecoder.align(span, { grammar }, SEARCH_WITH_SILENCES, signal).catch(rethrowAbort);
   const read = segs && readAlignment(items, segs);
   return read && wordsOf(words, read, offsetSec);
 }

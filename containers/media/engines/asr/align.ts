@@ -23,7 +23,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { TimedWord } from '../../../../src/contract/media.js';
 import { planChunks, tokenBreaks, type BreakStrength, type ChunkPlan } from './align-chunks.js';
-import { alignDecoder, type SearchSettings } from './align-decoder.js';
+import { alignDecoder, SEARCH_WITH_SILENCES, type SearchSettings } from './align-decoder.js';
 import { espeakPronunciation } from './align-g2p.js';
 import { findPauses, speechSpans } from './align-pauses.js';
 import { alignTokens } from './align-tokens.js';
@@ -41,7 +41,7 @@ const EXTRA_DICT_PATH = '/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict'
  * needs; the chunk is cut tight so no pause is left to swallow), then wider beams.
  */
 const ATTEMPTS: ReadonlyArray<SearchSettings & { padSec: number }> = [
-  { fsgusefiller: true, beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29, padSec: 0.15 },
+  { ...SEARCH_WITH_SILENCES, padSec: 0.15 },
   { fsgusefiller: false, beam: 1e-48, pbeam: 1e-48, wbeam: 7e-29, padSec: 0.03 },
   { fsgusefiller: false, beam: 1e-80, pbeam: 1e-80, wbeam: 1e-60, padSec: 0.03 },
 ];

@@ -251,7 +251,8 @@ export class WhisperProcess {
   }
 }
 
-const lastLine = (s: string): string => s.trim().split('\n').at(-1) ?? '';
+/** Pure: the last line of a child's stderr tail, what it said as it died. */
+export const lastLine = (s: string): string => s.trim().split('\n').at(-1) ?? '';
 
 /** A worker's error line that says it ran out of memory: another attempt may fit. */
 const OUT_OF_MEMORY = /^MemoryError\b|bad_alloc|out of memory/i;
