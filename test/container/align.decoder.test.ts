@@ -114,6 +114,19 @@ async function wasmSearch(
   return (decoder.get_alignment().w ?? []) as AlignSegment[];
 }
 
+/**
+ * The same words, fillers and silences in order, each within a frame or two: the native build's
+ * libm may round a last bit differently by CPU, which can move a boundary by a frame (10 ms).
+ * (On this project's machines they were identical.)
+ */
+function expectSameSegments(native: AlignSegment[], wasm: AlignSegment[]): void {
+  expect(native.map((s) => s.t)).toEqual(wasm.map((s) => s.t));
+  native.forEach((s, i) => {
+    expect(Math.abs(s.b - wasm[i].b)).toBeLessThanOrEqual(0.02);
+    expect(Math.abs(s.d - wasm[i].d)).toBeLessThanOrEqual(0.04);
+  });
+}
+
 describe('alignment decoder', () => {
   it('keeps the main thread free while it aligns a 20 s utterance, and hears the um', async () => {
     await preloadAligner(); // the measure is the alignment, not the model load
@@ -124,7 +137,7 @@ describe('alignment decoder', () => {
     expect(result!.find((w) => w.word === 'Americans,')!.start).toBeGreaterThan(1);
   });
 
-  it('gives the very segments of the WebAssembly build, for a filler grammar and for text', async () => {
+  it('gives the segments of the WebAssembly build, for a filler grammar and for text', async () => {
     const tokens = words.map((w) => w.word.toLowerCase().replace(/[^a-z]/g, ''));
     const grammar = jsgfOf(
       grammarItems(tokens, () => true),
@@ -132,10 +145,10 @@ describe('alignment decoder', () => {
     );
     const native = await alignDecoder.align(clip, { grammar }, SETTINGS);
     expect(native.filter((s) => s.t === 'um').length).toBeGreaterThan(0);
-    expect(native).toEqual(await wasmSearch(clip, { grammar }));
+    expectSameSegments(native, await wasmSearch(clip, { grammar }));
     const jfk = clip.subarray(0, 11 * 16_000);
     const text = JFK_TEXT.toLowerCase().replace(/[^a-z ]/g, '');
-    expect(await alignDecoder.align(jfk, { text }, SETTINGS)).toEqual(await wasmSearch(jfk, { text }));
+    expectSameSegments(await alignDecoder.align(jfk, { text }, SETTINGS), await wasmSearch(jfk, { text }));
   });
 
   it('brings back the aligner errors with their code', async () => {
