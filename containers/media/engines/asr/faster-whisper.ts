@@ -33,7 +33,7 @@ import { alignWithFillers } from './align-fillers.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
-import { planUtterances, speechSecondsIn } from './segments.js';
+import { decodeOrder, planUtterances, speechSecondsIn } from './segments.js';
 import {
   cutInWordLoop,
   cutRepeatLoops,
@@ -234,12 +234,19 @@ export class FasterWhisperEngine implements AsrEngine {
       // every utterance is then transcribed in it, so one language holds for the whole file.
       let candidates = requested ? [requested] : [];
       let detected: LanguageDetection | undefined;
+      // A long or only first utterance is read alone by the detection, as its decode reads it:
+      // that decode then does not encode the same window again, and comes first.
+      const own = requested
+        ? undefined
+        : ownDetectionWindow(utterances, speechSecondsIn(utterances[0], speechSegments));
       if (!requested) {
-        // A long or only first utterance is read alone, as its decode reads it: that decode then
-        // does not encode the same window again.
-        const own = ownDetectionWindow(utterances, speechSecondsIn(utterances[0], speechSegments));
-        // Meanwhile the worker's other slots encode the next utterances (no language needed).
-        const ahead = encodedWhileDetecting(utterances, own, this.#workers);
+        // Meanwhile the worker's other slots encode the utterances the lanes take first (no
+        // language needed).
+        const ahead = encodedWhileDetecting(
+          decodeOrder(utterances, own).map((i) => utterances[i]),
+          own,
+          this.#workers,
+        );
         // The speech read together keeps the VAD's 0.2 s before each stretch: 0.3 s more of
         // near-silence per utterance made Whisper hear 11 s of robotic English as Finnish (0.73).
         const heard = plan(UTTERANCE_PADDING_SEC);
@@ -366,6 +373,8 @@ export class FasterWhisperEngine implements AsrEngine {
         // other language keeps Whisper's own word times.
         const align = this.#align && language === 'en';
         const planned = only ?? utterances;
+        // Longest first (`decodeOrder`); the results keep the plan's order.
+        const order = decodeOrder(planned, only ? undefined : own);
         const heard: Array<HeardLanguages | undefined> = [];
         const perUtterance = new Array<Promise<TimedWord[]>>(planned.length);
         const wordTimestamps = this.#wordTimestamps || !align;
@@ -379,7 +388,7 @@ export class FasterWhisperEngine implements AsrEngine {
         const lane = async (): Promise<void> => {
           try {
             while (!failed && next < planned.length) {
-              const i = next++;
+              const i = order[next++];
               let line = await decode(planned[i], language, wordTimestamps, { hesitationScan: scan });
               if (hasDecodingLoop(line.segments as WhisperSegment[])) {
                 loopRedecodes++;
@@ -392,7 +401,7 @@ export class FasterWhisperEngine implements AsrEngine {
               segments[i] = line.segments as WhisperSegment[];
               heard[i] = line.heard as HeardLanguages | undefined;
               const words = withScannedHesitations(keptWords(segments[i], language), scanOf(line.scan));
-              // Alignment (WebAssembly, its own thread) overlaps the worker's next utterances.
+              // Alignment (in the aligner's own process) overlaps the worker's next utterances.
               const timed = align
                 ? alignChecked(planned[i], line, words, language)
                 : ownTimesChecked(planned[i], words, language);

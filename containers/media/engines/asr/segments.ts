@@ -194,3 +194,16 @@ export function partitionUtterances(utterances: TimeSegment[], workers: number):
   }
   return groups.filter((g) => g.items.length > 0).map((g) => g.items.sort((a, b) => a.start - b.start));
 }
+
+/**
+ * Pure: the order in which decode lanes that each take the next utterance when free should take
+ * them: `first` (a window already encoded, e.g. the language detection's) when given, then the
+ * longest first. Why: a long utterance taken last keeps one lane busy after the other has run
+ * out of work (a German minute whose 23 s last utterance decoded alone for 6.5 s); longest first
+ * bounds that wait by the shortest utterance. Ties keep time order.
+ * @example decodeOrder([{ start: 0, end: 3 }, { start: 4, end: 18 }, { start: 19, end: 36 }]) // [2, 1, 0]
+ */
+export function decodeOrder(utterances: readonly TimeSegment[], first?: TimeSegment): number[] {
+  const rank = (i: number) => (utterances[i] === first ? Infinity : utterances[i].end - utterances[i].start);
+  return utterances.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || a - b);
+}

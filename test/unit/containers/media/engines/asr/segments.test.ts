@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  decodeOrder,
   planUtterances,
   speechSecondsIn,
   uncoveredSpeechSec,
@@ -82,5 +83,34 @@ describe('uncoveredSpeechSec', () => {
   it('should count the whole span when no words were written, or no speech was given', () => {
     expect(uncoveredSpeechSec({ start: 0, end: 4 }, undefined, [], 0.5)).toBe(4);
     expect(uncoveredSpeechSec({ start: 0, end: 4 }, undefined, [word(1, 2)], 0.5)).toBe(2);
+  });
+});
+
+describe('decodeOrder', () => {
+  // A German minute's plan: a short first utterance, then longer ones.
+  const plan = [
+    { start: 0.3, end: 3.1 },
+    { start: 4.6, end: 18.1 },
+    { start: 19.4, end: 36 },
+    { start: 37.2, end: 60 },
+  ];
+
+  it('should give the longest utterances first, so that no long one is decoded alone at the end', () => {
+    expect(decodeOrder(plan)).toEqual([3, 2, 1, 0]);
+  });
+
+  it('should put the window the detection already encoded first', () => {
+    expect(decodeOrder(plan, plan[0])).toEqual([0, 3, 2, 1]);
+  });
+
+  it('should keep time order between utterances of the same length, and give nothing for no utterance', () => {
+    expect(
+      decodeOrder([
+        { start: 0, end: 5 },
+        { start: 6, end: 11 },
+        { start: 12, end: 13 },
+      ]),
+    ).toEqual([0, 1, 2]);
+    expect(decodeOrder([])).toEqual([]);
   });
 });
