@@ -47,6 +47,14 @@ export function parseTimes(field: string): number[] | undefined {
   return xs.length && xs.every(Number.isFinite) ? xs : undefined;
 }
 
+/** Pure: the clips' 16 kHz audio one after another, `gapSec` of silence after each. */
+export function joinClips(clips: ReadonlyArray<{ pcm: Int16Array }>, gapSec: number): Int16Array {
+  const gap = Math.round(gapSec * 16_000);
+  const pcm = new Int16Array(clips.reduce((n, c) => n + c.pcm.length + gap, 0));
+  clips.reduce((at, c) => (pcm.set(c.pcm, at), at + c.pcm.length + gap), 0);
+  return pcm;
+}
+
 /** Loads every set under `dir` (or only `names`), decoding each clip with native ffmpeg. */
 export async function loadSets(dir = SETS_DIR, names?: string[]): Promise<SetClip[]> {
   if (!existsSync(dir))
