@@ -177,7 +177,11 @@ async function main(): Promise<void> {
   const method = process.env.BENCH_METHOD ?? 'service';
   if (!HESITATION_METHODS[method])
     throw new Error(`BENCH_METHOD: one of ${Object.keys(HESITATION_METHODS).join(', ')}`);
-  const config = configFrom({ ASR_ENGINE: process.env.BENCH_ENGINE ?? 'faster-whisper' }).asr;
+  // The beam as the service's variable sets it (docs/speech-sets.md).
+  const config = configFrom({
+    ASR_ENGINE: process.env.BENCH_ENGINE ?? 'faster-whisper',
+    ...(process.env.WHISPER_BEAM_SIZE ? { WHISPER_BEAM_SIZE: process.env.WHISPER_BEAM_SIZE } : {}),
+  }).asr;
   await using engine =
     method === 'service'
       ? await createAsrEngine(config)
