@@ -12,7 +12,7 @@ import {
   matchFillersByOrder,
   matchFillers,
 } from '../../../bench/speech/score.js';
-import { parseManifest, parseTimes } from '../../../bench/speech/sets.js';
+import { joinClips, parseManifest, parseTimes } from '../../../bench/speech/sets.js';
 
 describe('languageWords', () => {
   it('should keep accents and apostrophes, strip punctuation and spell whole numbers in the language', () => {
@@ -114,5 +114,15 @@ describe('parseManifest and parseTimes', () => {
     expect(parseTimes(rows[0].hesitation_times)).toEqual([1.2, 3.45]);
     expect(parseTimes('')).toBeUndefined();
     expect(parseTimes('1.2;x')).toBeUndefined();
+  });
+});
+
+describe('joinClips', () => {
+  it('should put the clips one after another with the gap of silence after each', () => {
+    const a = { pcm: Int16Array.from([1, 2]) };
+    const b = { pcm: Int16Array.from([3]) };
+    // 16 kHz: a gap of 1/8000 s is two samples.
+    expect([...joinClips([a, b], 1 / 8000)]).toEqual([1, 2, 0, 0, 3, 0, 0]);
+    expect(joinClips([], 0.7).length).toBe(0);
   });
 });
