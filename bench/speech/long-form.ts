@@ -19,11 +19,9 @@ import { configFrom } from '../../containers/media/core/config.js';
 import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/speech.js';
 import { detectSpeech } from '../../wasm/index.js';
 import { languageWer } from './score.js';
-import { joinClips, loadSets } from './sets.js';
+import { JOIN_GAP_SEC, joinClips, loadSets } from './sets.js';
 
 const SAMPLE_RATE_HZ = 16_000;
-/** Silence between joined clips, seconds: under the engine's 1 s merge gap, so clips share utterances. */
-const GAP_SEC = 0.7;
 const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
 
 const clips = await loadSets(undefined, ['multilingual']);
@@ -38,7 +36,7 @@ for (const group of groups) {
   const [language, style] = group.split('\t');
   const members = clips.filter((c) => c.language === language && c.style === style);
   if (members.length < 2) continue;
-  const pcm = joinClips(members, GAP_SEC);
+  const pcm = joinClips(members, JOIN_GAP_SEC);
   const speech = await detectSpeech(pcm, { maxBatch: DEFAULT_VAD_MAX_BATCH });
   const texts: string[] = [];
   // The first run's figures; the runs after it only say whether the words stayed the same.

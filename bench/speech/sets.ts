@@ -47,6 +47,12 @@ export function parseTimes(field: string): number[] | undefined {
   return xs.length && xs.every(Number.isFinite) ? xs : undefined;
 }
 
+/**
+ * Silence between clips joined into one file, seconds: under the engine's 1 s merge gap, so the
+ * clips share utterances as a longer recording's sentences do.
+ */
+export const JOIN_GAP_SEC = 0.7;
+
 /** Pure: the clips' 16 kHz audio one after another, `gapSec` of silence after each. */
 export function joinClips(clips: ReadonlyArray<{ pcm: Int16Array }>, gapSec: number): Int16Array {
   const gap = Math.round(gapSec * 16_000);

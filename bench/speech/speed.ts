@@ -32,14 +32,11 @@ import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/speech.js';
 import { detectSpeech } from '../../wasm/index.js';
 import { ffmpeg, speechMp3 } from '../support/media.js';
 import { decodeToPcm } from './corpus.js';
-import { joinClips, loadSets, SETS_DIR } from './sets.js';
+import { JOIN_GAP_SEC, joinClips, loadSets, SETS_DIR } from './sets.js';
+import { GATES } from '../gates/gates.js';
 
 const SAMPLE_RATE_HZ = 16_000;
 const MINUTE_SEC = 60;
-/** Silence between joined clips, seconds (as `long-form.ts`). */
-const GAP_SEC = 0.7;
-/** The speech gate's goal for a minute of speech, end to end (bench/gates). */
-const GATE_GOAL_SEC = 9;
 const BARE_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'bare_whisper.py');
 
 interface Bare {
@@ -60,7 +57,7 @@ try {
     for (const language of (process.env.BENCH_LANGUAGES ?? 'de').split(',').filter(Boolean)) {
       const read = clips.filter((c) => c.language === language && c.style === 'read');
       if (!read.length) continue;
-      const pcm = joinClips(read, GAP_SEC).subarray(0, MINUTE_SEC * SAMPLE_RATE_HZ);
+      const pcm = joinClips(read, JOIN_GAP_SEC).subarray(0, MINUTE_SEC * SAMPLE_RATE_HZ);
       const raw = join(dir, `${language}.raw`);
       writeFileSync(raw, pcm);
       const path = join(dir, `${language}-60s.mp3`);
@@ -101,7 +98,7 @@ try {
     );
   }
   console.log(
-    `\nThe whole job (upload, probe, prosody, result) through \`npm start\` is bench/gates: goal ≤ ${GATE_GOAL_SEC} s for a minute of speech.`,
+    `\nThe whole job (upload, probe, prosody, result) through \`npm start\` is bench/gates: goal ≤ ${GATES.speech.max} s for a minute of speech.`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });
