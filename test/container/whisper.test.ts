@@ -6,7 +6,7 @@
  * runs it) and ../shared/media.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +145,46 @@ describe('faster-whisper engine', () => {
     const inside = out.words.filter((w) => spans.some(([a, b]) => w.start < b && w.end > a));
     expect(inside, JSON.stringify(inside)).toEqual([]);
     expect(plain(out.words).split(' ').length).toBeGreaterThanOrEqual(3 * 22 - 2);
+  });
+
+  it('should decode short sentences far apart in shared windows and time each word where it was said', async () => {
+    // Sparse speech: seven sentences, 4 s of silence between them. Decoded as the plan cuts it,
+    // each is a window of its own; with the silences shortened (silence-pack.ts), two.
+    const clips = [
+      'librivox_sns_0870',
+      'librivox_sns_0880',
+      'librivox_sns_0890',
+      'librivox_sns_0920',
+      'librivox_sns_0930',
+      'goforward',
+      'cards_005',
+    ];
+    const gap = new Int16Array(4 * 16_000);
+    const parts = clips.flatMap((c, i) =>
+      i === 0 ? [media(`speech/${c}.wav`)] : [gap, media(`speech/${c}.wav`)],
+    );
+    const pcm = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+    const spans: Array<{ start: number; end: number }> = [];
+    parts.reduce((at, p, i) => {
+      pcm.set(p, at);
+      if (i % 2 === 0) spans.push({ start: at / 16_000, end: (at + p.length) / 16_000 });
+      return at + p.length;
+    }, 0);
+    const out = await engine.transcribe(pcm, { speechSegments: spans });
+    expect(engine.lastRun?.utterances).toBeLessThan(clips.length);
+    // No word in a silence, and each sentence's words at its own time.
+    for (const w of out.words)
+      expect(
+        spans.some((s) => w.start >= s.start - 0.5 && w.end <= s.end + 0.5),
+        JSON.stringify(w),
+      ).toBe(true);
+    for (const [i, c] of clips.entries()) {
+      const said = out.words.filter((w) => w.start >= spans[i].start - 0.5 && w.start < spans[i].end);
+      const reference = readFileSync(join(MEDIA_DIR, `speech/${c}.txt`), 'utf8');
+      // "cold-hearted" is "cold hearted" said.
+      const heard = plain(said).replaceAll('-', ' ');
+      expect(languageWer(reference, heard, 'en').wer, `${c}: ${heard}`).toBeLessThanOrEqual(0.25);
+    }
   });
 
   it('should decode a line said again and again once and keep every repeat', async () => {

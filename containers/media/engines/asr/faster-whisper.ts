@@ -30,6 +30,7 @@ import { WORK_DIR_PREFIX } from '../../core/stale-work-dirs.js';
 import { alignTokens } from './align-tokens.js';
 import { alignText } from './align.js';
 import { alignWithFillers } from './align-fillers.js';
+import { packSilences, unpackOutput } from './silence-pack.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
@@ -58,6 +59,7 @@ import {
   detectionWarnings,
   detectionWindows,
   mainLanguage,
+  MIN_STRETCH_SEC,
   otherLanguageStretches,
   ownDetectionWindow,
   encodedWhileDetecting,
@@ -93,6 +95,13 @@ export const UTTERANCE_PADDING_SEC = 0.2;
  * every language (docs/languages.md, "Half a second before the speech").
  */
 export const UTTERANCE_LEAD_SEC = 0.5;
+/** Stretches of speech closer than this (after lead and padding) are decoded together, seconds. */
+const MERGE_GAP_SEC = 1;
+/**
+ * A silence between stretches of speech longer than the plan merges across is cut down to this
+ * before decoding (`silence-pack.ts`), seconds: a natural pause, which Whisper writes through.
+ */
+const PACKED_SILENCE_SEC = 1;
 /** Every decode: beam search at temperature 0, no sampling (the same audio gives the same words). */
 const DECODE_TEMPERATURE = [0];
 /**
@@ -137,6 +146,8 @@ export interface FasterWhisperOptions {
    * English utterance).
    */
   hesitationScan?: boolean;
+  /** Shorten long silences between short runs of speech before decoding (default true: `silence-pack.ts`). */
+  packSilences?: boolean;
 }
 
 /**
@@ -146,6 +157,15 @@ export interface FasterWhisperOptions {
  * of speech still well inside its gate (docs/benchmarks.md "Speech recognition, measured").
  */
 export const DEFAULT_WHISPER_BEAM_SIZE = 5;
+
+/** The utterances Whisper decodes (`leadSec` of audio before each stretch of speech). */
+const decodePlan = (pcm: Int16Array, speech: TimeSegment[] | undefined, leadSec = UTTERANCE_LEAD_SEC) =>
+  planUtterances(pcm, speech, {
+    leadSec,
+    paddingSec: UTTERANCE_PADDING_SEC,
+    mergeGapSec: MERGE_GAP_SEC,
+    maxUtteranceSec: MAX_UTTERANCE_SEC,
+  });
 
 /** What must exist for the engine to run; the first missing path, or undefined. */
 export function missingWhisperFile(python: string, modelDir: string): string | undefined {
@@ -167,6 +187,7 @@ export class FasterWhisperEngine implements AsrEngine {
   readonly #hesitationScan: boolean;
   readonly #wordTimestamps: boolean;
   readonly #workers: number;
+  readonly #packSilences: boolean;
 
   constructor({
     python = venvPython(),
@@ -178,7 +199,9 @@ export class FasterWhisperEngine implements AsrEngine {
     fillerAlignment = true,
     hesitationScan = true,
     wordTimestamps = !align,
+    packSilences = true,
   }: FasterWhisperOptions = {}) {
+    this.#packSilences = packSilences;
     this.#fillerAlignment = fillerAlignment;
     this.#hesitationScan = hesitationScan;
     this.#wordTimestamps = wordTimestamps;
@@ -195,22 +218,37 @@ export class FasterWhisperEngine implements AsrEngine {
     await this.#proc.start();
   }
 
-  /** @inheritdoc */
-  async transcribe(
+  /**
+   * @inheritdoc
+   * Silences the decode plan would split at are shortened first (`silence-pack.ts`) when that
+   * leaves an utterance for each decode lane: sparse speech then shares Whisper's windows, and
+   * the words come back at the times they were said.
+   */
+  async transcribe(pcm: Int16Array, options: TranscribeOptions = {}): Promise<AsrOutput> {
+    const packed =
+      this.#packSilences &&
+      packSilences(pcm, options.speechSegments, {
+        // The silences the plan splits at (`planUtterances` merges the padded stretches).
+        longerThanSec: MERGE_GAP_SEC + UTTERANCE_LEAD_SEC + UTTERANCE_PADDING_SEC,
+        keptSec: PACKED_SILENCE_SEC,
+        runsShorterThanSec: MIN_STRETCH_SEC,
+      });
+    if (!packed) return this.#transcribe(pcm, options);
+    // Fewer utterances than lanes would leave a core idle: a short clip is faster as it is.
+    const lanes = Math.min(this.#workers, decodePlan(pcm, options.speechSegments).length);
+    if (decodePlan(packed.pcm, packed.speech).length < lanes) return this.#transcribe(pcm, options);
+    const out = await this.#transcribe(packed.pcm, { ...options, speechSegments: packed.speech });
+    return unpackOutput(packed.spans, out);
+  }
+
+  async #transcribe(
     pcm: Int16Array,
-    { speechSegments, signal, language: requested }: TranscribeOptions = {},
+    { speechSegments, signal, language: requested }: TranscribeOptions,
   ): Promise<AsrOutput> {
     const t0 = performance.now();
     if (signal?.aborted) throw new AsrAbortedError();
-    const plan = (leadSec: number) =>
-      planUtterances(pcm, speechSegments, {
-        leadSec,
-        paddingSec: UTTERANCE_PADDING_SEC,
-        mergeGapSec: 1,
-        maxUtteranceSec: MAX_UTTERANCE_SEC,
-      });
     // Every language decodes these.
-    const utterances = plan(UTTERANCE_LEAD_SEC);
+    const utterances = decodePlan(pcm, speechSegments);
     const out: AsrOutput = {
       engine: this.name,
       model: this.model,
@@ -249,7 +287,7 @@ export class FasterWhisperEngine implements AsrEngine {
         );
         // The speech read together keeps the VAD's 0.2 s before each stretch: 0.3 s more of
         // near-silence per utterance made Whisper hear 11 s of robotic English as Finnish (0.73).
-        const heard = plan(UTTERANCE_PADDING_SEC);
+        const heard = decodePlan(pcm, speechSegments, UTTERANCE_PADDING_SEC);
         [detected] = await Promise.all([
           this.#detect(pcmPath, heard, own, signal),
           ...ahead.map((u) => this.#encode(pcmPath, u, signal)),
