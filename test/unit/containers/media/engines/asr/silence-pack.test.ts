@@ -96,6 +96,24 @@ describe('packSilences', () => {
     expect(packed.pcm[4 * RATE - 1]).toBe(100);
   });
 
+  it('should keep speech said to run past the end of the audio inside it', () => {
+    // A caller's segments (the x-speech-segments header) may run past the audio's end.
+    const packed = packSilences(
+      new Int16Array(10 * RATE),
+      [
+        { start: 1, end: 2 },
+        { start: 5, end: 6 },
+        { start: 9, end: 9.5 },
+        { start: 9.6, end: 12 },
+      ],
+      OPTIONS,
+    )!;
+    // Kept: 0–2.5, 4.5–6.5 and 8.5–10 s (the last run, 9–12 s, ends with the audio).
+    expect(packed.pcm.length).toBe(6 * RATE);
+    expect(packed.speech.at(-1)).toEqual({ start: 5.6, end: 6 });
+    expect(unpackWord(packed.spans, word(5.8, 7))).toMatchObject({ start: 9.8, end: 10 });
+  });
+
   it('should leave audio without a long silence, or without segments, as it is', () => {
     const pcm = new Int16Array(5 * RATE);
     expect(
