@@ -117,8 +117,7 @@ export function packSilences(
   speech: readonly TimeSegment[] | undefined,
   options: PackOptions,
 ): PackedAudio | null {
-  if (!speech || speech.length < 2) return null;
-  const spans = packSpans(speech, pcm.length, options);
+  const spans = speech && packSpans(speech, pcm.length, options);
   if (!spans) return null;
   const last = spans.at(-1)!;
   const packed = new Int16Array(last.at + (last.to - last.from));
@@ -140,16 +139,10 @@ export function unpackWord(spans: readonly KeptSpan[], word: TimedWord): TimedWo
   return { ...word, start: originalTime(span, word.start), end: originalTime(span, word.end) };
 }
 
-/** Pure: the engine's output on packed audio, its times put back on the original audio's clock. */
+/**
+ * Pure: Whisper's output on packed audio, its words put back on the original audio's clock (its
+ * only times: `silences` are pocketsphinx's, which does not pack).
+ */
 export function unpackOutput(spans: readonly KeptSpan[], out: AsrOutput): AsrOutput {
-  return {
-    ...out,
-    words: out.words.map((w) => unpackWord(spans, w)),
-    ...(out.silences && {
-      silences: out.silences.map((s) => ({
-        start: originalTime(spanAt(spans, s.start * ASR_SAMPLE_RATE_HZ), s.start),
-        end: originalTime(spanAt(spans, s.end * ASR_SAMPLE_RATE_HZ), s.end),
-      })),
-    }),
-  };
+  return { ...out, words: out.words.map((w) => unpackWord(spans, w)) };
 }
