@@ -147,9 +147,89 @@ describe('faster-whisper engine', () => {
     expect(plain(out.words).split(' ').length).toBeGreaterThanOrEqual(3 * 22 - 2);
   });
 
+  /** The parts one after another, `gapSec` of silence between them, with each part's span (s). */
+  function sparse(parts: Int16Array[], gapSec: number) {
+    const gap = new Int16Array(gapSec * 16_000);
+    const all = parts.flatMap((p, i) => (i === 0 ? [p] : [gap, p]));
+    const pcm = new Int16Array(all.reduce((n, p) => n + p.length, 0));
+    const spans: Array<{ start: number; end: number }> = [];
+    all.reduce((at, p, i) => {
+      pcm.set(p, at);
+      if (i % 2 === 0) spans.push({ start: at / 16_000, end: (at + p.length) / 16_000 });
+      return at + p.length;
+    }, 0);
+    return { pcm, spans };
+  }
+
+  /**
+   * No word in a silence, and each part's words at its own time: a word of its reference (of four
+   * letters or more) among them, WER against the reference at most `maxPartWer`, over all parts
+   * at most `maxWer`.
+   */
+  function expectEachAtItsTime(
+    words: TimedWord[],
+    spans: Array<{ start: number; end: number }>,
+    references: string[],
+    language: string,
+    { maxWer, maxPartWer }: { maxWer: number; maxPartWer: number },
+  ) {
+    for (const w of words)
+      expect(
+        spans.some((s) => w.start >= s.start - 0.5 && w.end <= s.end + 0.5),
+        JSON.stringify(w),
+      ).toBe(true);
+    let edits = 0;
+    let refWords = 0;
+    for (const [i, reference] of references.entries()) {
+      const said = words.filter((w) => w.start >= spans[i].start - 0.5 && w.start < spans[i].end);
+      // "cold-hearted" is "cold hearted" said.
+      const heard = plain(said).replaceAll('-', ' ');
+      const part = languageWer(reference, heard, language);
+      expect(part.wer, `${i}: ${heard}`).toBeLessThanOrEqual(maxPartWer);
+      const own = reference.split(/\s+/).map(normalizeWord);
+      expect(
+        heard.split(' ').some((w) => w.length >= 4 && own.includes(w)),
+        `${i}: ${heard}`,
+      ).toBe(true);
+      edits += part.edits;
+      refWords += part.refWords;
+    }
+    expect(edits / refWords).toBeLessThanOrEqual(maxWer);
+  }
+
   it('should decode short sentences far apart in shared windows and time each word where it was said', async () => {
-    // Sparse speech: seven sentences, 4 s of silence between them. Decoded as the plan cuts it,
-    // each is a window of its own; with the silences shortened (silence-pack.ts), two.
+    // Sparse speech in Spanish (espeak-ng): ten sentences, 4 s of silence between them. Decoded
+    // as the plan cuts it, each is a window of its own; with the silences shortened
+    // (silence-pack.ts), two. (Robotic speech is also heard far better in the longer windows:
+    // 60 % WER a sentence per window, 32 % packed.)
+    const sentences = [
+      'El tren a Madrid sale hoy una hora más tarde.',
+      'Por favor, cierre la ventana antes de salir de casa.',
+      'Mi hermana vive desde hace tres años en un pueblo junto al mar.',
+      'Mañana el tiempo será soleado y cálido.',
+      'Anoche vimos una película muy buena en el cine.',
+      'La biblioteca está cerrada los domingos.',
+      'El fin de semana vamos a la montaña con los niños.',
+      'El médico me recomendó beber más agua.',
+      'Nuestro vecino arregla su bicicleta vieja en el jardín.',
+      'En otoño caen las hojas de los árboles.',
+    ];
+    const parts = sentences.map((text, i) => {
+      const wav = join(tmp, `sparse-es-${i}.wav`);
+      execFileSync('espeak-ng', ['-v', 'es', '-w', wav, text]);
+      return pcmOf(['-i', wav]);
+    });
+    const { pcm, spans } = sparse(parts, 4);
+    const out = await engine.transcribe(pcm, { speechSegments: spans });
+    expect(out.language).toBe('es');
+    expect(engine.lastRun?.utterances).toBeLessThan(sentences.length);
+    // Robotic speech: most of a sentence may slip ("El teramán rinsa lo lludo a más tarde").
+    expectEachAtItsTime(out.words, spans, sentences, 'es', { maxWer: 0.4, maxPartWer: 1 });
+  });
+
+  it('should decode sparse English a sentence per window, where Whisper hears its hesitations', async () => {
+    // Packed into shared windows, the hesitations of sparse English were mostly lost
+    // (docs/languages.md, "Sparse English keeps its windows"): English keeps the plan's windows.
     const clips = [
       'librivox_sns_0870',
       'librivox_sns_0880',
@@ -159,32 +239,15 @@ describe('faster-whisper engine', () => {
       'goforward',
       'cards_005',
     ];
-    const gap = new Int16Array(4 * 16_000);
-    const parts = clips.flatMap((c, i) =>
-      i === 0 ? [media(`speech/${c}.wav`)] : [gap, media(`speech/${c}.wav`)],
+    const { pcm, spans } = sparse(
+      clips.map((c) => media(`speech/${c}.wav`)),
+      4,
     );
-    const pcm = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
-    const spans: Array<{ start: number; end: number }> = [];
-    parts.reduce((at, p, i) => {
-      pcm.set(p, at);
-      if (i % 2 === 0) spans.push({ start: at / 16_000, end: (at + p.length) / 16_000 });
-      return at + p.length;
-    }, 0);
     const out = await engine.transcribe(pcm, { speechSegments: spans });
-    expect(engine.lastRun?.utterances).toBeLessThan(clips.length);
-    // No word in a silence, and each sentence's words at its own time.
-    for (const w of out.words)
-      expect(
-        spans.some((s) => w.start >= s.start - 0.5 && w.end <= s.end + 0.5),
-        JSON.stringify(w),
-      ).toBe(true);
-    for (const [i, c] of clips.entries()) {
-      const said = out.words.filter((w) => w.start >= spans[i].start - 0.5 && w.start < spans[i].end);
-      const reference = readFileSync(join(MEDIA_DIR, `speech/${c}.txt`), 'utf8');
-      // "cold-hearted" is "cold hearted" said.
-      const heard = plain(said).replaceAll('-', ' ');
-      expect(languageWer(reference, heard, 'en').wer, `${c}: ${heard}`).toBeLessThanOrEqual(0.25);
-    }
+    expect(out.language).toBe('en');
+    expect(engine.lastRun?.utterances).toBe(clips.length);
+    const references = clips.map((c) => readFileSync(join(MEDIA_DIR, `speech/${c}.txt`), 'utf8'));
+    expectEachAtItsTime(out.words, spans, references, 'en', { maxWer: 0.25, maxPartWer: 0.25 });
   });
 
   it('should decode a line said again and again once and keep every repeat', async () => {

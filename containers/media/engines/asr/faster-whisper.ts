@@ -30,7 +30,7 @@ import { WORK_DIR_PREFIX } from '../../core/stale-work-dirs.js';
 import { alignTokens } from './align-tokens.js';
 import { alignText } from './align.js';
 import { alignWithFillers } from './align-fillers.js';
-import { packSilences, unpackOutput } from './silence-pack.js';
+import { packSilences, unpackOutput, type PackOptions } from './silence-pack.js';
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
@@ -102,6 +102,13 @@ const MERGE_GAP_SEC = 1;
  * before decoding (`silence-pack.ts`), seconds: a natural pause, which Whisper writes through.
  */
 const PACKED_SILENCE_SEC = 1;
+/** Which silences are shortened (`packSilences`): those the plan splits at, between short runs. */
+export const SILENCE_PACK: PackOptions = {
+  // The silences the plan splits at (`planUtterances` merges the padded stretches).
+  longerThanSec: MERGE_GAP_SEC + UTTERANCE_LEAD_SEC + UTTERANCE_PADDING_SEC,
+  keptSec: PACKED_SILENCE_SEC,
+  runsShorterThanSec: MIN_STRETCH_SEC,
+};
 /** Every decode: beam search at temperature 0, no sampling (the same audio gives the same words). */
 const DECODE_TEMPERATURE = [0];
 /**
@@ -222,29 +229,51 @@ export class FasterWhisperEngine implements AsrEngine {
    * @inheritdoc
    * Silences the decode plan would split at are shortened first (`silence-pack.ts`) when that
    * leaves an utterance for each decode lane: sparse speech then shares Whisper's windows, and
-   * the words come back at the times they were said.
+   * the words come back at the times they were said. Not English: Whisper writes and hints far
+   * fewer of a speaker's "uh"s in a window of many sentences than in one of a single sentence
+   * (docs/languages.md, "Sparse English keeps its windows"). So the language is detected on the
+   * audio as it was said first, and only speech in another language is packed (the detection
+   * is not made again).
    */
   async transcribe(pcm: Int16Array, options: TranscribeOptions = {}): Promise<AsrOutput> {
     const packed =
       this.#packSilences &&
-      packSilences(pcm, options.speechSegments, {
-        // The silences the plan splits at (`planUtterances` merges the padded stretches).
-        longerThanSec: MERGE_GAP_SEC + UTTERANCE_LEAD_SEC + UTTERANCE_PADDING_SEC,
-        keptSec: PACKED_SILENCE_SEC,
-        runsShorterThanSec: MIN_STRETCH_SEC,
-      });
+      options.language !== 'en' &&
+      packSilences(pcm, options.speechSegments, SILENCE_PACK);
     if (!packed) return this.#transcribe(pcm, options);
     // Fewer utterances than lanes would leave a core idle: a short clip is faster as it is.
     const lanes = Math.min(this.#workers, decodePlan(pcm, options.speechSegments).length);
     if (decodePlan(packed.pcm, packed.speech).length < lanes) return this.#transcribe(pcm, options);
-    const out = await this.#transcribe(packed.pcm, { ...options, speechSegments: packed.speech });
-    return unpackOutput(packed.spans, out);
+    // A language the client set is not English (above): no detection to wait for.
+    const first = options.language ? undefined : await this.#transcribe(pcm, options, { onlyEnglish: true });
+    if (first && !('otherLanguage' in first)) return first;
+    const speechSegments = packed.speech;
+    return unpackOutput(
+      packed.spans,
+      await this.#transcribe(packed.pcm, { ...options, speechSegments }, { detected: first?.otherLanguage }),
+    );
   }
 
+  /** @param detected the file's language as already detected (not detected again) */
+  async #transcribe(
+    pcm: Int16Array,
+    options: TranscribeOptions,
+    how?: { detected?: LanguageDetection },
+  ): Promise<AsrOutput>;
+  /**
+   * @param onlyEnglish stop after the detection unless English is a language to decode in, and
+   *   answer with the detection
+   */
+  async #transcribe(
+    pcm: Int16Array,
+    options: TranscribeOptions,
+    how: { onlyEnglish: true },
+  ): Promise<AsrOutput | { otherLanguage: LanguageDetection }>;
   async #transcribe(
     pcm: Int16Array,
     { speechSegments, signal, language: requested }: TranscribeOptions,
-  ): Promise<AsrOutput> {
+    { detected: given, onlyEnglish = false }: { detected?: LanguageDetection; onlyEnglish?: boolean } = {},
+  ): Promise<AsrOutput | { otherLanguage: LanguageDetection }> {
     const t0 = performance.now();
     if (signal?.aborted) throw new AsrAbortedError();
     // Every language decodes these.
@@ -271,13 +300,15 @@ export class FasterWhisperEngine implements AsrEngine {
       // The file's language first (one encoder pass per window of speech), unless requested:
       // every utterance is then transcribed in it, so one language holds for the whole file.
       let candidates = requested ? [requested] : [];
-      let detected: LanguageDetection | undefined;
+      let detected = requested ? undefined : given;
       // A long or only first utterance is read alone by the detection, as its decode reads it:
       // that decode then does not encode the same window again, and comes first.
-      const own = requested
-        ? undefined
-        : ownDetectionWindow(utterances, speechSecondsIn(utterances[0], speechSegments));
-      if (!requested) {
+      const own =
+        requested || detected
+          ? undefined
+          : ownDetectionWindow(utterances, speechSecondsIn(utterances[0], speechSegments));
+      if (detected) candidates = trialLanguages(detected, speechSeconds(utterances));
+      else if (!requested) {
         // Meanwhile the worker's other slots encode the utterances the lanes take first (no
         // language needed).
         const ahead = encodedWhileDetecting(
@@ -294,6 +325,7 @@ export class FasterWhisperEngine implements AsrEngine {
         ]);
         candidates = trialLanguages(detected, speechSeconds(utterances));
       }
+      if (onlyEnglish && detected && !candidates.includes('en')) return { otherLanguage: detected };
       // One utterance per request: the worker's queue then takes turns between concurrent jobs.
       const decode = async (
         utterance: TimeSegment,
