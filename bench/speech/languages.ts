@@ -29,8 +29,7 @@ import {
   inventedHesitations,
   isHesitationIn,
   languageWer,
-  matchFillersByOrder,
-  matchFillers,
+  matchHesitations,
   type FillerMatch,
 } from './score.js';
 import { loadSets, type SetClip } from './sets.js';
@@ -71,17 +70,12 @@ function score(clip: SetClip, out: AsrOutput, wallSec: number): ClipResult {
   const { edits, refWords } = languageWer(clip.reference, hyp, clip.language);
   const refHes = clip.reference.split(/\s+/).filter((w) => isHesitationIn(w, clip.language)).length;
   let fillers: ClipResult['fillers'];
-  if (refHes > 0) {
-    fillers = clip.hesitationTimes
-      ? {
-          ...matchFillers(
-            clip.hesitationTimes.map((start) => ({ start })),
-            out.words.filter((w) => isHesitationIn(w.word, clip.language)),
-          ),
-          method: 'time',
-        }
-      : { ...matchFillersByOrder(clip.reference, hyp, clip.language), method: 'order' };
-  }
+  if (refHes > 0)
+    fillers = matchHesitations(
+      { text: clip.reference, times: clip.hesitationTimes },
+      out.words,
+      clip.language,
+    );
   const { language, probability } = languageOf(out);
   return {
     clip,

@@ -21,14 +21,7 @@ import { configFrom } from '../../containers/media/core/config.js';
 import type { AsrOutput, TimeSegment } from '../../src/contract/media.js';
 import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/speech.js';
 import { detectSpeech } from '../../wasm/index.js';
-import {
-  fillerRates,
-  isHesitationIn,
-  languageWer,
-  matchFillers,
-  matchFillersByOrder,
-  type FillerMatch,
-} from './score.js';
+import { fillerRates, languageWer, matchHesitations, type FillerMatch } from './score.js';
 import { JOIN_GAP_SEC, joinClips, loadSets, type SetClip } from './sets.js';
 
 const SAMPLE_RATE_HZ = 16_000;
@@ -109,12 +102,7 @@ for (const set of sets) {
         wallSec += (performance.now() - t0) / 1000;
         utterances += engine.lastRun?.utterances ?? 0;
         const hyp = out.words.map((w) => w.word).join(' ');
-        const m = f.times
-          ? matchFillers(
-              f.times.map((start) => ({ start })),
-              out.words.filter((w) => isHesitationIn(w.word, 'en')),
-            )
-          : matchFillersByOrder(f.reference, hyp, 'en');
+        const m = matchHesitations({ text: f.reference, times: f.times }, out.words, 'en');
         sum.tp += m.tp;
         sum.fp += m.fp;
         sum.fn += m.fn;

@@ -182,6 +182,27 @@ export function matchFillersByOrder(reference: string, hypothesis: string, langu
   return { tp, fp: hypCount - tp, fn: refCount - tp };
 }
 
+/**
+ * Pure: a recognition's hesitations against its reference's: by time (`matchFillers`) where the
+ * reference has hesitation times, else by order (`matchFillersByOrder`).
+ */
+export function matchHesitations(
+  reference: { text: string; times?: readonly number[] },
+  words: ReadonlyArray<{ word: string; start: number }>,
+  language: string,
+): FillerMatch & { method: 'time' | 'order' } {
+  if (reference.times)
+    return {
+      ...matchFillers(
+        reference.times.map((start) => ({ start })),
+        words.filter((w) => isHesitationIn(w.word, language)),
+      ),
+      method: 'time',
+    };
+  const hypothesis = words.map((w) => w.word).join(' ');
+  return { ...matchFillersByOrder(reference.text, hypothesis, language), method: 'order' };
+}
+
 /** Pure: the recognised hesitations of a clip whose reference has none (all of them are invented). */
 export function inventedHesitations(hypothesisWords: readonly string[], language: string): number {
   return hypothesisWords.filter((w) => isHesitationIn(w, language)).length;
