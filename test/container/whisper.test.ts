@@ -586,39 +586,49 @@ describe('whisper worker', () => {
     }
   });
 
-  it('should scan for the hesitations Whisper heard, only when asked, on the same words', async () => {
+  it('should scan for the hesitations Whisper heard in a request of its own, on the same words', async () => {
     const proc = worker(1);
-    const scanOfClip = async (rel: string, hesitationScan: boolean, endSec?: number) => {
-      const clip = rawClip(rel, 'scan.raw');
+    const linesOf = async (request: Record<string, unknown>) => {
       const lines: Array<Record<string, unknown>> = [];
-      await proc.request(
-        {
-          pcm: clip.path,
-          utterances: [{ start: 0, end: endSec ?? clip.seconds }],
-          beam_size: 5,
-          temperature: [0],
-          language: 'en',
-          initial_prompt: DISFLUENT_PROMPT,
-          word_timestamps: false,
-          hesitation_scan: hesitationScan,
-        },
-        (line) => lines.push(line),
-      );
-      return lines.find((l) => 'utterance' in l)?.scan;
+      await proc.request(request, (line) => lines.push(line));
+      return lines.find((l) => 'utterance' in l);
+    };
+    const scanOfClip = async (rel: string, endSec?: number) => {
+      const clip = rawClip(rel, 'scan.raw');
+      const answer = await linesOf({
+        scan: true,
+        pcm: clip.path,
+        utterances: [{ start: 0, end: endSec ?? clip.seconds }],
+        language: 'en',
+        initial_prompt: DISFLUENT_PROMPT,
+      });
+      return answer?.scan;
     };
     try {
       await proc.start();
-      expect(await scanOfClip('speech/jfk.wav', false)).toBeUndefined();
-      const jfk = scanOf(await scanOfClip('speech/jfk.wav', true));
+      // A decode answers with its segments only: the scan is asked for apart.
+      const clip = rawClip('speech/jfk.wav', 'decode.raw');
+      const decoded = await linesOf({
+        pcm: clip.path,
+        utterances: [{ start: 0, end: clip.seconds }],
+        beam_size: 5,
+        temperature: [0],
+        language: 'en',
+        initial_prompt: DISFLUENT_PROMPT,
+        word_timestamps: false,
+      });
+      expect(decoded?.segments).toBeInstanceOf(Array);
+      expect(decoded?.scan).toBeUndefined();
+      const jfk = scanOf(await scanOfClip('speech/jfk.wav'));
       expect(jfk.length).toBeGreaterThan(15);
       for (const w of jfk) expect(w.hesitation >= 0 && w.hesitation <= 1, w.word).toBe(true);
       expect(wer(JFK_WORDS, jfk.map((w) => normalizeWord(w.word)).join(' ')).wer).toBeLessThan(0.15);
       // A speaker who says "um" twice: Whisper's scan finds at least one of them likely.
-      const crossword = scanOf(await scanOfClip('disfluent/mfa_crossword.flac', true));
+      const crossword = scanOf(await scanOfClip('disfluent/mfa_crossword.flac'));
       expect(crossword.some((w) => w.hesitation >= SCANNED_HESITATION_MIN)).toBe(true);
       // An utterance too short for the prompt's tokens under its token cap (a VAD segment of "And
       // so"): the scan still answers, rather than failing the whole transcription.
-      expect(await scanOfClip('speech/jfk.wav', true, 0.8)).toBeInstanceOf(Array);
+      expect(await scanOfClip('speech/jfk.wav', 0.8)).toBeInstanceOf(Array);
     } finally {
       proc.dispose();
     }

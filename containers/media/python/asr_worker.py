@@ -18,11 +18,16 @@ interleave, each carrying its request's id. Two single-thread decodes of the 60 
   stdout, at the end:     {"id": 1, "done": true, "peak_rss_bytes": 300000000, "encoder_passes": 1}
   stdout, on a failure:   {"id": 1, "error": "plain message"}
 
-A decode request with "hesitation_scan": true also gets, per utterance, "scan": the words of one
-more, greedy decode with the same prompt, each with the probability Whisper gave a hesitation
-sound ("um", "uh", ...) just before it (1.0 where that decode wrote one):
+A scan request gets, per utterance, "scan": the words of a greedy decode with the request's
+prompt, each with the probability Whisper gave a hesitation sound ("um", "uh", ...) just before
+it (1.0 where that decode wrote one). It is a request of its own, not part of the decode's, so
+that the two decodes of an utterance can run at once on two slots; it encodes the window as the
+decode does, so once either has encoded it (EncoderCache) the other reads it again:
 
-  stdout, per utterance:  {..., "scan": [{"word": " Hello.", "hesitation": 0.03}, ...]}
+  stdin:   {"id": 4, "scan": true, "pcm": "/tmp/x/audio.raw", "utterances": [{"start": 0.7, "end": 9.3}],
+            "language": "en", "initial_prompt": "...", "max_tokens_per_sec": 12}
+  stdout:  {"id": 4, "utterance": 0, "start": 0.7, "end": 9.3, "scan": [{"word": " Hello.", "hesitation": 0.03}, ...]}
+  stdout:  {"id": 4, "done": true, "peak_rss_bytes": 300000000, "encoder_passes": 0}
 
 A decode request with "utterance_language": true also gets, per utterance, the language Whisper
 hears in it: its language head read on the encoder output the decode already computed (one
@@ -141,8 +146,8 @@ class LaterWindowSkipped(Exception):
 class FirstWindow(threading.local):
     """Per decoding thread: the encoder output of the first window encoded since `forget()`, and
     what the next encode of a later window may skip.
-    Why: the hesitation scan decodes the same window as the utterance's decode, and the encoder
-    pass is most of what a second decode of a short utterance costs. A later window (Whisper
+    Why: the language head reads the same window as the utterance's decode, and the encoder
+    pass is most of what a second look at a short utterance costs. A later window (Whisper
     stopped before the audio did) is a whole encoder pass and decode; when what is left is a
     short tail, the engine drops what Whisper writes there unless it is sure of speech
     (whisper-filter.ts, isDoubtedTail), so a tail of at most `skip_tail_sec` is not decoded."""
@@ -395,8 +400,7 @@ def detect_language(model, req):
 def tail_skipping(segments, duration, skip_tail_sec):
     """faster-whisper's segments of one utterance, read until a later window would hold no more
     than `skip_tail_sec` of audio (see FirstWindow): the segments before it are all kept. Other
-    encodes (the hesitation scan's, a loop's cross-attention times) happen between reads, where
-    no tail is skipped."""
+    encodes (a loop's cross-attention times) happen between reads, where no tail is skipped."""
     it = iter(segments)
     FIRST_WINDOW.duration = duration
     while True:
@@ -421,7 +425,6 @@ def transcribe(model, req):
     # Greedy first; a decode that compresses like a loop (ratio > 2.4) moves on to the next
     # temperature of the ladder (OpenAI's by default).
     temperature = req.get("temperature", [0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
-    tokens_per_sec = max(1.0, float(req.get("max_tokens_per_sec", TOKENS_PER_SEC_CAP)))
     skip_tail = max(0.0, float(req.get("max_skipped_tail_sec", 0)))
     # Above 1, tokens already written are made less likely: a decode that looped, decoded again so,
     # breaks its loop without sampling (the same audio gives the same words on every run).
@@ -429,9 +432,7 @@ def transcribe(model, req):
     with open(req["pcm"], "rb") as f:
         for i, u in enumerate(req.get("utterances", [])):
             audio = read_utterance(f, u["start"], u["end"])
-            # A looping decode ("uh, uh, uh, ..." to the end of the window) costs seconds; real
-            # speech stays far below this many tokens per second (Whisper writes ~3-5 in English).
-            max_new = min(MAX_NEW_TOKENS_CAP, int(tokens_per_sec * (u["end"] - u["start"])) + 16)
+            max_new = max_new_tokens(req, u)
             FIRST_WINDOW.forget()
             segments, info = model.transcribe(
                 audio,
@@ -483,16 +484,37 @@ def transcribe(model, req):
                     }
                 )
             line = {"id": rid, "utterance": i, "start": u["start"], "end": u["end"], "segments": out}
-            # The decode's own first window, read again by the scan and the language head.
+            # The decode's own first window, read again by the language head.
             first_window = FIRST_WINDOW.output
-            if first_window is None and (req.get("hesitation_scan") or req.get("utterance_language")):
+            if first_window is None and req.get("utterance_language"):
                 first_window = encode_window(model, audio)
-            if req.get("hesitation_scan"):
-                line["scan"] = hesitation_scan(model, audio, info.language, prompt, max_new, first_window)
             if req.get("utterance_language"):
                 heard = language_probabilities(model, first_window)[:CANDIDATES]
                 line["heard"] = [[lang, round(p, 4)] for lang, p in heard]
             emit(line)
+    emit_done(rid)
+
+
+def max_new_tokens(req, utterance):
+    """The cap on tokens a decode of `utterance` writes. A looping decode ("uh, uh, uh, ..." to the
+    end of the window) costs seconds; real speech stays far below this many tokens per second
+    (Whisper writes ~3-5 in English; the request's "max_tokens_per_sec" is its language's)."""
+    tokens_per_sec = max(1.0, float(req.get("max_tokens_per_sec", TOKENS_PER_SEC_CAP)))
+    return min(MAX_NEW_TOKENS_CAP, int(tokens_per_sec * (utterance["end"] - utterance["start"])) + 16)
+
+
+def scan(model, req):
+    """The hesitation scan of each utterance (hesitation_scan), its window encoded as its decode
+    encodes it (read again from EncoderCache when that decode, or an encode ahead, came first)."""
+    rid = req.get("id")
+    language = req.get("language") or "en"
+    prompt = req.get("initial_prompt") or None
+    with open(req["pcm"], "rb") as f:
+        for i, u in enumerate(req.get("utterances", [])):
+            audio = read_utterance(f, u["start"], u["end"])
+            window = encode_window(model, audio, as_decoded=True)
+            words = hesitation_scan(model, audio, language, prompt, max_new_tokens(req, u), window)
+            emit({"id": rid, "utterance": i, "start": u["start"], "end": u["end"], "scan": words})
     emit_done(rid)
 
 
@@ -530,6 +552,8 @@ def serve(model, line):
             detect_language(model, req)
         elif req.get("encode"):
             encode_ahead(model, req)
+        elif req.get("scan"):
+            scan(model, req)
         else:
             transcribe(model, req)
     except Exception as err:  # noqa: BLE001 - one bad request must not kill the warm process

@@ -49,7 +49,7 @@ import {
   maySkipSpeech,
   type WhisperSegment,
 } from './whisper-filter.js';
-import { scanOf, withScannedHesitations } from './hesitation-scan.js';
+import { scanOf, withScannedHesitations, type ScanWord } from './hesitation-scan.js';
 import { isWrittenWithoutSpaces } from '../../../../src/analytics/speech/languages.js';
 import { WhisperProcess, type WorkerLine } from './whisper-process.js';
 import { DISFLUENT_PROMPT, promptFor } from './prompts.js';
@@ -301,6 +301,9 @@ export class FasterWhisperEngine implements AsrEngine {
       // every utterance is then transcribed in it, so one language holds for the whole file.
       let candidates = requested ? [requested] : [];
       let detected = requested ? undefined : given;
+      // Utterances whose first window the worker has encoded (EncoderCache): a hesitation scan of
+      // one of them starts at once, beside its decode, without a second encoder pass.
+      const encoded = new Set<TimeSegment>();
       // A long or only first utterance is read alone by the detection, as its decode reads it:
       // that decode then does not encode the same window again, and comes first.
       const own =
@@ -323,6 +326,7 @@ export class FasterWhisperEngine implements AsrEngine {
           this.#detect(pcmPath, heard, own, signal),
           ...ahead.map((u) => this.#encode(pcmPath, u, signal)),
         ]);
+        for (const u of [own, ...ahead]) if (u) encoded.add(u);
         candidates = trialLanguages(detected, speechSeconds(utterances));
       }
       if (onlyEnglish && detected && !candidates.includes('en')) return { otherLanguage: detected };
@@ -333,9 +337,8 @@ export class FasterWhisperEngine implements AsrEngine {
         wordTimestamps: boolean,
         {
           prompt = promptFor(language, this.#prompt),
-          hesitationScan = false,
           repetitionPenalty = 1,
-        }: { prompt?: string; hesitationScan?: boolean; repetitionPenalty?: number } = {},
+        }: { prompt?: string; repetitionPenalty?: number } = {},
       ): Promise<WorkerLine> => {
         let decoded: WorkerLine | undefined;
         const done = await this.#proc.request(
@@ -356,14 +359,33 @@ export class FasterWhisperEngine implements AsrEngine {
             // The language Whisper hears in each utterance (one decoder step), unless the client
             // set it: a long stretch in another language is decoded again in its own.
             utterance_language: !requested,
-            hesitation_scan: hesitationScan,
           },
           (line) => (decoded = line),
           signal,
         );
         peak = Math.max(peak, Number(done.peak_rss_bytes) || 0, readPeakRss(this.#proc.pid));
         if (!decoded) throw new AsrEngineError('the Whisper worker answered without the utterance');
+        encoded.add(utterance);
         return decoded;
+      };
+      /** Whisper's hesitation scan of an utterance (`hesitation-scan.ts`), with the decode's prompt. */
+      const hesitationScanOf = async (utterance: TimeSegment, language: string): Promise<ScanWord[]> => {
+        let scanned: ScanWord[] = [];
+        const done = await this.#proc.request(
+          {
+            scan: true,
+            pcm: pcmPath,
+            utterances: [utterance],
+            language,
+            initial_prompt: promptFor(language, this.#prompt),
+            max_tokens_per_sec: maxTokensPerSecond(language),
+          },
+          (line) => (scanned = scanOf(line.scan)),
+          signal,
+        );
+        peak = Math.max(peak, Number(done.peak_rss_bytes) || 0);
+        encoded.add(utterance);
+        return scanned;
       };
       let alignerDown: string | undefined;
       const alignLine = (line: WorkerLine, words: TimedWord[]) =>
@@ -451,39 +473,66 @@ export class FasterWhisperEngine implements AsrEngine {
         const scan =
           align && this.#fillerAlignment && this.#hesitationScan && promptFor(language, this.#prompt) !== '';
         const segments: WhisperSegment[][] = [];
-        // One lane per worker slot, each taking the next utterance: this job keeps the worker's
-        // cores busy yet never queues more than `workers` utterances ahead of another job's.
+        // Per utterance: the decode kept, whether it is the one the scan matches (not a loop's
+        // second decode), and the scan.
+        const lines: WorkerLine[] = [];
+        const firstKept: boolean[] = [];
+        const scans: Array<ScanWord[] | undefined> = [];
+        const decoding: Array<Promise<unknown>> = [];
+        /** Once an utterance's decode (and scan) are in: its words, timed in the background. */
+        const settle = (i: number) => {
+          if (!lines[i] || (scan && !scans[i])) return;
+          const scanned = firstKept[i] ? (scans[i] ?? []) : [];
+          const words = withScannedHesitations(keptWords(segments[i], language), scanned);
+          // Alignment (in the aligner's own process) overlaps the worker's next utterances.
+          const timed = align
+            ? alignChecked(planned[i], lines[i], words, language)
+            : ownTimesChecked(planned[i], words, language);
+          timed.catch(() => {}); // awaited below, unless a lane fails first
+          perUtterance[i] = timed;
+        };
+        const decodeTask = async (i: number): Promise<void> => {
+          const first = await decode(planned[i], language, wordTimestamps);
+          let line = first;
+          if (hasDecodingLoop(line.segments as WhisperSegment[])) {
+            loopRedecodes++;
+            const again = await decode(planned[i], language, wordTimestamps, {
+              repetitionPenalty: LOOP_REPETITION_PENALTY,
+            });
+            if (keepsRedecode(line.segments as WhisperSegment[], again.segments as WhisperSegment[]))
+              line = again;
+          }
+          segments[i] = line.segments as WhisperSegment[];
+          heard[i] = line.heard as HeardLanguages | undefined;
+          firstKept[i] = line === first;
+          lines[i] = line;
+          settle(i);
+        };
+        // A scan decodes the utterance's window again: once the window is encoded (ahead, or by
+        // its decode), it may run beside that decode, on the other slot.
+        const scanTask = async (i: number): Promise<void> => {
+          if (!encoded.has(planned[i])) await decoding[i];
+          scans[i] = lines[i] && !firstKept[i] ? [] : await hesitationScanOf(planned[i], language);
+          settle(i);
+        };
+        // Every decode is taken before any scan, so a lane that finds nothing else to do scans.
+        const tasks: Array<() => Promise<void>> = [
+          ...order.map((i) => () => (decoding[i] = decodeTask(i))),
+          ...(scan ? order.map((i) => () => scanTask(i)) : []),
+        ];
+        // One lane per worker slot, each taking the next task: this job keeps the worker's cores
+        // busy yet never queues more than `workers` requests ahead of another job's.
         let next = 0;
         let failed = false;
         const lane = async (): Promise<void> => {
           try {
-            while (!failed && next < planned.length) {
-              const i = order[next++];
-              let line = await decode(planned[i], language, wordTimestamps, { hesitationScan: scan });
-              if (hasDecodingLoop(line.segments as WhisperSegment[])) {
-                loopRedecodes++;
-                const again = await decode(planned[i], language, wordTimestamps, {
-                  repetitionPenalty: LOOP_REPETITION_PENALTY,
-                });
-                if (keepsRedecode(line.segments as WhisperSegment[], again.segments as WhisperSegment[]))
-                  line = again;
-              }
-              segments[i] = line.segments as WhisperSegment[];
-              heard[i] = line.heard as HeardLanguages | undefined;
-              const words = withScannedHesitations(keptWords(segments[i], language), scanOf(line.scan));
-              // Alignment (in the aligner's own process) overlaps the worker's next utterances.
-              const timed = align
-                ? alignChecked(planned[i], line, words, language)
-                : ownTimesChecked(planned[i], words, language);
-              timed.catch(() => {}); // awaited below, unless a lane fails first
-              perUtterance[i] = timed;
-            }
+            while (!failed && next < tasks.length) await tasks[next++]();
           } catch (err) {
-            failed = true; // the other lanes take no new utterance
+            failed = true; // the other lanes take no new task
             throw err;
           }
         };
-        await Promise.all(Array.from({ length: Math.min(this.#workers, planned.length) }, lane));
+        await Promise.all(Array.from({ length: Math.min(this.#workers, tasks.length) }, lane));
         // Scored on what is kept: an invented tail must neither lift nor sink a language.
         const score = decodeScore(segments.flatMap(keptSegments));
         return { score, words: perUtterance, planned, heard, segments };
