@@ -478,7 +478,6 @@ export class FasterWhisperEngine implements AsrEngine {
         const lines: WorkerLine[] = [];
         const firstKept: boolean[] = [];
         const scans: Array<ScanWord[] | undefined> = [];
-        const decoding: Array<Promise<unknown>> = [];
         /** Once an utterance's decode (and scan) are in: its words, timed in the background. */
         const settle = (i: number) => {
           if (!lines[i] || (scan && !scans[i])) return;
@@ -508,31 +507,43 @@ export class FasterWhisperEngine implements AsrEngine {
           lines[i] = line;
           settle(i);
         };
-        // A scan decodes the utterance's window again: once the window is encoded (ahead, or by
-        // its decode), it may run beside that decode, on the other slot.
         const scanTask = async (i: number): Promise<void> => {
-          if (!encoded.has(planned[i])) await decoding[i];
           scans[i] = lines[i] && !firstKept[i] ? [] : await hesitationScanOf(planned[i], language);
           settle(i);
         };
-        // Every decode is taken before any scan, so a lane that finds nothing else to do scans.
-        const tasks: Array<() => Promise<void>> = [
-          ...order.map((i) => () => (decoding[i] = decodeTask(i))),
-          ...(scan ? order.map((i) => () => scanTask(i)) : []),
-        ];
-        // One lane per worker slot, each taking the next task: this job keeps the worker's cores
-        // busy yet never queues more than `workers` requests ahead of another job's.
+        // One lane per worker slot: this job keeps the worker's cores busy yet never queues more
+        // than `workers` requests ahead of another job's. A lane decodes the next utterance, then
+        // scans it (the window is encoded by then); a lane with no utterance left to decode scans
+        // one whose window is encoded already (ahead, or by the detection) and whose scan no lane
+        // took: a file of one utterance scans on the second slot beside its decode.
         let next = 0;
+        const scanTaken = new Set<number>();
+        /** Takes utterance i's scan for this lane: false when another lane took it. */
+        const claimScan = (i: number) => !scanTaken.has(i) && scanTaken.add(i).has(i);
         let failed = false;
         const lane = async (): Promise<void> => {
           try {
-            while (!failed && next < tasks.length) await tasks[next++]();
+            while (!failed) {
+              if (next < order.length) {
+                const i = order[next++];
+                await decodeTask(i);
+                if (scan && claimScan(i)) await scanTask(i);
+                continue;
+              }
+              const ready = scan
+                ? order.find((i) => !scanTaken.has(i) && encoded.has(planned[i]))
+                : undefined;
+              if (ready === undefined || !claimScan(ready)) return;
+              await scanTask(ready);
+            }
           } catch (err) {
-            failed = true; // the other lanes take no new task
+            failed = true; // the other lanes take no new utterance
             throw err;
           }
         };
-        await Promise.all(Array.from({ length: Math.min(this.#workers, tasks.length) }, lane));
+        await Promise.all(
+          Array.from({ length: Math.min(this.#workers, scan ? 2 * planned.length : planned.length) }, lane),
+        );
         // Scored on what is kept: an invented tail must neither lift nor sink a language.
         const score = decodeScore(segments.flatMap(keptSegments));
         return { score, words: perUtterance, planned, heard, segments };
