@@ -247,19 +247,16 @@ def remember_first_window(model):
 SCAN_HESITATIONS = (" um", " uh", " umm", " uhm", " hmm", " er", " ah", " Um", " Uh", " Umm", " Uhm", " Hmm", " Er", " Ah")
 
 
-def hesitation_scan(model, audio, language, prompt, max_new, encoder_output=None):
+def hesitation_scan(model, encoder_output, language, prompt, max_new):
     """The words of a greedy decode of the utterance, each with the probability Whisper gave a
     hesitation sound anywhere since the word before (the highest at any step). Why: Whisper
     hears most hesitations but, true to its training text, often writes the word after instead:
-    the probability tells where, at the cost of a greedy decode (and of an encoder pass, unless
-    `encoder_output` is the utterance's first window, already encoded)."""
+    the probability tells where, at the cost of a greedy decode of the window `encoder_output`."""
     from faster_whisper.tokenizer import Tokenizer
 
     tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=language)
     ids = [tokenizer.encode(h) for h in SCAN_HESITATIONS]
     sounds = sorted({t[0] for t in ids if len(t) == 1})
-    if encoder_output is None:
-        encoder_output = encode_window(model, audio)
     # The prompt as transcribe() builds it from initial_prompt.
     prompt_tokens = model.get_prompt(
         tokenizer, tokenizer.encode(" " + prompt.strip()) if prompt else [], without_timestamps=True
@@ -511,9 +508,8 @@ def scan(model, req):
     prompt = req.get("initial_prompt") or None
     with open(req["pcm"], "rb") as f:
         for i, u in enumerate(req.get("utterances", [])):
-            audio = read_utterance(f, u["start"], u["end"])
-            window = encode_window(model, audio, as_decoded=True)
-            words = hesitation_scan(model, audio, language, prompt, max_new_tokens(req, u), window)
+            window = encode_window(model, read_utterance(f, u["start"], u["end"]), as_decoded=True)
+            words = hesitation_scan(model, window, language, prompt, max_new_tokens(req, u))
             emit({"id": rid, "utterance": i, "start": u["start"], "end": u["end"], "scan": words})
     emit_done(rid)
 

@@ -384,7 +384,6 @@ export class FasterWhisperEngine implements AsrEngine {
           signal,
         );
         peak = Math.max(peak, Number(done.peak_rss_bytes) || 0);
-        encoded.add(utterance);
         return scanned;
       };
       let alignerDown: string | undefined;
@@ -541,9 +540,7 @@ export class FasterWhisperEngine implements AsrEngine {
             throw err;
           }
         };
-        await Promise.all(
-          Array.from({ length: Math.min(this.#workers, scan ? 2 * planned.length : planned.length) }, lane),
-        );
+        await Promise.all(Array.from({ length: this.#workers }, lane));
         // Scored on what is kept: an invented tail must neither lift nor sink a language.
         const score = decodeScore(segments.flatMap(keptSegments));
         return { score, words: perUtterance, planned, heard, segments };
