@@ -529,7 +529,7 @@ describe('whisper worker', () => {
   });
 
   it('should encode a window once per file: read by a detection or an encode request, then by its decodes', async () => {
-    // The engine reads a long first utterance as a detection window of its own
+    // The engine reads a long utterance as a detection window of its own
     // (`ownDetectionWindow`), and a job may decode an utterance again (without the prompt, in
     // another likely language): the worker reads the file's recent encoder outputs again.
     const jfk = rawClip('speech/jfk.wav', 'cache.raw');

@@ -62,6 +62,7 @@ import {
   MIN_STRETCH_SEC,
   otherLanguageStretches,
   ownDetectionWindow,
+  speechBesides,
   encodedWhileDetecting,
   pickDecode,
   probabilityOf,
@@ -304,12 +305,12 @@ export class FasterWhisperEngine implements AsrEngine {
       // Utterances whose first window the worker has encoded (EncoderCache): a hesitation scan of
       // one of them starts at once, beside its decode, without a second encoder pass.
       const encoded = new Set<TimeSegment>();
-      // A long or only first utterance is read alone by the detection, as its decode reads it:
+      // A long (or the only) utterance is read alone by the detection, as its decode reads it:
       // that decode then does not encode the same window again, and comes first.
       const own =
         requested || detected
           ? undefined
-          : ownDetectionWindow(utterances, speechSecondsIn(utterances[0], speechSegments));
+          : ownDetectionWindow(utterances, (u) => speechSecondsIn(u, speechSegments));
       if (detected) candidates = trialLanguages(detected, speechSeconds(utterances));
       else if (!requested) {
         // Meanwhile the worker's other slots encode the utterances the lanes take first (no
@@ -600,7 +601,7 @@ export class FasterWhisperEngine implements AsrEngine {
 
   /**
    * Whisper's language probabilities over up to three windows of the speech; the first is
-   * `own` alone when given (`ownDetectionWindow`), the others the speech after it.
+   * `own` alone when given (`ownDetectionWindow`), the others the rest of the speech.
    */
   async #detect(
     pcmPath: string,
@@ -613,7 +614,7 @@ export class FasterWhisperEngine implements AsrEngine {
       {
         detect: true,
         pcm: pcmPath,
-        utterances: own ? utterances.filter((u) => u.end > own.end) : utterances,
+        utterances: speechBesides(utterances, own),
         windows: detectionWindows(utterances),
         ...(own && { own_window: own }),
       },

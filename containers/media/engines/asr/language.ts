@@ -106,27 +106,50 @@ export function detectionWindows(utterances: readonly TimeSegment[]): number {
 }
 
 /**
- * A first utterance with at least this many seconds of speech is read as a detection window of
- * its own: its decode then reads the detection's encoder output again (the worker's
- * EncoderCache) instead of encoding the same window twice. With less, the speech of several
- * utterances is read together, as Whisper names a language better on a full window.
+ * An utterance with at least this many seconds of speech is read as a detection window of its
+ * own: its decode then reads the detection's encoder output again (the worker's EncoderCache)
+ * instead of encoding the same window twice. With less, the speech of several utterances is
+ * read together, as Whisper names a language better on a full window.
  */
-export const OWN_DETECTION_WINDOW_MIN_SEC = 20;
+export const OWN_DETECTION_WINDOW_MIN_SEC = 15;
 
 /**
- * Pure: the utterance to read as the first detection window, or undefined: the first, when it
- * has `OWN_DETECTION_WINDOW_MIN_SEC` of speech or is the only one (then the window holds the
- * same speech either way).
- * @example ownDetectionWindow([{ start: 0, end: 6 }], 5) // { start: 0, end: 6 }
+ * Pure: the utterance to read as the first detection window, or undefined: the one with the
+ * most speech (`speechSecondsOf`; the first of equals) when it has `OWN_DETECTION_WINDOW_MIN_SEC`
+ * of speech, or the only one (then the window holds the same speech either way). Why any
+ * utterance and not only the first: a file that opens with a short sentence would otherwise
+ * have its speech read together in a window no decode reads, one encoder pass more.
+ * @example ownDetectionWindow([{ start: 0, end: 6 }], () => 5) // { start: 0, end: 6 }
  */
 export function ownDetectionWindow(
   utterances: readonly TimeSegment[],
-  firstSpeechSec: number,
+  speechSecondsOf: (utterance: TimeSegment) => number,
 ): TimeSegment | undefined {
-  const [first] = utterances;
-  return first && (utterances.length === 1 || firstSpeechSec >= OWN_DETECTION_WINDOW_MIN_SEC)
-    ? first
-    : undefined;
+  if (utterances.length === 1) return utterances[0];
+  let best: TimeSegment | undefined;
+  let bestSec = OWN_DETECTION_WINDOW_MIN_SEC;
+  for (const u of utterances) {
+    const sec = speechSecondsOf(u);
+    if (sec > bestSec || (sec === bestSec && !best)) [best, bestSec] = [u, sec];
+  }
+  return best;
+}
+
+/**
+ * Pure: the utterances the detection reads together after `own` (all of them when none):
+ * the others, those whose middle is outside it. Why the middle: `utterances` may be planned with
+ * less padding than `own`, so the same speech has slightly other bounds.
+ * @example speechBesides([{ start: 0, end: 5 }, { start: 6.2, end: 30 }], { start: 5.9, end: 30 }) // [{ start: 0, end: 5 }]
+ */
+export function speechBesides(
+  utterances: readonly TimeSegment[],
+  own: TimeSegment | undefined,
+): TimeSegment[] {
+  if (!own) return [...utterances];
+  return utterances.filter((u) => {
+    const middle = (u.start + u.end) / 2;
+    return middle < own.start || middle > own.end;
+  });
 }
 
 /**

@@ -9,12 +9,14 @@ import {
   otherLanguageStretches,
   OWN_DETECTION_WINDOW_MIN_SEC,
   ownDetectionWindow,
+  speechBesides,
   pickDecode,
   probabilityOf,
   trialLanguages,
   type LanguageDetection,
 } from '../../../../../../containers/media/engines/asr/language';
 import { promptFor } from '../../../../../../containers/media/engines/asr/prompts';
+import type { TimeSegment } from '../../../../../../src/contract/media';
 
 const detection = (over: Partial<LanguageDetection>): LanguageDetection => ({
   language: 'de',
@@ -60,15 +62,63 @@ describe('language detection rules', () => {
     expect(detectionWindows([{ start: 0, end: 3600 }])).toBe(3);
   });
 
-  it('should read a first utterance alone when it has enough speech or is the only one', () => {
+  it('should read the utterance with the most speech alone when it has enough or is the only one', () => {
     const first = { start: 0.4, end: 27.9 };
     const next = { start: 29.5, end: 40 };
-    expect(ownDetectionWindow([first, next], OWN_DETECTION_WINDOW_MIN_SEC)).toEqual(first);
-    // Less speech (pauses inside it, or a short first sentence): read with the speech after it.
-    expect(ownDetectionWindow([first, next], OWN_DETECTION_WINDOW_MIN_SEC - 0.1)).toBeUndefined();
+    const speech = (sec: Map<TimeSegment, number>) => (u: TimeSegment) => sec.get(u) ?? 0;
+    const min = OWN_DETECTION_WINDOW_MIN_SEC;
+    expect(ownDetectionWindow([first, next], speech(new Map([[first, min]])))).toEqual(first);
+    // Less speech everywhere (pauses inside, short sentences): read together.
+    expect(ownDetectionWindow([first, next], speech(new Map([[first, min - 0.1]])))).toBeUndefined();
+    // A short opening sentence: the long utterance after it is read alone.
+    expect(
+      ownDetectionWindow(
+        [next, first],
+        speech(
+          new Map([
+            [next, 6],
+            [first, 24],
+          ]),
+        ),
+      ),
+    ).toEqual(first);
+    // Two long ones: the one with more speech; equals, the first.
+    expect(
+      ownDetectionWindow(
+        [first, next],
+        speech(
+          new Map([
+            [first, 21],
+            [next, 23],
+          ]),
+        ),
+      ),
+    ).toEqual(next);
+    expect(
+      ownDetectionWindow(
+        [first, next],
+        speech(
+          new Map([
+            [first, 22],
+            [next, 22],
+          ]),
+        ),
+      ),
+    ).toEqual(first);
     // Alone, it is all the window would hold anyway.
-    expect(ownDetectionWindow([next], 5)).toEqual(next);
-    expect(ownDetectionWindow([], 0)).toBeUndefined();
+    expect(ownDetectionWindow([next], () => 5)).toEqual(next);
+    expect(ownDetectionWindow([], () => 0)).toBeUndefined();
+  });
+
+  it('should read together the speech besides the utterance read alone, however it was padded', () => {
+    const heard = [
+      { start: 1.5, end: 8.6 },
+      { start: 11.1, end: 35 },
+      { start: 35.2, end: 60 },
+    ];
+    const own = { start: 10.8, end: 35 };
+    expect(speechBesides(heard, own)).toEqual([heard[0], heard[2]]);
+    expect(speechBesides(heard, undefined)).toEqual(heard);
   });
 
   it('should encode ahead, on each other slot, the next utterance the detection does not read', () => {
