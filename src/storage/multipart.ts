@@ -36,6 +36,18 @@ export class FieldTooLongError extends MultipartError {
   }
 }
 
+/**
+ * A body refused before its end (an unknown field, a file too large, a malformed part) is read on
+ * to its end, up to this much, before the answer goes out. Why: a request answered while its body
+ * is still arriving and then cancelled is, under \`wrangler dev\` (\`npm start\`), often turned into
+ * a 500 "Network connection lost" by its proxy (measured: 10 of 20 refused 3.5 MB uploads) instead
+ * of the 4xx the client should read. Beyond this the body is cancelled, as a 2 GiB refused upload
+ * must not be read in full.
+ */
+export const MAX_DISCARDED_BYTES = 32 * 1024 * 1024;
+/** Longest the rest of a refused body is read for, milliseconds (then it is cancelled). */
+export const MAX_DISCARD_MS = 10_000;
+
 export interface MultipartLimits {
   /** The pace the body must keep (`storage/body-pace.ts`); default: none. */
   pace?: BodyPace;
@@ -142,6 +154,27 @@ class ByteReader {
   }
   cancel(): Promise<void> {
     return this.reader.cancel();
+  }
+  /**
+   * Reads and drops the rest of the body, at most `maxBytes` and `maxMs`; past either, cancels
+   * it. A read that fails (a client gone, a body below its pace) leaves nothing to read.
+   */
+  async discardRest(maxBytes: number, maxMs: number): Promise<void> {
+    let dropped = this.buf.length;
+    this.buf = EMPTY;
+    const timer = setTimeout(() => void this.cancel(), maxMs);
+    try {
+      while (!this.done && dropped <= maxBytes) {
+        const { value, done } = await this.read();
+        if (done) this.done = true;
+        else dropped += value.byteLength;
+      }
+    } catch {
+      return;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!this.done) await this.cancel();
   }
 }
 
@@ -306,6 +339,6 @@ export async function* parseMultipart(
       if (!bodyDone) await part.skip();
     }
   } finally {
-    if (!finished) await input.cancel();
+    if (!finished) await input.discardRest(MAX_DISCARDED_BYTES, MAX_DISCARD_MS);
   }
 }

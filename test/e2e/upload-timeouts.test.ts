@@ -183,6 +183,29 @@ describe('upload bodies that stall are cut (issue #34, finding 6)', () => {
     expect((await api(`/api/uploads/${id}`, { method: 'DELETE' })).status).toBe(204);
   });
 
+  it("should answer a form refused mid-body with its 400, never the dev proxy's 500", async () => {
+    // An unknown field first, then 4 MiB of file: refused at the first part, while the body is
+    // still arriving. Cancelled there, wrangler dev's proxy answered about half of such requests
+    // 500 "Network connection lost"; the rest of the body is now read (up to MAX_DISCARDED_BYTES).
+    const body = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="video"\r\n\r\nx\r\n`),
+      form(randomBytes(4 * 1024 * 1024)),
+    ]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await api('/api/analyze-video', {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        body,
+      });
+      statuses.push(res.status);
+      const answer = await res.text();
+      if (res.status === 400)
+        expect(JSON.parse(answer).error).toMatchObject({ code: 'invalid_field', field: 'video' });
+    }
+    expect(statuses).toEqual(statuses.map(() => 400));
+  });
+
   it('should leave no unhandled rejection in the stack output', () => {
     const log = readFileSync(logFile, 'utf8');
     expect(log).not.toMatch(/unhandled|uncaught/i);

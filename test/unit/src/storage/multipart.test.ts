@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   boundaryOf,
+  MAX_DISCARDED_BYTES,
   MultipartError,
   parseContentDisposition,
   parseMultipart,
@@ -89,5 +90,51 @@ describe('streaming multipart parser', () => {
         parts.push(p);
       }
     }).rejects.toThrow(/more than 2 parts/);
+  });
+
+  it('should read a refused body on to its end, and cancel one longer than MAX_DISCARDED_BYTES', async () => {
+    const MiB = 1024 * 1024;
+    /** A form whose first field the caller refuses, then `fileMiB` of a file part, pulled lazily. */
+    const refusedForm = (fileMiB: number) => {
+      const head = enc.encode('--b\r\nContent-Disposition: form-data; name="refused"\r\n\r\nx\r\n--b\r\n');
+      const fileHead = enc.encode('Content-Disposition: form-data; name="file"; filename="a"\r\n\r\n');
+      const chunk = new Uint8Array(MiB);
+      const seen = { pulled: 0, cancelled: false, closed: false };
+      let sent = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = sent === 0 ? head : sent === 1 ? fileHead : sent - 2 < fileMiB ? chunk : null;
+          sent++;
+          if (!next) {
+            controller.enqueue(enc.encode('\r\n--b--\r\n'));
+            seen.closed = true;
+            return controller.close();
+          }
+          seen.pulled += next.length;
+          controller.enqueue(next);
+        },
+        cancel() {
+          seen.cancelled = true;
+        },
+      });
+      return { stream, seen };
+    };
+    const refuse = async (stream: ReadableStream<Uint8Array>) => {
+      await expect(
+        (async () => {
+          for await (const part of parseMultipart(stream, 'b')) throw new Error(`refused ${part.name}`);
+        })(),
+      ).rejects.toThrow('refused refused');
+    };
+
+    const small = refusedForm(4);
+    await refuse(small.stream);
+    expect(small.seen).toMatchObject({ closed: true, cancelled: false });
+
+    const large = refusedForm(MAX_DISCARDED_BYTES / MiB + 16);
+    await refuse(large.stream);
+    expect(large.seen.cancelled).toBe(true);
+    expect(large.seen.closed).toBe(false);
+    expect(large.seen.pulled).toBeLessThan(MAX_DISCARDED_BYTES + 2 * MiB);
   });
 });
