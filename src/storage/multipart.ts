@@ -39,10 +39,9 @@ export class FieldTooLongError extends MultipartError {
 /**
  * A body refused before its end (an unknown field, a file too large, a malformed part) is read on
  * to its end, up to this much, before the answer goes out. Why: a request answered while its body
- * is still arriving and then cancelled is, under \`wrangler dev\` (\`npm start\`), often turned into
- * a 500 "Network connection lost" by its proxy (measured: 10 of 20 refused 3.5 MB uploads) instead
- * of the 4xx the client should read. Beyond this the body is cancelled, as a 2 GiB refused upload
- * must not be read in full.
+ * is still arriving and then cancelled is, under `wrangler dev` (`npm start`), often turned into
+ * a 500 "Network connection lost" by its proxy instead of the 4xx the client should read
+ * (docs/security.md). Beyond this the body is cancelled: a 2 GiB refused upload is not read in full.
  */
 export const MAX_DISCARDED_BYTES = 32 * 1024 * 1024;
 /** Longest the rest of a refused body is read for, milliseconds (then it is cancelled). */

@@ -136,8 +136,8 @@ export function ownDetectionWindow(
 }
 
 /**
- * Pure: the utterances the detection reads together after `own` (all of them when none):
- * the others, those whose middle is outside it. Why the middle: `utterances` may be planned with
+ * Pure: the utterances the detection reads together besides `own` (all of them when none):
+ * those whose middle is outside it. Why the middle: `utterances` may be planned with
  * less padding than `own`, so the same speech has slightly other bounds.
  * @example speechBesides([{ start: 0, end: 5 }, { start: 6.2, end: 30 }], { start: 5.9, end: 30 }) // [{ start: 0, end: 5 }]
  */

@@ -65,46 +65,20 @@ describe('language detection rules', () => {
   it('should read the utterance with the most speech alone when it has enough or is the only one', () => {
     const first = { start: 0.4, end: 27.9 };
     const next = { start: 29.5, end: 40 };
-    const speech = (sec: Map<TimeSegment, number>) => (u: TimeSegment) => sec.get(u) ?? 0;
+    /** Seconds of speech per utterance, 0 for any other. */
+    const speech =
+      (...given: Array<[TimeSegment, number]>) =>
+      (u: TimeSegment) =>
+        new Map(given).get(u) ?? 0;
     const min = OWN_DETECTION_WINDOW_MIN_SEC;
-    expect(ownDetectionWindow([first, next], speech(new Map([[first, min]])))).toEqual(first);
+    expect(ownDetectionWindow([first, next], speech([first, min]))).toEqual(first);
     // Less speech everywhere (pauses inside, short sentences): read together.
-    expect(ownDetectionWindow([first, next], speech(new Map([[first, min - 0.1]])))).toBeUndefined();
+    expect(ownDetectionWindow([first, next], speech([first, min - 0.1]))).toBeUndefined();
     // A short opening sentence: the long utterance after it is read alone.
-    expect(
-      ownDetectionWindow(
-        [next, first],
-        speech(
-          new Map([
-            [next, 6],
-            [first, 24],
-          ]),
-        ),
-      ),
-    ).toEqual(first);
+    expect(ownDetectionWindow([next, first], speech([next, 6], [first, 24]))).toEqual(first);
     // Two long ones: the one with more speech; equals, the first.
-    expect(
-      ownDetectionWindow(
-        [first, next],
-        speech(
-          new Map([
-            [first, 21],
-            [next, 23],
-          ]),
-        ),
-      ),
-    ).toEqual(next);
-    expect(
-      ownDetectionWindow(
-        [first, next],
-        speech(
-          new Map([
-            [first, 22],
-            [next, 22],
-          ]),
-        ),
-      ),
-    ).toEqual(first);
+    expect(ownDetectionWindow([first, next], speech([first, 21], [next, 23]))).toEqual(next);
+    expect(ownDetectionWindow([first, next], speech([first, 22], [next, 22]))).toEqual(first);
     // Alone, it is all the window would hold anyway.
     expect(ownDetectionWindow([next], () => 5)).toEqual(next);
     expect(ownDetectionWindow([], () => 0)).toBeUndefined();
