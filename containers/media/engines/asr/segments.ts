@@ -207,3 +207,53 @@ export function decodeOrder(utterances: readonly TimeSegment[], first?: TimeSegm
   const rank = (i: number) => (utterances[i] === first ? Infinity : utterances[i].end - utterances[i].start);
   return utterances.map((_, i) => i).sort((a, b) => rank(b) - rank(a) || a - b);
 }
+
+/** Which utterances `joinShortUtterances` joins. */
+export interface JoinOptions {
+  /** An utterance shorter than this is joined to a neighbour, seconds. */
+  shorterThanSec: number;
+  /** Across a gap (between the utterances as planned) of at most this, seconds. */
+  gapSec: number;
+  /** When the two together span at most this, seconds. */
+  maxSec: number;
+  /** Utterances kept as they are (windows already encoded, read again as planned). */
+  keep: ReadonlySet<TimeSegment>;
+  /** No join leaves fewer utterances than this (one per decode lane). */
+  minCount: number;
+}
+
+/**
+ * Pure: the plan with each short utterance joined to its nearer neighbour, shortest first, until
+ * no join is left or the plan has `minCount` utterances. Why: Whisper encodes a 30 s window
+ * whatever its length, so a sentence alone beside a longer stretch (a minute's 2.8 s opening, then
+ * 1.5 s of silence) costs a whole encoder pass and a decode of its own. Utterances not joined are
+ * the same objects; a joined one is new.
+ * @example joinShortUtterances([{ start: 0.3, end: 3.1 }, { start: 4.6, end: 18.1 }, { start: 19.4, end: 36 }], { shorterThanSec: 10, gapSec: 2, maxSec: 28, keep: new Set(), minCount: 2 })
+ * // [{ start: 0.3, end: 18.1 }, { start: 19.4, end: 36 }]
+ */
+export function joinShortUtterances(
+  utterances: readonly TimeSegment[],
+  { shorterThanSec, gapSec, maxSec, keep, minCount }: JoinOptions,
+): TimeSegment[] {
+  const plan = [...utterances];
+  const length = (u: TimeSegment) => u.end - u.start;
+  /** The gap from plan[i] to plan[j] when they may be joined, else Infinity. */
+  const joinGap = (i: number, j: number): number => {
+    const [a, b] = i < j ? [plan[i], plan[j]] : [plan[j], plan[i]];
+    if (!b || !a || keep.has(a) || keep.has(b) || b.end - a.start > maxSec) return Infinity;
+    const gap = b.start - a.end;
+    return gap <= gapSec ? gap : Infinity;
+  };
+  while (plan.length > minCount) {
+    const short = plan
+      .map((u, i) => ({ i, u, gap: Math.min(joinGap(i, i - 1), joinGap(i, i + 1)) }))
+      .filter(({ u, gap }) => length(u) < shorterThanSec && gap < Infinity)
+      .sort((a, b) => length(a.u) - length(b.u) || a.i - b.i)[0];
+    if (!short) break;
+    const { i } = short;
+    const j = joinGap(i, i - 1) <= joinGap(i, i + 1) ? i - 1 : i + 1;
+    const [first, last] = [Math.min(i, j), Math.max(i, j)];
+    plan.splice(first, 2, { start: plan[first].start, end: plan[last].end });
+  }
+  return plan;
+}
