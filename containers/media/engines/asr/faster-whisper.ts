@@ -34,7 +34,7 @@ import { packSilences, unpackOutput, type PackOptions } from './silence-pack.js'
 import type { AsrEngine, AsrRunStats, TranscribeOptions } from './port.js';
 import { AsrAbortedError, AsrEngineError, AsrModelError } from './errors.js';
 import { pcmToBytes, readPeakRss, slicePcm } from './pcm.js';
-import { decodeOrder, joinShortUtterances, planUtterances, speechSecondsIn } from './segments.js';
+import { decodeOrder, planUtterances, speechSecondsIn } from './segments.js';
 import {
   cutInWordLoop,
   cutRepeatLoops,
@@ -98,12 +98,6 @@ export const UTTERANCE_PADDING_SEC = 0.2;
 export const UTTERANCE_LEAD_SEC = 0.5;
 /** Stretches of speech closer than this (after lead and padding) are decoded together, seconds. */
 const MERGE_GAP_SEC = 1;
-/**
- * Another language's utterance shorter than a stretch that could be in a language of its own
- * shares its neighbour's window across a gap (after lead and padding) of up to this, seconds
- * (`joinShortUtterances`): a pause of at most 2.7 s, which Whisper writes through.
- */
-const JOIN_GAP_SEC = 2;
 /**
  * A silence between stretches of speech longer than the plan merges across is cut down to this
  * before decoding (`silence-pack.ts`), seconds: a natural pause, which Whisper writes through.
@@ -337,16 +331,6 @@ export class FasterWhisperEngine implements AsrEngine {
         candidates = trialLanguages(detected, speechSeconds(utterances));
       }
       if (onlyEnglish && detected && !candidates.includes('en')) return { otherLanguage: detected };
-      // Another language's short utterances share a neighbour's window, unless it is encoded
-      // already. English keeps a window per sentence: Whisper hears far more hesitations so
-      // (docs/languages.md, "Sparse English keeps its windows").
-      const joined = joinShortUtterances(utterances, {
-        shorterThanSec: MIN_STRETCH_SEC,
-        gapSec: JOIN_GAP_SEC,
-        maxSec: MAX_UTTERANCE_SEC,
-        keep: encoded,
-        minCount: Math.min(this.#workers, utterances.length),
-      });
       // One utterance per request: the worker's queue then takes turns between concurrent jobs.
       const decode = async (
         utterance: TimeSegment,
@@ -480,7 +464,7 @@ export class FasterWhisperEngine implements AsrEngine {
         // English words are timed (and their hesitations counted) by the English aligner; any
         // other language keeps Whisper's own word times.
         const align = this.#align && language === 'en';
-        const planned = only ?? (language === 'en' ? utterances : joined);
+        const planned = only ?? utterances;
         // Longest first (`decodeOrder`); the results keep the plan's order.
         const order = decodeOrder(planned, only ? undefined : own);
         const heard: Array<HeardLanguages | undefined> = [];

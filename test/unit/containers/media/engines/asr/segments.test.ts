@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   decodeOrder,
-  joinShortUtterances,
   planUtterances,
   speechSecondsIn,
   uncoveredSpeechSec,
 } from '../../../../../../containers/media/engines/asr/segments';
 import { SKIPPED_HEAD_SPEECH, SKIPPED_HEAD_UTTERANCE } from './skipped-head.fixture';
-import type { TimeSegment } from '../../../../../../src/contract/media';
 
 const silence = (seconds: number) => new Int16Array(Math.round(seconds * 16_000));
 const rounded = (segments: Array<{ start: number; end: number }>) =>
@@ -88,16 +86,14 @@ describe('uncoveredSpeechSec', () => {
   });
 });
 
-// A German minute's plan: a 2.8 s opening sentence, 1.5 s of silence, then longer stretches.
-const GERMAN_MINUTE_PLAN = [
-  { start: 0.3, end: 3.1 },
-  { start: 4.6, end: 18.1 },
-  { start: 19.4, end: 36 },
-  { start: 37.2, end: 60 },
-];
-
 describe('decodeOrder', () => {
-  const plan = GERMAN_MINUTE_PLAN;
+  // A German minute's plan: a short first utterance, then longer ones.
+  const plan = [
+    { start: 0.3, end: 3.1 },
+    { start: 4.6, end: 18.1 },
+    { start: 19.4, end: 36 },
+    { start: 37.2, end: 60 },
+  ];
 
   it('should give the longest utterances first, so that no long one is decoded alone at the end', () => {
     expect(decodeOrder(plan)).toEqual([3, 2, 1, 0]);
@@ -116,46 +112,5 @@ describe('decodeOrder', () => {
       ]),
     ).toEqual([0, 1, 2]);
     expect(decodeOrder([])).toEqual([]);
-  });
-});
-
-describe('joinShortUtterances', () => {
-  const plan = GERMAN_MINUTE_PLAN;
-  const options = { shorterThanSec: 10, gapSec: 2, maxSec: 28, keep: new Set<TimeSegment>(), minCount: 2 };
-
-  it('should join a short utterance to its nearer neighbour and keep the others as they are', () => {
-    const joined = joinShortUtterances(plan, options);
-    expect(joined).toEqual([{ start: 0.3, end: 18.1 }, plan[2], plan[3]]);
-    expect(joined[1]).toBe(plan[2]);
-    expect(joined[2]).toBe(plan[3]);
-  });
-
-  it('should not join across a longer gap, beyond the window, or into an utterance already encoded', () => {
-    expect(joinShortUtterances(plan, { ...options, gapSec: 1 })).toEqual(plan);
-    expect(joinShortUtterances(plan, { ...options, maxSec: 17 })).toEqual(plan);
-    expect(joinShortUtterances(plan, { ...options, keep: new Set([plan[1]]) })).toEqual(plan);
-  });
-
-  it('should join the shortest first, on the side of the smaller gap, until one utterance per lane is left', () => {
-    const sentences = [
-      { start: 0, end: 4 },
-      { start: 5.5, end: 8 },
-      { start: 9, end: 12 },
-    ];
-    expect(joinShortUtterances(sentences, options)).toEqual([sentences[0], { start: 5.5, end: 12 }]);
-    expect(joinShortUtterances(sentences, { ...options, minCount: 1 })).toEqual([{ start: 0, end: 12 }]);
-    expect(joinShortUtterances(sentences.slice(0, 2), options)).toEqual(sentences.slice(0, 2));
-  });
-
-  it('should leave long utterances apart, whatever the gap', () => {
-    const long = [
-      { start: 0, end: 12 },
-      { start: 12.5, end: 25 },
-      { start: 26, end: 27 },
-    ];
-    expect(joinShortUtterances(long, { ...options, minCount: 1 })).toEqual([
-      long[0],
-      { start: 12.5, end: 27 },
-    ]);
   });
 });
