@@ -59,10 +59,12 @@ export function formatAnalysis(result: Partial<AnalysisResult> | null | undefine
             : wpm > TARGET_WPM[1]
               ? 'faster than'
               : 'within';
+    // The target is English's: another language's result says whose it is (its warnings, too).
+    const whose = result.language && result.language !== 'en' ? "English's " : '';
     row(
       'pace',
       `${n(wpm, 0)} ${pieces ? 'per min' : 'WPM'}`,
-      wpm === 0 || pieces ? verdict : `${verdict} ${TARGET_WPM[0]}–${TARGET_WPM[1]}`,
+      wpm === 0 || pieces ? verdict : `${verdict} ${whose}${TARGET_WPM[0]}–${TARGET_WPM[1]}`,
     );
   }
   const fillers = result.filler_words;

@@ -392,7 +392,11 @@ describe('CLI pieces', () => {
   it('should summarise an analysis readably', () => {
     const text = formatAnalysis(sampleResult());
     expect(text).toMatch(/duration\s+20\.0 s \(0:20\)/);
-    expect(text).toMatch(/pace\s+\d+ WPM/);
+    expect(text).toMatch(/pace\s+\d+ WPM\s+\((slower than|within|faster than) 130–160\)/);
+    // The target is English's: another language's summary says whose it is.
+    expect(formatAnalysis({ ...sampleResult(), language: 'de' })).toMatch(
+      /pace\s+\d+ WPM\s+\((slower than|within|faster than) English's 130–160\)/,
+    );
     expect(text).toMatch(/fillers\s+4 \(12\.0\/min\)/);
     expect(text).toMatch(/pauses\s+2, 1 long/);
     expect(text).toMatch(/gestures\s+open_hand 6, pinch_or_point 3/);

@@ -95,9 +95,12 @@ describe('analyzeSpeech in another language', () => {
     expect(de.map((w) => w.split(':')[0])).toEqual([
       'pos',
       'sentiment_words',
+      'delivery.pace.band_wpm',
       'summary.speaking_style.readability_grade',
     ]);
     expect(de.join(' ')).toMatch(/German \(de\) is tagged by de-compromise.*Flesch–Amstad/s);
+    // The pace band is English's, and says so; a rate of pieces has no band at all (below).
+    expect(de.join(' ')).toMatch(/band \(110–170 words per minute\).*English's conversational norm/);
     expect(languageWarnings('it')[0]).toMatch(/^pos: no part-of-speech tagger for Italian/);
     expect(languageWarnings('ja').map((w) => w.split(':')[0])).toEqual([
       'pos',
