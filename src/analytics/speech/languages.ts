@@ -192,13 +192,13 @@ export function languageWarnings(language: string | null | undefined): string[] 
       : `pos: no part-of-speech tagger for ${name}: only hesitations are listed (INTJ); NOUN, VERB, ADP, ADJ and ADV are empty`,
     `sentiment_words: no sentiment lexicon for ${name}: the list is empty and summary.emotion is judged from the voice alone`,
   ];
-  if (!isWrittenWithoutSpaces(language))
-    out.push(
-      `delivery.pace.band_wpm: the pace band (${SLOW_WPM}–${FAST_WPM} words per minute) by which delivery.pace.outside_band, summary.speaking_style and summary.emotion judge the rate is English's conversational norm, applied to ${name} as it is: no band of its own is measured, and a language of longer words says fewer of them per minute at the same pace`,
-    );
   if (isWrittenWithoutSpaces(language))
     out.push(
       `summary.words_per_minute: ${name} is written without spaces: its words are the recogniser's pieces (a character or a few), so the rate counts those, is not comparable with words per minute of other languages, and neither summary.speaking_style, summary.emotion nor delivery.pace.outside_band judges it; delivery.repetitions are not counted (a repeated character is often one word)`,
+    );
+  else
+    out.push(
+      `delivery.pace.band_wpm: the pace band (${SLOW_WPM}–${FAST_WPM} words per minute) by which delivery.pace.outside_band, summary.speaking_style and summary.emotion judge the rate is English's conversational norm, applied to ${name} as it is: no band of its own is measured, and a language of longer words says fewer of them per minute at the same pace`,
     );
   if (!isProfiledLanguage(language))
     out.push(
