@@ -16,7 +16,9 @@ describe('renderResults', () => {
   it('should render summary cards against coaching targets', () => {
     const html = renderResults(full);
     expect(html).toMatch(/id="card-pace"/);
-    expect(html).toMatch(/target 130–160/);
+    expect(html).toMatch(/>target 130–160/);
+    // The target is English's: another language's card says whose it is.
+    expect(renderResults({ ...full, language: 'de' })).toMatch(/>English&#39;s target 130–160/);
     expect(html).toMatch(/class="card (good|warn)" id="card-fillers"/);
     expect(html).toMatch(/id="card-gaze"[^]*?85<small>%/); // 34 of 40 frames at the camera
     expect(html).toContain('Sample result for rendering tests.');

@@ -43,12 +43,14 @@ export function cards(r: any, duration: number, tokens: Token[]): string {
     );
   } else if (wpm !== null) {
     const ok = wpm >= TARGET_WPM_LOW && wpm <= TARGET_WPM_HIGH;
+    // The target is English's: another language's card says whose it is (its warnings, too).
+    const whose = r.language && r.language !== 'en' ? "English's " : '';
     out.push(
       card(
         'pace',
         'Pace',
         `${fmt(wpm, 0)} <small>WPM</small>`,
-        `target ${TARGET_WPM_LOW}–${TARGET_WPM_HIGH}`,
+        `${whose}target ${TARGET_WPM_LOW}–${TARGET_WPM_HIGH}`,
         wpm === 0 ? 'info' : ok ? 'good' : 'warn',
         wpm === 0
           ? 'no speech recognised'
