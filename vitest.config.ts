@@ -16,7 +16,9 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'],
+          // wasm/'s pure modules are tested here; wasm/test/ runs in workerd (the wasm project).
+          include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts', 'wasm/**/*.test.ts'],
+          exclude: ['wasm/test/**', '**/node_modules/**'],
           environment: 'node',
           // Pure code and small fixtures: two files at once, alone, before the heavy suites (group 1) start.
           fileParallelism: true,
