@@ -3,6 +3,7 @@
  * `detectSpeech`: where in 16 kHz mono audio someone is speaking, with Silero VAD v5.
  */
 import type { BatchPlanOptions } from './batch-plan.js';
+import { vadInputGain } from './level.js';
 import { speechSegmentsFromProbabilities, type SegmentOptions, type SpeechSegment } from './segments.js';
 import {
   SILERO_SAMPLE_RATE_HZ,
@@ -24,6 +25,11 @@ export interface DetectSpeechOptions extends SegmentOptions {
    * see silero.ts). Default `'v5'`.
    */
   model?: SileroModel;
+  /**
+   * Bring quiet audio up to the level Silero hears speech at before detecting (`vadInputGain`,
+   * level.ts; the segments' times are unchanged). Default true.
+   */
+  normalizeLevel?: boolean;
 }
 
 /**
@@ -40,12 +46,19 @@ export async function detectSpeech(
   pcm: Int16Array | Float32Array,
   options: DetectSpeechOptions = {},
 ): Promise<SpeechSegment[]> {
-  const { sampleRate = SILERO_SAMPLE_RATE_HZ, maxBatch = 1, model = 'v5', ...segmentOptions } = options;
+  const {
+    sampleRate = SILERO_SAMPLE_RATE_HZ,
+    maxBatch = 1,
+    model = 'v5',
+    normalizeLevel = true,
+    ...segmentOptions
+  } = options;
   if (sampleRate !== SILERO_SAMPLE_RATE_HZ) {
     throw new RangeError(`options.sampleRate must be ${SILERO_SAMPLE_RATE_HZ}, got ${sampleRate}`);
   }
   if (pcm.length === 0) return [];
-  const probabilities = await speechProbabilities(pcm, { maxBatch, model });
+  const gain = normalizeLevel ? vadInputGain(pcm) : 1;
+  const probabilities = await speechProbabilities(pcm, { maxBatch, model, gain });
   return speechSegmentsFromProbabilities(
     probabilities,
     sileroFrameSamples(model) / SILERO_SAMPLE_RATE_HZ,

@@ -104,6 +104,8 @@ export function getSileroSession(model: SileroModel = 'v5'): Promise<InferenceSe
 export interface SpeechProbabilityOptions extends BatchPlanOptions {
   /** Which Silero model. Default `'v5'`. */
   model?: SileroModel;
+  /** Factor every sample is scaled by (then clipped to full scale) before Silero. Default 1. */
+  gain?: number;
 }
 
 /**
@@ -126,7 +128,7 @@ async function runBatched(
   samples: Int16Array | Float32Array,
   options: SpeechProbabilityOptions,
 ): Promise<Float32Array> {
-  const { model = 'v5', ...planOptions } = options;
+  const { model = 'v5', gain = 1, ...planOptions } = options;
   const spec = MODELS[model];
   const session = await getSileroSession(model);
   const { ort } = await loadOrt();
@@ -152,7 +154,7 @@ async function runBatched(
       const window = batch.subarray(row * windowLength, (row + 1) * windowLength);
       // Rows shorter than the longest are fed silence after their end; those outputs are ignored.
       if (frame < plan[row].end)
-        frameWindow(samples, frame * spec.frameSamples - spec.contextSamples, window);
+        frameWindow(samples, frame * spec.frameSamples - spec.contextSamples, window, gain);
       else window.fill(0);
     }
     const input = new ort.Tensor('float32', batch, [rows, windowLength]);
@@ -176,16 +178,22 @@ async function runBatched(
 
 /**
  * Fills `window` with the samples from `from` on (the frame with its context before it),
- * zeros before the start and past the end of the audio.
+ * scaled by `gain` and clipped to [-1, 1], zeros before the start and past the end of the audio.
  */
-function frameWindow(samples: Int16Array | Float32Array, from: number, window: Float32Array): void {
+function frameWindow(
+  samples: Int16Array | Float32Array,
+  from: number,
+  window: Float32Array,
+  gain: number,
+): void {
   const clippedFrom = Math.max(0, from);
   const to = Math.min(samples.length, from + window.length);
   window.fill(0);
   if (to <= clippedFrom) return;
-  if (samples instanceof Float32Array) {
+  if (samples instanceof Float32Array && gain === 1) {
     window.set(samples.subarray(clippedFrom, to), clippedFrom - from);
     return;
   }
-  for (let i = clippedFrom; i < to; i++) window[i - from] = samples[i] / INT16_FULL_SCALE;
+  const scale = samples instanceof Float32Array ? gain : gain / INT16_FULL_SCALE;
+  for (let i = clippedFrom; i < to; i++) window[i - from] = Math.max(-1, Math.min(1, samples[i] * scale));
 }
