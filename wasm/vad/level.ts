@@ -18,7 +18,8 @@ export const VAD_SPEECH_LEVEL_DBFS = -10;
 export const VAD_MAX_GAIN_DB = 30;
 /** Below this the audio is (digital) silence: it is left as it is. */
 const SILENCE_DBFS = -80;
-const INT16_FULL_SCALE = 32_768;
+/** Full scale of signed 16-bit samples. */
+export const INT16_FULL_SCALE = 32_768;
 
 /**
  * The level of the loud end of `pcm` (s16 samples, or floats in [-1, 1]) in dBFS: the 99th

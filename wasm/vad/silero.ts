@@ -15,6 +15,7 @@
  * bundled only by Workers that import `wasm/vad/legacy-model.js` (which registers it).
  */
 import { planBatches, stepsOf, type BatchPlanOptions } from './batch-plan.js';
+import { INT16_FULL_SCALE } from './level.js';
 import type { InferenceSession, Tensor } from 'onnxruntime-web/wasm';
 
 /**
@@ -25,8 +26,6 @@ const loadOrt = () => import('./ort.js');
 
 /** The only rate the models are fed at here. */
 export const SILERO_SAMPLE_RATE_HZ = 16_000;
-/** Full scale of signed 16-bit samples. */
-const INT16_FULL_SCALE = 32_768;
 
 export type SileroModel = 'v5' | 'legacy';
 
