@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { ROOT } from './services.js';
+import { ROOT, SHARED_MEDIA } from './services.js';
 
 export const GENERATED = join(ROOT, 'test/.tmp/generated');
 
@@ -90,6 +90,10 @@ export function generateFixtures(): string {
       path,
       'Ähm, für die besten Aussichten auf Hongkong sollten Sie die Insel verlassen. Das Wetter ist heute sehr schön, und wir fahren auf den Berg.',
     ]);
+  });
+  once('jfk-20db-quieter.wav', (path) => {
+    // A real recording at an ordinary laptop level (loudest frames near −28 dBFS).
+    ff(['-i', join(SHARED_MEDIA, 'speech/jfk.wav'), '-af', 'volume=-20dB', path]);
   });
   once('speech.ogg', (path) => {
     ff(['-i', out('speech.wav'), '-c:a', 'libvorbis', '-q:a', '4', path]);

@@ -34,6 +34,19 @@ describe('speech analytics through the pipeline', () => {
       expect(result.warnings?.join(' ')).toMatch(/fallback engine pocketsphinx/);
   });
 
+  it('should transcribe a recording 20 dB quieter as it does at its own level', async () => {
+    // Silero VAD alone missed "my fellow Americans, ask not" at this level (wasm/vad/level.ts).
+    const loud = await analyze('shared/speech/jfk.wav', 'jfk.wav');
+    const quiet = await analyze('generated/jfk-20db-quieter.wav', 'jfk-quiet.wav');
+    const words = (r: typeof loud) =>
+      r.transcript
+        .toLowerCase()
+        .replace(/[^a-z' ]/g, '')
+        .split(' ');
+    expect(words(quiet)).toEqual(expect.arrayContaining(['fellow', 'ask', 'not']));
+    expect(Math.abs(words(quiet).length - words(loud).length)).toBeLessThanOrEqual(1);
+  });
+
   it('should recognise no words in 20 s of silence and 20 s of room noise inside speech', async () => {
     // speech-silence-noise.wav (test/support/fixtures.ts): the 3.6 s speech clip, 20 s of digital
     // silence, the clip, 20 s of pink noise with mains hum, the clip. The language is set: what is
