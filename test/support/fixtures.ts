@@ -95,6 +95,10 @@ export function generateFixtures(): string {
     // A real recording at an ordinary laptop level (loudest frames near −28 dBFS).
     ff(['-i', join(SHARED_MEDIA, 'speech/jfk.wav'), '-af', 'volume=-20dB', path]);
   });
+  once('jfk-40db-quieter.wav', (path) => {
+    // Past what the VAD's gain makes up for (loudest frames near −48 dBFS).
+    ff(['-i', join(SHARED_MEDIA, 'speech/jfk.wav'), '-af', 'volume=-40dB', path]);
+  });
   once('speech.ogg', (path) => {
     ff(['-i', out('speech.wav'), '-c:a', 'libvorbis', '-q:a', '4', path]);
   });

@@ -45,6 +45,14 @@ describe('speech analytics through the pipeline', () => {
         .split(' ');
     expect(words(quiet)).toEqual(expect.arrayContaining(['fellow', 'ask', 'not']));
     expect(Math.abs(words(quiet).length - words(loud).length)).toBeLessThanOrEqual(1);
+    for (const r of [loud, quiet]) expect(r.warnings?.join(' ') ?? '').not.toMatch(/very quiet/);
+  });
+
+  it('should say so when a recording is quieter than the VAD gain makes up for', async () => {
+    const result = await analyze('generated/jfk-40db-quieter.wav', 'jfk-very-quiet.wav');
+    expect(result.warnings).toContainEqual(
+      expect.stringMatching(/^the recording is very quiet \(its loudest sounds at -4\d dBFS/),
+    );
   });
 
   it('should recognise no words in 20 s of silence and 20 s of room noise inside speech', async () => {

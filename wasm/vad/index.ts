@@ -19,3 +19,11 @@ export {
   type SpeechProbabilityOptions,
 } from './silero.js';
 export { planBatches, type BatchPlanOptions, type ChunkRow } from './batch-plan.js';
+export {
+  isTooQuietForVad,
+  loudLevelDbfs,
+  TOO_QUIET_DBFS,
+  VAD_MAX_GAIN_DB,
+  VAD_SPEECH_LEVEL_DBFS,
+  vadInputGain,
+} from './level.js';

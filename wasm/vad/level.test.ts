@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { loudLevelDbfs, VAD_MAX_GAIN_DB, VAD_SPEECH_LEVEL_DBFS, vadInputGain } from './level.js';
+import {
+  isTooQuietForVad,
+  loudLevelDbfs,
+  TOO_QUIET_DBFS,
+  VAD_MAX_GAIN_DB,
+  VAD_SPEECH_LEVEL_DBFS,
+  vadInputGain,
+} from './level.js';
 
 /** A 440 Hz sine of `seconds` at 16 kHz with peak `amplitude` (of full scale), as s16. */
 function sine(seconds: number, amplitude: number): Int16Array {
@@ -46,5 +53,16 @@ describe('vadInputGain', () => {
     expect(db(vadInputGain(sine(1, 0.0005)))).toBeCloseTo(VAD_MAX_GAIN_DB, 6);
     expect(vadInputGain(new Int16Array(16_000))).toBe(1);
     expect(vadInputGain(new Int16Array(0))).toBe(1);
+  });
+});
+
+describe('isTooQuietForVad', () => {
+  it('should be true only between digital silence and what the gain makes up for', () => {
+    expect(TOO_QUIET_DBFS).toBe(VAD_SPEECH_LEVEL_DBFS - VAD_MAX_GAIN_DB);
+    expect(isTooQuietForVad(TOO_QUIET_DBFS - 8)).toBe(true);
+    expect(isTooQuietForVad(TOO_QUIET_DBFS)).toBe(false);
+    expect(isTooQuietForVad(-20)).toBe(false);
+    expect(isTooQuietForVad(-Infinity)).toBe(false);
+    expect(isTooQuietForVad(-90)).toBe(false);
   });
 });

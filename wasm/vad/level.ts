@@ -40,6 +40,13 @@ export function loudLevelDbfs(pcm: Int16Array | Float32Array): number {
   return meanSquare > 0 ? 10 * Math.log10(meanSquare) : -Infinity;
 }
 
+/** A loud end below this is past what the gain makes up for: quieter speech may be missed, dBFS. */
+export const TOO_QUIET_DBFS = VAD_SPEECH_LEVEL_DBFS - VAD_MAX_GAIN_DB;
+
+/** Whether audio whose loud end is `levelDbfs` is quieter than the VAD's gain makes up for (silence is not). */
+export const isTooQuietForVad = (levelDbfs: number): boolean =>
+  levelDbfs > SILENCE_DBFS && levelDbfs < TOO_QUIET_DBFS;
+
 /**
  * The factor to scale `pcm` by before the VAD: 1 when its loud end is at or above
  * `VAD_SPEECH_LEVEL_DBFS` or is silence, otherwise what brings it there, at most

@@ -14,7 +14,16 @@ import type { Plan, Step, StepContext } from '../context.js';
 import { concurrentSteps } from '../concurrent.js';
 import { audioStep } from './audio.js';
 import { probeSource, probeStep } from './probe.js';
-import { asrStep, prosody, prosodyStep, speechSegments, transcript, vadStep } from './speech.js';
+import {
+  asrStep,
+  prosody,
+  prosodyStep,
+  quietRecordingWarning,
+  recordingLoudLevel,
+  speechSegments,
+  transcript,
+  vadStep,
+} from './speech.js';
 import { frameObservations, visionStep } from './visual.js';
 import { speechEvents } from './events.js';
 
@@ -57,6 +66,8 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
     };
     speechEngine = { engine: asr.engine, model: asr.model ?? null };
     warnings.push(...(asr.warnings ?? []));
+    const quiet = quietRecordingWarning(await recordingLoudLevel(ctx));
+    if (quiet) warnings.push(quiet);
     if (asr.words.length === 0) warnings.push('no speech was recognised in the audio');
     else warnings.push(...languageWarnings(language.language));
   } else {

@@ -4,7 +4,13 @@
  * prosody (pitch/energy, pure TS). PCM is read from R2 in windows so memory stays bounded.
  */
 import { PCM_FORMAT } from '../../contract/media-protocol.js';
-import { detectSpeech } from '../../../wasm/index.js';
+import {
+  detectSpeech,
+  isTooQuietForVad,
+  loudLevelDbfs,
+  VAD_MAX_GAIN_DB,
+  VAD_SPEECH_LEVEL_DBFS,
+} from '../../../wasm/index.js';
 import { computeProsody } from '../../analytics/speech/prosody.js';
 import type { AsrOutput, ProsodyTrack, TimeSegment } from '../../contract/media.js';
 import { numberVar } from '../../shared/env.js';
@@ -47,6 +53,33 @@ export async function speechSegments(ctx: StepContext): Promise<TimeSegment[]> {
     }
     return all;
   });
+}
+
+/**
+ * The loud end of the whole recording: the loudest of its VAD windows' loud ends
+ * (`loudLevelDbfs`, dBFS), null for digital silence.
+ */
+export async function recordingLoudLevel(ctx: StepContext): Promise<number | null> {
+  const { loud_end_dbfs } = await ctx.memo('audio-level', async () => {
+    let loudest = -Infinity;
+    for await (const { samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC))
+      loudest = Math.max(loudest, loudLevelDbfs(samples));
+    return { loud_end_dbfs: Number.isFinite(loudest) ? loudest : null };
+  });
+  return loud_end_dbfs;
+}
+
+/**
+ * The result's warning for a recording quieter than the VAD's gain makes up for
+ * (`isTooQuietForVad`): whole sentences of it may be missed. Null otherwise.
+ */
+export function quietRecordingWarning(loudEndDbfs: number | null): string | null {
+  if (loudEndDbfs === null || !isTooQuietForVad(loudEndDbfs)) return null;
+  return (
+    `the recording is very quiet (its loudest sounds at ${Math.round(loudEndDbfs)} dBFS; speech ` +
+    `detection raises audio by at most ${VAD_MAX_GAIN_DB} dB, towards ${VAD_SPEECH_LEVEL_DBFS} dBFS): ` +
+    'quieter speech may be missed; record closer to the microphone or with more input gain'
+  );
 }
 
 /** Appends a segment, joining it to the last one when they meet at a window seam. */
