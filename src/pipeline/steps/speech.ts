@@ -42,31 +42,35 @@ export const vadStep: Step = {
   },
 };
 
-export async function speechSegments(ctx: StepContext): Promise<TimeSegment[]> {
-  return ctx.memo('vad', async () => {
-    const all: TimeSegment[] = [];
+/** One pass of the VAD over the PCM: the speech segments, and the recording's loud end beside them. */
+interface VadPass {
+  segments: TimeSegment[];
+  /** The loudest of the windows' loud ends (`loudLevelDbfs`, dBFS); null for digital silence. */
+  loud_end_dbfs: number | null;
+}
+
+function vadPass(ctx: StepContext): Promise<VadPass> {
+  return ctx.memo('vad-pass', async () => {
+    const segments: TimeSegment[] = [];
+    let loudest = -Infinity;
     for await (const { offsetSec, samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC)) {
+      loudest = Math.max(loudest, loudLevelDbfs(samples));
       const found = await detectSpeech(samples, {
         maxBatch: numberVar(ctx.env.VAD_MAX_BATCH, DEFAULT_VAD_MAX_BATCH),
       });
-      for (const s of found) appendJoined(all, { start: s.start + offsetSec, end: s.end + offsetSec });
+      for (const s of found) appendJoined(segments, { start: s.start + offsetSec, end: s.end + offsetSec });
     }
-    return all;
+    return { segments, loud_end_dbfs: Number.isFinite(loudest) ? loudest : null };
   });
 }
 
-/**
- * The loud end of the whole recording: the loudest of its VAD windows' loud ends
- * (`loudLevelDbfs`, dBFS), null for digital silence.
- */
+export async function speechSegments(ctx: StepContext): Promise<TimeSegment[]> {
+  return (await vadPass(ctx)).segments;
+}
+
+/** The loud end of the whole recording (`VadPass.loud_end_dbfs`), measured in the VAD's pass. */
 export async function recordingLoudLevel(ctx: StepContext): Promise<number | null> {
-  const { loud_end_dbfs } = await ctx.memo('audio-level', async () => {
-    let loudest = -Infinity;
-    for await (const { samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC))
-      loudest = Math.max(loudest, loudLevelDbfs(samples));
-    return { loud_end_dbfs: Number.isFinite(loudest) ? loudest : null };
-  });
-  return loud_end_dbfs;
+  return (await vadPass(ctx)).loud_end_dbfs;
 }
 
 /**
