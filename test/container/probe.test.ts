@@ -50,4 +50,24 @@ describe('probe on real media', () => {
     expect(pcm.length).toBeLessThan(16_000 * 3.1);
     expect(Math.max(...pcm.slice(8000, 9000))).toBeGreaterThan(1000);
   });
+
+  it("should put an audio stream that starts 2 s into the file on the file's timeline", async () => {
+    const dir = generateFixtures();
+    const res = await app.request('/audio', {
+      method: 'POST',
+      body: readFileSync(join(dir, 'late-audio.mp4')),
+    });
+    expect(res.status).toBe(200);
+    const pcm = new Int16Array(await res.arrayBuffer());
+    // Before 2 s: the silence a player plays; the tone from 2 s to the file's end at 4 s.
+    expect(pcm.length / 16_000).toBeCloseTo(4, 1);
+    expect(peak(pcm.subarray(0, 16_000 * 1.9))).toBeLessThan(50);
+    expect(peak(pcm.subarray(16_000 * 2.1, 16_000 * 3.9))).toBeGreaterThan(1000);
+  });
 });
+
+function peak(samples: Int16Array): number {
+  let max = 0;
+  for (const s of samples) max = Math.max(max, Math.abs(s));
+  return max;
+}

@@ -9,6 +9,7 @@ import { visionRoutes as routes } from '../../containers/media/engines/vision/ro
 import { answeringErrors } from '../../containers/media/server/errors.js';
 import { mapHands } from '../../containers/media/engines/vision/human/mapping.js';
 import { frameAt, mediaPath, readLabels, runVision } from '../fixtures/visual/run-vision.js';
+import { generateFixtures } from '../support/fixtures.js';
 
 const labels = readLabels();
 const media = (name: string) => mediaPath(labels, name);
@@ -110,6 +111,30 @@ describe.skipIf(!media('talking_head/retalking_face3.mp4'))('skipping non-refere
     expect(Math.max(...meanAbsDiff)).toBeLessThan(4);
   });
 });
+
+describe('frame times', () => {
+  it("should sample a video that starts 1 s into the file on the file's timeline", async () => {
+    // late-video.mp4: 3 s of audio; its video (1 s red, then 1 s blue) starts at 1 s.
+    const file = path.join(generateFixtures(), 'late-video.mp4');
+    const colours: string[] = [];
+    for await (const f of decodeFrames(file, { fps: 2, width: 160 })) colours.push(dominantColour(f.data));
+    // A frame's time is its index over the rate, so frame k must be the picture at k / 2 s on the
+    // file's timeline: ffmpeg's constant-rate output repeats the first picture at 0 and 0.5 s (what
+    // a player shows), then 1.0 s is red and 2.0 s blue. A variable-rate output would start at 1 s.
+    expect(colours).toEqual(['red', 'red', 'red', 'red', 'blue', 'blue']);
+  });
+});
+
+/** 'red' or 'blue': which of the two channels is brighter on average over an RGB frame. */
+function dominantColour(rgb: Uint8Array): string {
+  let red = 0,
+    blue = 0;
+  for (let i = 0; i < rgb.length; i += 3) {
+    red += rgb[i]!;
+    blue += rgb[i + 2]!;
+  }
+  return red > blue ? 'red' : 'blue';
+}
 
 describe('hand sides', () => {
   it('should name a hand after the nearest pose wrist and leave far hands unknown', () => {

@@ -3,7 +3,7 @@
  * ../shared/media being present.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { ROOT, SHARED_MEDIA } from './services.js';
 
@@ -53,6 +53,29 @@ export function generateFixtures(): string {
       path,
     ]);
   });
+  // A 4 s video whose audio (a 2 s tone) starts 2 s in, as a screen recording's microphone track can.
+  once('late-audio.mp4', (path) => {
+    ff([
+      ...['-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10:duration=4'],
+      ...['-itsoffset', '2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
+    ]);
+  });
+  // 3 s of tone whose video (1 s red, then 1 s blue) starts 1 s in: the picture at 1.0 s is red, at
+  // 2.0 s blue. The video is encoded first: an offset given to a lavfi input is lost in the encode.
+  once('late-video.mp4', (path) => {
+    const video = `${path}.video.mp4`;
+    ff([
+      ...['-f', 'lavfi', '-i'],
+      'color=c=red:size=160x120:rate=10:duration=1[a];color=c=blue:size=160x120:rate=10:duration=1[b];[a][b]concat',
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', video],
+    ]);
+    ff([
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', '-itsoffset', '1', '-i', video],
+      ...['-map', '0:a', '-map', '1:v', '-c:v', 'copy', '-c:a', 'aac', path],
+    ]);
+    rmSync(video);
+  });
   // Long enough at 720p for a blur render to take seconds: the render's progress has time to move.
   once('bars-720p-16s.mp4', (path) => {
     ff([
@@ -98,6 +121,14 @@ export function generateFixtures(): string {
   once('jfk-40db-quieter.wav', (path) => {
     // Past what the VAD's gain makes up for (loudest frames near −48 dBFS).
     ff(['-i', join(SHARED_MEDIA, 'speech/jfk.wav'), '-af', 'volume=-40dB', path]);
+  });
+  once('jfk-3s-into-video.mp4', (path) => {
+    // jfk.wav as the audio of a 14 s video, starting 3 s in (a late microphone track).
+    ff([
+      ...['-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10:duration=14'],
+      ...['-itsoffset', '3', '-i', join(SHARED_MEDIA, 'speech/jfk.wav')],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
+    ]);
   });
   once('speech.ogg', (path) => {
     ff(['-i', out('speech.wav'), '-c:a', 'libvorbis', '-q:a', '4', path]);

@@ -48,6 +48,24 @@ describe('speech analytics through the pipeline', () => {
     for (const r of [loud, quiet]) expect(r.warnings?.join(' ') ?? '').not.toMatch(/very quiet/);
   });
 
+  it("should time the words on the file's timeline when its audio starts 3 s into the video", async () => {
+    const own = await analyze('shared/speech/jfk.wav', 'jfk.wav');
+    const late = await analyze('generated/jfk-3s-into-video.mp4', 'jfk-late.mp4');
+    const words = (r: typeof own) => r.transcript.toLowerCase().replace(/[^a-z' ]/g, '');
+    expect(words(late)).toBe(words(own));
+    // The tagged words' times, and the pauses between them, 3 s later than in the recording alone
+    // (within the AAC encoder's priming and the aligner's frames).
+    const starts = (r: typeof own) =>
+      Object.values(r.pos)
+        .flatMap((entries) => entries.flatMap((e) => e.timestamps.map((t) => t.start)))
+        .sort((a, b) => a - b);
+    expect(starts(late).length).toBe(starts(own).length);
+    starts(late).forEach((start, i) => expect(start - starts(own)[i]!).toBeCloseTo(3, 1));
+    late.pauses.time_series.forEach((p, i) =>
+      expect(p.start - own.pauses.time_series[i]!.start).toBeCloseTo(3, 1),
+    );
+  });
+
   it('should say so when a recording is quieter than the VAD gain makes up for', async () => {
     const result = await analyze('generated/jfk-40db-quieter.wav', 'jfk-very-quiet.wav');
     expect(result.warnings).toContainEqual(

@@ -119,7 +119,11 @@ export async function extractPcm16k(input: Uint8Array, options: ExtractPcmOption
 /**
  * The ffmpeg arguments (after the core's own `-nostdin -y`). `-vn -sn -dn` skip decoding
  * anything but audio; `-t` stops one sample past the budget, so an over-long input is
- * detected without decoding all of it. Kept identical to the native reference in tests.
+ * detected without decoding all of it. `aresample=first_pts=0` puts the samples on the file's
+ * timeline: an audio stream that starts after the file does (a screen recording whose
+ * microphone track begins 3 s in) is preceded by that much silence, so every time in a result
+ * is the time a player shows. Kept identical to the native reference in tests and to the
+ * container's `POST /audio`.
  */
 export function decodeArgs(inPath: string, outPath: string, maxDurationSec: number): string[] {
   return [
@@ -131,6 +135,8 @@ export function decodeArgs(inPath: string, outPath: string, maxDurationSec: numb
     '-vn',
     '-sn',
     '-dn',
+    '-af',
+    'aresample=first_pts=0',
     '-ac',
     '1',
     '-ar',

@@ -32,6 +32,19 @@ describe('extractPcm16k', () => {
     expect(Math.abs(rms(audio.pcm) - rms(reference))).toBeLessThan(0.01 * rms(reference) + 1);
   });
 
+  it("should put an audio stream that starts 2 s into the file on the file's timeline", async () => {
+    const [bytes, reference] = await Promise.all([
+      mediaBytes('gen/late_audio.mp4'),
+      nativePcm('gen/late_audio.mp4'),
+    ]);
+    const { pcm } = await extractPcm16k(bytes);
+    // The silence a player plays before 2 s, then the tone to the file's end at 4 s; as native ffmpeg.
+    expect(pcm.length / 16_000).toBeCloseTo(4, 1);
+    expect(Math.abs(pcm.length - reference.length)).toBeLessThanOrEqual(320);
+    expect(rms(pcm.subarray(0, 16_000 * 1.9))).toBeLessThan(10);
+    expect(rms(pcm.subarray(16_000 * 2.1, 16_000 * 3.9))).toBeGreaterThan(1000);
+  });
+
   it('should return an empty pcm and hasAudio=false for a video without audio', async () => {
     const audio = await extractPcm16k(await mediaBytes('gen/video_no_audio.mp4'));
     expect(audio).toMatchObject({ hasAudio: false, hasVideo: true, durationSec: 0 });

@@ -30,6 +30,12 @@ const GENERATED: Record<string, string[]> = {
     '-pix_fmt',
     'yuv420p',
   ],
+  // A 4 s video whose audio (a 2 s tone) starts 2 s in.
+  'gen/late_audio.mp4': [
+    ...['-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10:duration=4'],
+    ...['-itsoffset', '2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
+  ],
   // 10 s of digital silence.
   'gen/silence_10s.wav': ['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '10', '-c:a', 'pcm_s16le'],
   // 10 s and 60 s talking-head clips (H.264 + AAC) for the timing numbers: the real
@@ -145,6 +151,8 @@ function nativeDecode(path: string): Buffer {
       '-vn',
       '-sn',
       '-dn',
+      '-af',
+      'aresample=first_pts=0',
       '-ac',
       '1',
       '-ar',

@@ -66,6 +66,10 @@ export const coreRoutes = new Hono()
       '-vn',
       '-map',
       '0:a:0',
+      // On the file's timeline, as the edge decode is (wasm/ffmpeg/extract-pcm.ts `decodeArgs`):
+      // an audio stream that starts late is preceded by silence, so result times are a player's.
+      '-af',
+      'aresample=first_pts=0',
       '-ac',
       String(PCM_FORMAT.channels),
       '-ar',
