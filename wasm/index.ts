@@ -16,7 +16,7 @@
  */
 export { EDGE_AUDIO_MAX_BYTES, EDGE_AUDIO_MAX_SEC, PCM_SAMPLE_RATE_HZ } from './ffmpeg/limits.js';
 export { EdgeBudgetError, MediaDecodeError } from './ffmpeg/errors.js';
-export type { ExtractPcmOptions, PcmAudio } from './ffmpeg/extract-pcm.js';
+export type { ChannelMix, ExtractPcmOptions, PcmAudio } from './ffmpeg/extract-pcm.js';
 export { extractWithEdgeAudio, decodeEdgeAudioError } from './edge-audio/rpc.js';
 export type { EdgeAudioOptions, EdgeAudioResult, EdgeAudioRpc } from './edge-audio/rpc.js';
 export * from './vad/index.js';

@@ -71,6 +71,11 @@ export const MEDIA_HEADERS = {
   storedSource: 'x-stored-source',
   /** `PUT /jobs/{id}/source`: the largest upload the Worker accepts (bytes); a larger source is a 413. */
   maxSourceBytes: 'x-max-source-bytes',
+  /**
+   * `POST /audio`: how the channels become one, `mid` (their average; the default) or `side` (half
+   * the first less the second: the voice of a stereo file with one channel phase-inverted).
+   */
+  audioMix: 'x-audio-mix',
   /** `POST /asr`: VAD speech segments, JSON `[{start,end}]` seconds. */
   speechSegments: 'x-speech-segments',
   /** `POST /asr`: the spoken language when the client set it (a Whisper code); else detected. */
@@ -98,6 +103,9 @@ export const PCM_FORMAT = {
   encoding: 's16le',
   bytesPerSample: 2,
 } as const;
+
+/** How `POST /audio` mixes a stereo file's channels to mono (`MEDIA_HEADERS.audioMix`). */
+export type ChannelMix = 'mid' | 'side';
 
 /** Bytes of one second of `PCM_FORMAT` audio. */
 export const PCM_BYTES_PER_SEC = PCM_FORMAT.sampleRateHz * PCM_FORMAT.channels * PCM_FORMAT.bytesPerSample;

@@ -12,6 +12,7 @@ import {
   type TimeSegment,
 } from '../contract/media.js';
 import {
+  type ChannelMix,
   MEDIA_HEADERS as H,
   MEDIA_ROUTES,
   mediaPath,
@@ -208,9 +209,13 @@ export class MediaClient {
    * it (`x-stored-source`) instead of carrying it. When the container no longer has it (it
    * restarted, swept it, or is another instance), it is sent again and the request repeated, once.
    */
-  private async onSource(path: string, what: string): Promise<Response> {
+  private async onSource(
+    path: string,
+    what: string,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Response> {
     const { source } = this.sourceScope();
-    const headers = { ...hintHeaders(source.hints), [H.storedSource]: '1' };
+    const headers = { ...hintHeaders(source.hints), ...extraHeaders, [H.storedSource]: '1' };
     for (let attempt = 1; ; attempt++) {
       const upload = this.sendSource();
       await upload;
@@ -299,9 +304,12 @@ export class MediaClient {
     return res.ok ? ((await res.json()) as { aborted: number }).aborted : 0;
   }
 
-  /** The input's first audio stream as PCM in the protocol's `PCM_FORMAT` (16 kHz mono s16le). */
-  async extractAudio(): Promise<ReadableStream<Uint8Array>> {
-    const res = await this.onSource(MEDIA_ROUTES.audio, 'extracting the audio');
+  /**
+   * The input's first audio stream as PCM in the protocol's `PCM_FORMAT` (16 kHz mono s16le), its
+   * channels mixed as `mix` says (`MEDIA_HEADERS.audioMix`).
+   */
+  async extractAudio(mix: ChannelMix = 'mid'): Promise<ReadableStream<Uint8Array>> {
+    const res = await this.onSource(MEDIA_ROUTES.audio, 'extracting the audio', { [H.audioMix]: mix });
     return res.body!;
   }
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ProbeResult } from '../../src/contract/media.js';
 import { createMediaApp } from '../../containers/media/server/server.js';
-import { generateFixtures } from '../support/fixtures.js';
+import { MEDIA_HEADERS } from '../../src/contract/media-protocol.js';
+import { GENERATED, generateFixtures } from '../support/fixtures.js';
 import { SHARED_MEDIA } from '../support/services.js';
 
 const app = createMediaApp();
@@ -63,6 +64,22 @@ describe('probe on real media', () => {
     expect(pcm.length / 16_000).toBeCloseTo(4, 1);
     expect(peak(pcm.subarray(0, 16_000 * 1.9))).toBeLessThan(50);
     expect(peak(pcm.subarray(16_000 * 2.1, 16_000 * 3.9))).toBeGreaterThan(1000);
+  });
+
+  it('should mix a phase-inverted stereo pair to silence as mid and to the voice as side', async () => {
+    generateFixtures();
+    const body = readFileSync(join(GENERATED, 'jfk-antiphase.wav'));
+    const extract = async (mix?: string) => {
+      const headers = mix ? { [MEDIA_HEADERS.audioMix]: mix } : undefined;
+      const res = await app.request('/audio', { method: 'POST', body, headers });
+      expect(res.status).toBe(200);
+      return new Int16Array(await res.arrayBuffer());
+    };
+    const [mid, side, unknown] = await Promise.all([extract(), extract('side'), extract('both')]);
+    expect(peak(mid)).toBeLessThan(2);
+    expect(peak(unknown)).toBeLessThan(2); // an unknown mix is the default
+    expect(peak(side)).toBeGreaterThan(10_000);
+    expect(side.length).toBe(mid.length);
   });
 });
 

@@ -122,6 +122,10 @@ export function generateFixtures(): string {
     // Past what the VAD's gain makes up for (loudest frames near −48 dBFS).
     ff(['-i', join(SHARED_MEDIA, 'speech/jfk.wav'), '-af', 'volume=-40dB', path]);
   });
+  once('jfk-antiphase.wav', (path) => {
+    // jfk.wav in stereo with the right channel phase-inverted: their average is silence.
+    ff(['-i', join(SHARED_MEDIA, 'speech/jfk.wav'), '-af', 'pan=stereo|c0=c0|c1=-1*c0', path]);
+  });
   once('jfk-3s-into-video.mp4', (path) => {
     // jfk.wav as the audio of a 14 s video, starting 3 s in (a late microphone track).
     ff([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnalysisResult, POS_TAGS } from '../../src/contract/result.js';
+import { SIDE_MIX_WARNING } from '../../src/pipeline/steps/audio-mix.js';
 import { expectError, fixture, post, waitForJob } from './helpers.js';
 
 async function analyze(path: string, filename: string, fields: Record<string, string> = {}) {
@@ -64,6 +65,19 @@ describe('speech analytics through the pipeline', () => {
     late.pauses.time_series.forEach((p, i) =>
       expect(p.start - own.pauses.time_series[i]!.start).toBeCloseTo(3, 1),
     );
+  });
+
+  it('should hear a stereo recording with one channel phase-inverted, and say how', async () => {
+    // Mixed to mono by averaging, the channels cancel: no speech at all without the side mix.
+    const own = await analyze('shared/speech/jfk.wav', 'jfk.wav');
+    const inverted = await analyze('generated/jfk-antiphase.wav', 'jfk-antiphase.wav');
+    const words = (r: typeof own) => r.transcript.toLowerCase().replace(/[^a-z' ]/g, '');
+    expect(words(inverted)).toBe(words(own));
+    expect(inverted.warnings).toContain(SIDE_MIX_WARNING);
+    expect(own.warnings ?? []).not.toContain(SIDE_MIX_WARNING);
+    // An ordinary stereo file keeps the average of its channels.
+    const stereo = await analyze('shared/containers/jfk_44k_stereo.flac', 'jfk.flac');
+    expect(stereo.warnings ?? []).not.toContain(SIDE_MIX_WARNING);
   });
 
   it('should say so when a recording is quieter than the VAD gain makes up for', async () => {

@@ -13,7 +13,7 @@
  * const audio = await extractWithEdgeAudio(env.EDGE_AUDIO, obj.body, { size: obj.size });
  */
 import { EdgeBudgetError, MediaDecodeError } from '../ffmpeg/errors.js';
-import type { PcmAudio } from '../ffmpeg/extract-pcm.js';
+import type { ChannelMix, PcmAudio } from '../ffmpeg/extract-pcm.js';
 import { PCM_SAMPLE_RATE_HZ } from '../ffmpeg/limits.js';
 
 export interface EdgeAudioOptions {
@@ -23,6 +23,8 @@ export interface EdgeAudioOptions {
   maxDurationSec?: number;
   /** Byte length of a streamed input when known (R2 `size`): read into one buffer, no copy. */
   size?: number;
+  /** How the channels become one (`extractPcm16k`'s `mix`). Default `mid`. */
+  mix?: ChannelMix;
 }
 
 export interface EdgeAudioResult {

@@ -30,10 +30,10 @@ export class EdgeAudio extends WorkerEntrypoint implements EdgeAudioRpc {
     input: Uint8Array | ReadableStream<Uint8Array>,
     options: EdgeAudioOptions = {},
   ): Promise<EdgeAudioResult> {
-    const { maxBytes = EDGE_AUDIO_MAX_BYTES, maxDurationSec, size } = options;
+    const { maxBytes = EDGE_AUDIO_MAX_BYTES, maxDurationSec, size, mix } = options;
     try {
       const bytes = input instanceof Uint8Array ? input : await readAll(input, maxBytes, size);
-      const audio = await extractPcm16k(bytes, { maxBytes, maxDurationSec });
+      const audio = await extractPcm16k(bytes, { maxBytes, maxDurationSec, mix });
       const { pcm } = audio;
       return {
         pcm: new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength),

@@ -25,7 +25,16 @@ export interface ExtractPcmOptions {
    * Default `true`.
    */
   transferInput?: boolean;
+  /**
+   * How the channels become one: `mid` (their average, ffmpeg's own downmix) or `side` (half
+   * the first less the second: the voice of a stereo file whose second channel is recorded
+   * phase-inverted, which the average cancels). Default `mid`.
+   */
+  mix?: ChannelMix;
 }
+
+/** How a stereo file's channels are mixed to mono (see {@link ExtractPcmOptions.mix}). */
+export type ChannelMix = 'mid' | 'side';
 
 export interface PcmAudio {
   /** Mono samples at {@link PCM_SAMPLE_RATE_HZ}; empty when the input has no audio. */
@@ -75,7 +84,7 @@ export async function extractPcm16k(input: Uint8Array, options: ExtractPcmOption
     core.reset();
     let exitCode: number;
     try {
-      exitCode = core.exec(...decodeArgs(inPath, outPath, maxDurationSec));
+      exitCode = core.exec(...decodeArgs(inPath, outPath, maxDurationSec, options.mix));
     } catch (error) {
       // An exception out of the runtime (not ffmpeg's own exit) may have corrupted it.
       discardFFmpegCore();
@@ -125,7 +134,12 @@ export async function extractPcm16k(input: Uint8Array, options: ExtractPcmOption
  * is the time a player shows. Kept identical to the native reference in tests and to the
  * container's `POST /audio`.
  */
-export function decodeArgs(inPath: string, outPath: string, maxDurationSec: number): string[] {
+export function decodeArgs(
+  inPath: string,
+  outPath: string,
+  maxDurationSec: number,
+  mix: ChannelMix = 'mid',
+): string[] {
   return [
     '-hide_banner',
     '-i',
@@ -136,7 +150,7 @@ export function decodeArgs(inPath: string, outPath: string, maxDurationSec: numb
     '-sn',
     '-dn',
     '-af',
-    'aresample=first_pts=0',
+    mix === 'side' ? `aresample=first_pts=0,${SIDE_MIX_FILTER}` : 'aresample=first_pts=0',
     '-ac',
     '1',
     '-ar',
@@ -150,6 +164,9 @@ export function decodeArgs(inPath: string, outPath: string, maxDurationSec: numb
     outPath,
   ];
 }
+
+/** The side mix (as the container's `POST /audio` makes it with `x-audio-mix: side`). */
+const SIDE_MIX_FILTER = 'pan=mono|c0=0.5*c0-0.5*c1';
 
 /**
  * Takes the decoded samples out of MEMFS without copying: MEMFS keeps a file as one

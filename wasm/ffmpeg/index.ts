@@ -9,7 +9,7 @@ export {
   EDGE_AUDIO_MAX_SEC,
   PCM_SAMPLE_RATE_HZ,
 } from './extract-pcm.js';
-export type { ExtractPcmOptions, PcmAudio } from './extract-pcm.js';
+export type { ChannelMix, ExtractPcmOptions, PcmAudio } from './extract-pcm.js';
 export { EdgeBudgetError, MediaDecodeError } from './errors.js';
 export { parseInputStreams, type InputStreams } from './probe-log.js';
 export { getFFmpegCore, discardFFmpegCore } from './core.js';

@@ -45,6 +45,15 @@ describe('extractPcm16k', () => {
     expect(rms(pcm.subarray(16_000 * 2.1, 16_000 * 3.9))).toBeGreaterThan(1000);
   });
 
+  it('should mix a phase-inverted stereo pair to silence as mid and to the voice as side', async () => {
+    const bytes = await mediaBytes('gen/jfk_antiphase.wav');
+    const mid = await extractPcm16k(bytes.slice());
+    const side = await extractPcm16k(bytes, { mix: 'side' });
+    expect(rms(mid.pcm)).toBeLessThan(1);
+    expect(rms(side.pcm)).toBeGreaterThan(1000);
+    expect(side.pcm.length).toBe(mid.pcm.length);
+  });
+
   it('should return an empty pcm and hasAudio=false for a video without audio', async () => {
     const audio = await extractPcm16k(await mediaBytes('gen/video_no_audio.mp4'));
     expect(audio).toMatchObject({ hasAudio: false, hasVideo: true, durationSec: 0 });

@@ -36,6 +36,13 @@ const GENERATED: Record<string, string[]> = {
     ...['-itsoffset', '2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
   ],
+  // jfk.wav in stereo with the right channel phase-inverted.
+  'gen/jfk_antiphase.wav': [
+    '-i',
+    join(SHARED_MEDIA_DIR, 'speech/jfk.wav'),
+    '-af',
+    'pan=stereo|c0=c0|c1=-1*c0',
+  ],
   // 10 s of digital silence.
   'gen/silence_10s.wav': ['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '10', '-c:a', 'pcm_s16le'],
   // 10 s and 60 s talking-head clips (H.264 + AAC) for the timing numbers: the real

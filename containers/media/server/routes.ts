@@ -20,6 +20,13 @@ import { forgetRenderSpeech } from '../engines/render/render-speech.js';
 import { hintsFrom, rawPcmInputArgs, requestInput } from '../core/input.js';
 import { checkJobId, removeJobSources, storeJobSource } from '../core/job-sources.js';
 
+/**
+ * `x-audio-mix: side`: half the first channel less the second, the voice of a stereo file whose
+ * second channel is recorded phase-inverted (the average cancels it). As the edge decode makes it
+ * (wasm/ffmpeg/extract-pcm.ts).
+ */
+const SIDE_MIX_FILTER = 'pan=mono|c0=0.5*c0-0.5*c1';
+
 export const coreRoutes = new Hono()
   .get(MEDIA_ROUTES.health, (c) => c.json({ ok: true }))
   .get(MEDIA_ROUTES.ping, (c) => c.text('ok'))
@@ -69,7 +76,9 @@ export const coreRoutes = new Hono()
       // On the file's timeline, as the edge decode is (wasm/ffmpeg/extract-pcm.ts `decodeArgs`):
       // an audio stream that starts late is preceded by silence, so result times are a player's.
       '-af',
-      'aresample=first_pts=0',
+      c.req.header(MEDIA_HEADERS.audioMix) === 'side'
+        ? `aresample=first_pts=0,${SIDE_MIX_FILTER}`
+        : 'aresample=first_pts=0',
       '-ac',
       String(PCM_FORMAT.channels),
       '-ar',

@@ -12,7 +12,8 @@ import { r2Keys } from '../../shared/r2-keys.js';
 import { storeCaptions } from '../captions.js';
 import type { Plan, Step, StepContext } from '../context.js';
 import { concurrentSteps } from '../concurrent.js';
-import { audioStep } from './audio.js';
+import { audioStep, storedAudio } from './audio.js';
+import { SIDE_MIX_WARNING } from './audio-mix.js';
 import { probeSource, probeStep } from './probe.js';
 import {
   asrStep,
@@ -66,6 +67,7 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
     };
     speechEngine = { engine: asr.engine, model: asr.model ?? null };
     warnings.push(...(asr.warnings ?? []));
+    if ((await storedAudio(ctx)).mix === 'side') warnings.push(SIDE_MIX_WARNING);
     const quiet = quietRecordingWarning(await recordingLoudLevel(ctx));
     if (quiet) warnings.push(quiet);
     if (asr.words.length === 0) warnings.push('no speech was recognised in the audio');

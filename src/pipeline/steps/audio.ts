@@ -6,31 +6,69 @@
  * larger ones, anything ffmpeg.wasm cannot read, or every input when the binding is absent, by
  * native ffmpeg in the media container.
  */
-import { PCM_BYTES_PER_SEC, PCM_FORMAT } from '../../contract/media-protocol.js';
+import { type ChannelMix, PCM_BYTES_PER_SEC, PCM_FORMAT } from '../../contract/media-protocol.js';
 import { EDGE_AUDIO_MAX_BYTES, extractWithEdgeAudio, getSileroSession } from '../../../wasm/index.js';
 import { numberVar } from '../../shared/env.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Step, StepContext } from '../context.js';
+import { clearerMix, LoudEndMeter, mayHaveCancelled } from './audio-mix.js';
 import { probeSource } from './probe.js';
 
 export const audioKey = (ctx: StepContext) => ctx.workKey('audio.pcm');
 
+/** The VAD, prosody and the stored audio's loud end read the PCM in windows of this length. */
+export const ANALYSIS_WINDOW_SEC = 60;
+
 /** Where the audio was decoded, for the job's log. */
 export type AudioPath = 'edge' | 'container';
 
-export async function extractAudio(ctx: StepContext): Promise<AudioPath> {
+/** The stored audio: where it was decoded and how its channels were mixed. */
+export interface StoredAudio {
+  path: AudioPath;
+  mix: ChannelMix;
+}
+
+/**
+ * Decodes the source's audio and stores it at `audioKey`: the average of its channels, or, for a
+ * stereo file whose average cancels its voice, their difference (./audio-mix.ts).
+ */
+export async function extractAudio(ctx: StepContext): Promise<StoredAudio> {
+  const channels = (await probeSource(ctx)).audio?.channels ?? 1;
+  const mid = await storeAudio(ctx, 'mid');
+  if (!mayHaveCancelled(channels, mid.loudEndDbfs)) return { path: mid.path, mix: 'mid' };
+  const side = await storeAudio(ctx, 'side');
+  if (clearerMix(mid.loudEndDbfs, side.loudEndDbfs) === 'side') return { path: side.path, mix: 'side' };
+  return { path: (await storeAudio(ctx, 'mid')).path, mix: 'mid' };
+}
+
+/**
+ * The job's stored audio, extracted once (memo `audio`): a run stopped between the mixes of a
+ * stereo file extracts again rather than keep a mix it had not chosen.
+ */
+export function storedAudio(ctx: StepContext): Promise<StoredAudio> {
+  return ctx.memo('audio', () => extractAudio(ctx));
+}
+
+/** Decodes the audio as `mix` and stores it; where it was decoded and its loud end (`LoudEndMeter`). */
+async function storeAudio(
+  ctx: StepContext,
+  mix: ChannelMix,
+): Promise<{ path: AudioPath; loudEndDbfs: number }> {
   const budget = numberVar(ctx.env.EDGE_AUDIO_MAX_BYTES, EDGE_AUDIO_MAX_BYTES);
   const edge = ctx.env.EDGE_AUDIO;
   const { size, filename, content_type } = ctx.job.source;
+  const meter = new LoudEndMeter(ANALYSIS_WINDOW_SEC * PCM_FORMAT.sampleRateHz);
   const tryEdge = edge !== undefined && size <= budget && !isRawPcm(filename, content_type);
   if (tryEdge) {
     try {
       // The R2 body goes to the edge-audio Worker as a stream: nothing is buffered here.
       const { body } = await ctx.source();
-      const { pcm } = await extractWithEdgeAudio(edge, body, { maxBytes: budget, size });
-      await ctx.bucket.put(audioKey(ctx), new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength));
+      const { pcm } = await extractWithEdgeAudio(edge, body, { maxBytes: budget, size, mix });
+      const bytes = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+      meter.push(bytes);
+      await ctx.bucket.put(audioKey(ctx), bytes);
       logPath(ctx, 'edge', size);
-      return 'edge';
+      return { path: 'edge', loudEndDbfs: meter.loudEndDbfs() };
     } catch (err) {
       // Over the duration budget, a demuxer/decoder ffmpeg.wasm lacks, or the binding failed: fall through.
       console.warn(
@@ -39,8 +77,8 @@ export async function extractAudio(ctx: StepContext): Promise<AudioPath> {
     }
   }
   // The container reads the job's source it already has (or is sent it now).
-  const pcm = await ctx.media.extractAudio();
-  await streamToR2(ctx.bucket, audioKey(ctx), iterate(pcm));
+  const pcm = await ctx.media.extractAudio(mix);
+  await streamToR2(ctx.bucket, audioKey(ctx), metered(iterate(pcm), meter));
   logPath(
     ctx,
     'container',
@@ -51,7 +89,14 @@ export async function extractAudio(ctx: StepContext): Promise<AudioPath> {
         ? 'edge decode failed'
         : 'over edge budget or raw PCM',
   );
-  return 'container';
+  return { path: 'container', loudEndDbfs: meter.loudEndDbfs() };
+}
+
+async function* metered(chunks: AsyncIterable<Uint8Array>, meter: LoudEndMeter): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    meter.push(chunk);
+    yield chunk;
+  }
 }
 
 /** One log line per job saying where its audio was decoded. */
@@ -79,8 +124,7 @@ export const audioStep: Step = {
     // Load the VAD model now, without waiting (once per isolate): compiling onnxruntime's wasm
     // and the model overlaps the extraction's waits. A failure is reported by the VAD step.
     getSileroSession().catch(() => {});
-    if (await ctx.bucket.head(audioKey(ctx))) return;
-    await extractAudio(ctx);
+    await storedAudio(ctx);
   },
 };
 

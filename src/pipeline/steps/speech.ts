@@ -16,11 +16,10 @@ import type { AsrOutput, ProsodyTrack, TimeSegment } from '../../contract/media.
 import { numberVar } from '../../shared/env.js';
 import type { Step, StepContext } from '../context.js';
 import { asrBatches, joinAsrOutputs, pcmRange } from './asr-batches.js';
-import { audioKey, pcmWindows } from './audio.js';
+import { ANALYSIS_WINDOW_SEC, audioKey, pcmWindows } from './audio.js';
 import { probeSource } from './probe.js';
 
-/** VAD and prosody run over windows of this length; segments touching a seam are joined. */
-export const ANALYSIS_WINDOW_SEC = 60;
+/** Segments touching a seam of the VAD's windows (`ANALYSIS_WINDOW_SEC`) are joined. */
 const SEAM_JOIN_SEC = 0.05;
 /**
  * Rows of one batched Silero run (wasm/vad/batch-plan.ts): 1 is the exact sequential pass, 16 the
