@@ -76,6 +76,8 @@ export const MEDIA_HEADERS = {
    * the first less the second: the voice of a stereo file with one channel phase-inverted).
    */
   audioMix: 'x-audio-mix',
+  /** `POST /audio`: which audio stream, 0-based among the audio streams (default 0, the first). */
+  audioStream: 'x-audio-stream',
   /** `POST /asr`: VAD speech segments, JSON `[{start,end}]` seconds. */
   speechSegments: 'x-speech-segments',
   /** `POST /asr`: the spoken language when the client set it (a Whisper code); else detected. */
@@ -106,6 +108,15 @@ export const PCM_FORMAT = {
 
 /** How `POST /audio` mixes a stereo file's channels to mono (`MEDIA_HEADERS.audioMix`). */
 export type ChannelMix = 'mid' | 'side';
+
+/** Which audio `POST /audio` decodes: an audio stream (0-based among them) and its mix. */
+export interface AudioChoice {
+  stream: number;
+  mix: ChannelMix;
+}
+
+/** `MEDIA_HEADERS.audioStream` is read as 0 outside 0..this. */
+export const MAX_AUDIO_STREAM_INDEX = 63;
 
 /** Bytes of one second of `PCM_FORMAT` audio. */
 export const PCM_BYTES_PER_SEC = PCM_FORMAT.sampleRateHz * PCM_FORMAT.channels * PCM_FORMAT.bytesPerSample;

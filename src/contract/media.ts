@@ -63,7 +63,8 @@ export interface ProbeResult {
     /** Absent from probes made before colour was read. */
     color?: VideoColor;
   } | null;
-  audio: { codec: string; sample_rate: number; channels: number } | null;
+  /** The first audio stream; `streams`: how many the file has (absent from probes made before it was counted). */
+  audio: { codec: string; sample_rate: number; channels: number; streams?: number } | null;
 }
 
 /** A recognised word with its time span and the engine's confidence (0..1). */

@@ -12,7 +12,7 @@ import {
   type TimeSegment,
 } from '../contract/media.js';
 import {
-  type ChannelMix,
+  type AudioChoice,
   MEDIA_HEADERS as H,
   MEDIA_ROUTES,
   mediaPath,
@@ -305,11 +305,16 @@ export class MediaClient {
   }
 
   /**
-   * The input's first audio stream as PCM in the protocol's `PCM_FORMAT` (16 kHz mono s16le), its
-   * channels mixed as `mix` says (`MEDIA_HEADERS.audioMix`).
+   * An audio stream of the input (the first by default) as PCM in the protocol's `PCM_FORMAT`
+   * (16 kHz mono s16le), its channels mixed as `mix` says (`MEDIA_HEADERS.audioMix`).
    */
-  async extractAudio(mix: ChannelMix = 'mid'): Promise<ReadableStream<Uint8Array>> {
-    const res = await this.onSource(MEDIA_ROUTES.audio, 'extracting the audio', { [H.audioMix]: mix });
+  async extractAudio(
+    { stream, mix }: AudioChoice = { stream: 0, mix: 'mid' },
+  ): Promise<ReadableStream<Uint8Array>> {
+    const res = await this.onSource(MEDIA_ROUTES.audio, 'extracting the audio', {
+      [H.audioStream]: String(stream),
+      [H.audioMix]: mix,
+    });
     return res.body!;
   }
 

@@ -81,6 +81,27 @@ describe('probe on real media', () => {
     expect(peak(side)).toBeGreaterThan(10_000);
     expect(side.length).toBe(mid.length);
   });
+
+  it('should decode the audio stream x-audio-stream names, and the first for a bad or absent one', async () => {
+    generateFixtures();
+    const body = readFileSync(join(GENERATED, 'jfk-on-second-track.mp4'));
+    const extract = async (stream?: string) => {
+      const headers = stream === undefined ? undefined : { [MEDIA_HEADERS.audioStream]: stream };
+      const res = await app.request('/audio', { method: 'POST', body, headers });
+      expect(res.status).toBe(200);
+      return new Int16Array(await res.arrayBuffer());
+    };
+    const [first, second, junk, huge] = await Promise.all([
+      extract(),
+      extract('1'),
+      extract('-1;x'),
+      extract('99'),
+    ]);
+    expect(peak(first)).toBe(0);
+    expect(peak(second)).toBeGreaterThan(10_000);
+    expect(peak(junk)).toBe(0);
+    expect(peak(huge)).toBe(0);
+  });
 });
 
 function peak(samples: Int16Array): number {

@@ -126,6 +126,15 @@ export function generateFixtures(): string {
     // jfk.wav in stereo with the right channel phase-inverted: their average is silence.
     ff(['-i', join(SHARED_MEDIA, 'speech/jfk.wav'), '-af', 'pan=stereo|c0=c0|c1=-1*c0', path]);
   });
+  once('jfk-on-second-track.mp4', (path) => {
+    // A video whose first audio track is digital silence and whose second is jfk.wav.
+    ff([
+      ...['-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10:duration=11'],
+      ...['-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=stereo', '-i', join(SHARED_MEDIA, 'speech/jfk.wav')],
+      ...['-map', '0:v', '-map', '1:a', '-map', '2:a', '-shortest'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
+    ]);
+  });
   once('jfk-3s-into-video.mp4', (path) => {
     // jfk.wav as the audio of a 14 s video, starting 3 s in (a late microphone track).
     ff([

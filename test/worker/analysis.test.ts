@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnalysisResult, POS_TAGS } from '../../src/contract/result.js';
-import { SIDE_MIX_WARNING } from '../../src/pipeline/steps/audio-mix.js';
+import { audioChoiceWarning } from '../../src/pipeline/steps/audio-choice.js';
 import { expectError, fixture, post, waitForJob } from './helpers.js';
 
 async function analyze(path: string, filename: string, fields: Record<string, string> = {}) {
@@ -67,6 +67,8 @@ describe('speech analytics through the pipeline', () => {
     );
   });
 
+  const SIDE_MIX_WARNING = audioChoiceWarning({ stream: 0, mix: 'side' });
+
   it('should hear a stereo recording with one channel phase-inverted, and say how', async () => {
     // Mixed to mono by averaging, the channels cancel: no speech at all without the side mix.
     const own = await analyze('shared/speech/jfk.wav', 'jfk.wav');
@@ -78,6 +80,14 @@ describe('speech analytics through the pipeline', () => {
     // An ordinary stereo file keeps the average of its channels.
     const stereo = await analyze('shared/containers/jfk_44k_stereo.flac', 'jfk.flac');
     expect(stereo.warnings ?? []).not.toContain(SIDE_MIX_WARNING);
+  });
+
+  it('should hear the speech on the second audio track when the first is silent, and say so', async () => {
+    const own = await analyze('shared/speech/jfk.wav', 'jfk.wav');
+    const second = await analyze('generated/jfk-on-second-track.mp4', 'two-tracks.mp4');
+    const words = (r: typeof own) => r.transcript.toLowerCase().replace(/[^a-z' ]/g, '');
+    expect(words(second)).toBe(words(own));
+    expect(second.warnings).toContainEqual(expect.stringMatching(/analysed from audio track 2$/));
   });
 
   it('should say so when a recording is quieter than the VAD gain makes up for', async () => {

@@ -25,6 +25,8 @@ export interface EdgeAudioOptions {
   size?: number;
   /** How the channels become one (`extractPcm16k`'s `mix`). Default `mid`. */
   mix?: ChannelMix;
+  /** Which audio stream (`extractPcm16k`'s `stream`). Default 0, the first. */
+  stream?: number;
 }
 
 export interface EdgeAudioResult {

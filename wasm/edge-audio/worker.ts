@@ -25,15 +25,15 @@ import {
 export type { EdgeAudioOptions, EdgeAudioResult, EdgeAudioRpc } from './rpc.js';
 
 export class EdgeAudio extends WorkerEntrypoint implements EdgeAudioRpc {
-  /** Decodes the first audio stream of `input` to 16 kHz mono s16le PCM. */
+  /** Decodes an audio stream of `input` (the first by default) to 16 kHz mono s16le PCM. */
   async extract(
     input: Uint8Array | ReadableStream<Uint8Array>,
     options: EdgeAudioOptions = {},
   ): Promise<EdgeAudioResult> {
-    const { maxBytes = EDGE_AUDIO_MAX_BYTES, maxDurationSec, size, mix } = options;
+    const { maxBytes = EDGE_AUDIO_MAX_BYTES, maxDurationSec, size, mix, stream } = options;
     try {
       const bytes = input instanceof Uint8Array ? input : await readAll(input, maxBytes, size);
-      const audio = await extractPcm16k(bytes, { maxBytes, maxDurationSec, mix });
+      const audio = await extractPcm16k(bytes, { maxBytes, maxDurationSec, mix, stream });
       const { pcm } = audio;
       return {
         pcm: new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength),

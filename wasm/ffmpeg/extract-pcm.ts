@@ -31,6 +31,8 @@ export interface ExtractPcmOptions {
    * phase-inverted, which the average cancels). Default `mid`.
    */
   mix?: ChannelMix;
+  /** Which audio stream, 0-based among the audio streams. Default 0, the first. */
+  stream?: number;
 }
 
 /** How a stereo file's channels are mixed to mono (see {@link ExtractPcmOptions.mix}). */
@@ -84,7 +86,7 @@ export async function extractPcm16k(input: Uint8Array, options: ExtractPcmOption
     core.reset();
     let exitCode: number;
     try {
-      exitCode = core.exec(...decodeArgs(inPath, outPath, maxDurationSec, options.mix));
+      exitCode = core.exec(...decodeArgs(inPath, outPath, maxDurationSec, options.mix, options.stream));
     } catch (error) {
       // An exception out of the runtime (not ffmpeg's own exit) may have corrupted it.
       discardFFmpegCore();
@@ -139,13 +141,14 @@ export function decodeArgs(
   outPath: string,
   maxDurationSec: number,
   mix: ChannelMix = 'mid',
+  stream = 0,
 ): string[] {
   return [
     '-hide_banner',
     '-i',
     inPath,
     '-map',
-    '0:a:0?',
+    `0:a:${Number.isInteger(stream) && stream >= 0 ? stream : 0}?`,
     '-vn',
     '-sn',
     '-dn',

@@ -54,6 +54,14 @@ describe('extractPcm16k', () => {
     expect(side.pcm.length).toBe(mid.pcm.length);
   });
 
+  it('should decode the audio stream it is asked for', async () => {
+    const bytes = await mediaBytes('gen/jfk_second_track.mka');
+    const first = await extractPcm16k(bytes.slice());
+    const second = await extractPcm16k(bytes, { stream: 1 });
+    expect(rms(first.pcm)).toBe(0);
+    expect(rms(second.pcm)).toBeGreaterThan(1000);
+  });
+
   it('should return an empty pcm and hasAudio=false for a video without audio', async () => {
     const audio = await extractPcm16k(await mediaBytes('gen/video_no_audio.mp4'));
     expect(audio).toMatchObject({ hasAudio: false, hasVideo: true, durationSec: 0 });

@@ -36,6 +36,11 @@ const GENERATED: Record<string, string[]> = {
     ...['-itsoffset', '2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac'],
   ],
+  // A first audio track of digital silence, jfk.wav on the second.
+  'gen/jfk_second_track.mka': [
+    ...['-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=stereo', '-i', join(SHARED_MEDIA_DIR, 'speech/jfk.wav')],
+    ...['-map', '0:a', '-map', '1:a', '-shortest', '-c:a', 'aac'],
+  ],
   // jfk.wav in stereo with the right channel phase-inverted.
   'gen/jfk_antiphase.wav': [
     '-i',

@@ -357,6 +357,7 @@ export function parseProbe(raw: {
           codec: a.codec_name ?? 'unknown',
           sample_rate: Number(a.sample_rate ?? 0),
           channels: a.channels ?? 0,
+          streams: streams.filter((s) => s.codec_type === 'audio').length,
         }
       : null,
   };

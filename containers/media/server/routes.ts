@@ -5,6 +5,7 @@
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import {
+  MAX_AUDIO_STREAM_INDEX,
   MEDIA_HEADERS,
   MEDIA_ROUTES,
   PCM_CONTENT_TYPE,
@@ -26,6 +27,12 @@ import { checkJobId, removeJobSources, storeJobSource } from '../core/job-source
  * (wasm/ffmpeg/extract-pcm.ts).
  */
 const SIDE_MIX_FILTER = 'pan=mono|c0=0.5*c0-0.5*c1';
+
+/** `x-audio-stream`: a whole number in 0..MAX_AUDIO_STREAM_INDEX, else 0 (the first audio stream). */
+export function audioStreamIndex(header: string | undefined): number {
+  const index = /^\d{1,2}$/.test(header ?? '') ? Number(header) : 0;
+  return index <= MAX_AUDIO_STREAM_INDEX ? index : 0;
+}
 
 export const coreRoutes = new Hono()
   .get(MEDIA_ROUTES.health, (c) => c.json({ ok: true }))
@@ -72,7 +79,7 @@ export const coreRoutes = new Hono()
       input.path,
       '-vn',
       '-map',
-      '0:a:0',
+      `0:a:${audioStreamIndex(c.req.header(MEDIA_HEADERS.audioStream))}`,
       // On the file's timeline, as the edge decode is (wasm/ffmpeg/extract-pcm.ts `decodeArgs`):
       // an audio stream that starts late is preceded by silence, so result times are a player's.
       '-af',

@@ -13,7 +13,7 @@ import { storeCaptions } from '../captions.js';
 import type { Plan, Step, StepContext } from '../context.js';
 import { concurrentSteps } from '../concurrent.js';
 import { audioStep, storedAudio } from './audio.js';
-import { SIDE_MIX_WARNING } from './audio-mix.js';
+import { audioChoiceWarning } from './audio-choice.js';
 import { probeSource, probeStep } from './probe.js';
 import {
   asrStep,
@@ -67,7 +67,8 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
     };
     speechEngine = { engine: asr.engine, model: asr.model ?? null };
     warnings.push(...(asr.warnings ?? []));
-    if ((await storedAudio(ctx)).mix === 'side') warnings.push(SIDE_MIX_WARNING);
+    const otherAudio = audioChoiceWarning(await storedAudio(ctx));
+    if (otherAudio) warnings.push(otherAudio);
     const quiet = quietRecordingWarning(await recordingLoudLevel(ctx));
     if (quiet) warnings.push(quiet);
     if (asr.words.length === 0) warnings.push('no speech was recognised in the audio');

@@ -6,12 +6,12 @@
  * larger ones, anything ffmpeg.wasm cannot read, or every input when the binding is absent, by
  * native ffmpeg in the media container.
  */
-import { type ChannelMix, PCM_BYTES_PER_SEC, PCM_FORMAT } from '../../contract/media-protocol.js';
+import { type AudioChoice, PCM_BYTES_PER_SEC, PCM_FORMAT } from '../../contract/media-protocol.js';
 import { EDGE_AUDIO_MAX_BYTES, extractWithEdgeAudio, getSileroSession } from '../../../wasm/index.js';
 import { numberVar } from '../../shared/env.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Step, StepContext } from '../context.js';
-import { clearerMix, LoudEndMeter, mayHaveCancelled } from './audio-mix.js';
+import { audioCandidates, clearestCandidate, LoudEndMeter, tooQuietForSpeech } from './audio-choice.js';
 import { probeSource } from './probe.js';
 
 export const audioKey = (ctx: StepContext) => ctx.workKey('audio.pcm');
@@ -22,23 +22,30 @@ export const ANALYSIS_WINDOW_SEC = 60;
 /** Where the audio was decoded, for the job's log. */
 export type AudioPath = 'edge' | 'container';
 
-/** The stored audio: where it was decoded and how its channels were mixed. */
-export interface StoredAudio {
+/** The stored audio: where it was decoded, and which of the file's audio it is. */
+export interface StoredAudio extends AudioChoice {
   path: AudioPath;
-  mix: ChannelMix;
 }
 
 /**
- * Decodes the source's audio and stores it at `audioKey`: the average of its channels, or, for a
- * stereo file whose average cancels its voice, their difference (./audio-mix.ts).
+ * Decodes the source's audio and stores it at `audioKey`: the first stream's channels averaged,
+ * unless that is too quiet for speech and another candidate is clearly louder (./audio-choice.ts).
  */
 export async function extractAudio(ctx: StepContext): Promise<StoredAudio> {
-  const channels = (await probeSource(ctx)).audio?.channels ?? 1;
-  const mid = await storeAudio(ctx, 'mid');
-  if (!mayHaveCancelled(channels, mid.loudEndDbfs)) return { path: mid.path, mix: 'mid' };
-  const side = await storeAudio(ctx, 'side');
-  if (clearerMix(mid.loudEndDbfs, side.loudEndDbfs) === 'side') return { path: side.path, mix: 'side' };
-  return { path: (await storeAudio(ctx, 'mid')).path, mix: 'mid' };
+  const audio = (await probeSource(ctx)).audio;
+  const candidates = audio ? audioCandidates(audio) : [{ stream: 0, mix: 'mid' as const }];
+  const loudEnds: number[] = [];
+  let path: AudioPath = 'edge';
+  for (const candidate of candidates) {
+    const stored = await storeAudio(ctx, candidate);
+    path = stored.path;
+    loudEnds.push(stored.loudEndDbfs);
+    if (!tooQuietForSpeech(stored.loudEndDbfs)) break;
+  }
+  const keep = clearestCandidate(loudEnds);
+  // The last candidate tried is the one stored.
+  if (keep !== loudEnds.length - 1) path = (await storeAudio(ctx, candidates[keep]!)).path;
+  return { path, ...candidates[keep]! };
 }
 
 /**
@@ -49,10 +56,10 @@ export function storedAudio(ctx: StepContext): Promise<StoredAudio> {
   return ctx.memo('audio', () => extractAudio(ctx));
 }
 
-/** Decodes the audio as `mix` and stores it; where it was decoded and its loud end (`LoudEndMeter`). */
+/** Decodes the chosen audio and stores it; where it was decoded and its loud end (`LoudEndMeter`). */
 async function storeAudio(
   ctx: StepContext,
-  mix: ChannelMix,
+  choice: AudioChoice,
 ): Promise<{ path: AudioPath; loudEndDbfs: number }> {
   const budget = numberVar(ctx.env.EDGE_AUDIO_MAX_BYTES, EDGE_AUDIO_MAX_BYTES);
   const edge = ctx.env.EDGE_AUDIO;
@@ -63,7 +70,7 @@ async function storeAudio(
     try {
       // The R2 body goes to the edge-audio Worker as a stream: nothing is buffered here.
       const { body } = await ctx.source();
-      const { pcm } = await extractWithEdgeAudio(edge, body, { maxBytes: budget, size, mix });
+      const { pcm } = await extractWithEdgeAudio(edge, body, { maxBytes: budget, size, ...choice });
       const bytes = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
       meter.push(bytes);
       await ctx.bucket.put(audioKey(ctx), bytes);
@@ -77,7 +84,7 @@ async function storeAudio(
     }
   }
   // The container reads the job's source it already has (or is sent it now).
-  const pcm = await ctx.media.extractAudio(mix);
+  const pcm = await ctx.media.extractAudio(choice);
   await streamToR2(ctx.bucket, audioKey(ctx), metered(iterate(pcm), meter));
   logPath(
     ctx,

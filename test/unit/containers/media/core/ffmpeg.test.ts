@@ -26,6 +26,17 @@ describe('parseProbe', () => {
     });
     expect(probe.video?.color).toEqual({ range: 'tv', space: null, transfer: null, primaries: 'bt709' });
   });
+
+  it('should describe the first audio stream and count them all', () => {
+    const probe = parseProbe({
+      streams: [
+        { codec_type: 'video', width: 2, height: 2 },
+        { codec_type: 'audio', codec_name: 'aac', sample_rate: '48000', channels: 2 },
+        { codec_type: 'audio', codec_name: 'opus', sample_rate: '16000', channels: 1 },
+      ],
+    });
+    expect(probe.audio).toEqual({ codec: 'aac', sample_rate: 48_000, channels: 2, streams: 2 });
+  });
 });
 
 describe('statsTimeSec', () => {

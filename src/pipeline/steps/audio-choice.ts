@@ -1,0 +1,110 @@
+/**
+ * @module pipeline/steps/audio-choice
+ * Which audio of the file the analysis hears. Normally the first audio stream with its channels
+ * averaged (ffmpeg's `-ac 1`). Two kinds of files lose their speech that way:
+ * - a stereo recording with one channel phase-inverted (a miswired cable or adapter, a recorder in
+ *   M/S mode): the average cancels the voice to near-silence, which is in the channels' difference
+ *   (the `side` mix);
+ * - a file whose first audio track is silent and whose speech is on another (a screen recording
+ *   with the app's sound on track 1 and the microphone on track 2).
+ * The first stream's average is decoded first; only when it is too quiet for speech detection are
+ * the other candidates decoded, in order, until one is not; the clearest is kept.
+ */
+import type { ProbeResult } from '../../contract/media.js';
+import type { AudioChoice } from '../../contract/media-protocol.js';
+import { loudLevelDbfs, TOO_QUIET_DBFS } from '../../../wasm/index.js';
+
+/** Another candidate must be this much louder than the first stream's average to be kept, dB. */
+export const OTHER_AUDIO_MARGIN_DB = 10;
+/** At most this many audio streams are tried (a file may carry hundreds of silent ones). */
+export const MAX_AUDIO_STREAMS_TRIED = 4;
+
+/** Pure: the candidates in the order they are tried, the first stream's average first. */
+export function audioCandidates(audio: NonNullable<ProbeResult['audio']>): AudioChoice[] {
+  const candidates: AudioChoice[] = [{ stream: 0, mix: 'mid' }];
+  if (audio.channels >= 2) candidates.push({ stream: 0, mix: 'side' });
+  const streams = Math.min(audio.streams ?? 1, MAX_AUDIO_STREAMS_TRIED);
+  for (let stream = 1; stream < streams; stream++) candidates.push({ stream, mix: 'mid' });
+  return candidates;
+}
+
+/** Pure: whether audio with this loud end (dBFS) is too quiet to be the speech (digital silence is). */
+export const tooQuietForSpeech = (loudEndDbfs: number): boolean => loudEndDbfs < TOO_QUIET_DBFS;
+
+/**
+ * Pure: the index of the candidate to keep, given the loud ends (dBFS, −Infinity for silence) of
+ * the first candidates tried: the loudest, another than the first only when it is at least
+ * `OTHER_AUDIO_MARGIN_DB` louder; the earlier on a tie.
+ */
+export function clearestCandidate(loudEndsDbfs: readonly number[]): number {
+  let best = 0;
+  let bestScore = loudEndsDbfs[0] ?? -Infinity;
+  loudEndsDbfs.forEach((level, i) => {
+    const score = level - OTHER_AUDIO_MARGIN_DB;
+    if (i > 0 && Number.isFinite(level) && score >= bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  });
+  return best;
+}
+
+/** The result's warning when the analysis heard other audio than the first stream's average; else null. */
+export function audioChoiceWarning(choice: AudioChoice): string | null {
+  if (choice.stream > 0)
+    return (
+      `the first audio track is silent or nearly so (its loudest sounds below ${TOO_QUIET_DBFS} dBFS): ` +
+      `the speech was analysed from audio track ${choice.stream + 1}`
+    );
+  if (choice.mix === 'side')
+    return (
+      'the stereo channels cancel each other when mixed (one of them is recorded phase-inverted): ' +
+      'the speech was analysed from their difference'
+    );
+  return null;
+}
+
+/**
+ * The loud end of PCM (`PCM_FORMAT`) that passes by in chunks: the loudest of its
+ * `windowSamples`-long windows' `loudLevelDbfs`, as the VAD's pass measures it. Holds one window.
+ */
+export class LoudEndMeter {
+  private readonly window: Int16Array;
+  private filled = 0;
+  private oddByte: number | null = null;
+  private loudest = -Infinity;
+
+  constructor(windowSamples: number) {
+    this.window = new Int16Array(windowSamples);
+  }
+
+  push(bytes: Uint8Array): void {
+    let i = 0;
+    if (this.oddByte !== null && bytes.length > 0) {
+      this.add(this.oddByte | (bytes[0]! << 8));
+      this.oddByte = null;
+      i = 1;
+    }
+    for (; i + 1 < bytes.length; i += 2) this.add(bytes[i]! | (bytes[i + 1]! << 8));
+    if (i < bytes.length) this.oddByte = bytes[i]!;
+  }
+
+  /** The loud end of everything pushed, dBFS; −Infinity for nothing or digital silence. */
+  loudEndDbfs(): number {
+    if (this.filled > 0) this.measure(this.window.subarray(0, this.filled));
+    this.filled = 0;
+    return this.loudest;
+  }
+
+  private add(uint16: number): void {
+    this.window[this.filled++] = (uint16 << 16) >> 16;
+    if (this.filled === this.window.length) {
+      this.measure(this.window);
+      this.filled = 0;
+    }
+  }
+
+  private measure(samples: Int16Array): void {
+    this.loudest = Math.max(this.loudest, loudLevelDbfs(samples));
+  }
+}
