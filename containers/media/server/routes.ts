@@ -29,7 +29,7 @@ import { checkJobId, removeJobSources, storeJobSource } from '../core/job-source
 const SIDE_MIX_FILTER = 'pan=mono|c0=0.5*c0-0.5*c1';
 
 /** `x-audio-stream`: a whole number in 0..MAX_AUDIO_STREAM_INDEX, else 0 (the first audio stream). */
-export function audioStreamIndex(header: string | undefined): number {
+function audioStreamIndex(header: string | undefined): number {
   const index = /^\d{1,2}$/.test(header ?? '') ? Number(header) : 0;
   return index <= MAX_AUDIO_STREAM_INDEX ? index : 0;
 }

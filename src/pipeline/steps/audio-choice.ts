@@ -81,11 +81,19 @@ export class LoudEndMeter {
   push(bytes: Uint8Array): void {
     let i = 0;
     if (this.oddByte !== null && bytes.length > 0) {
-      this.add(this.oddByte | (bytes[0]! << 8));
+      this.add(Int16Array.of((bytes[0]! << 8) | this.oddByte));
       this.oddByte = null;
       i = 1;
     }
-    for (; i + 1 < bytes.length; i += 2) this.add(bytes[i]! | (bytes[i + 1]! << 8));
+    const samples = (bytes.length - i) >> 1;
+    const start = bytes.byteOffset + i;
+    // s16le read in place where aligned (as pcmWindows reads it), else copied out first.
+    this.add(
+      start % 2 === 0
+        ? new Int16Array(bytes.buffer, start, samples)
+        : new Int16Array(bytes.slice(i, i + 2 * samples).buffer),
+    );
+    i += 2 * samples;
     if (i < bytes.length) this.oddByte = bytes[i]!;
   }
 
@@ -96,11 +104,16 @@ export class LoudEndMeter {
     return this.loudest;
   }
 
-  private add(uint16: number): void {
-    this.window[this.filled++] = (uint16 << 16) >> 16;
-    if (this.filled === this.window.length) {
-      this.measure(this.window);
-      this.filled = 0;
+  private add(samples: Int16Array): void {
+    for (let at = 0; at < samples.length;) {
+      const n = Math.min(this.window.length - this.filled, samples.length - at);
+      this.window.set(samples.subarray(at, at + n), this.filled);
+      this.filled += n;
+      at += n;
+      if (this.filled === this.window.length) {
+        this.measure(this.window);
+        this.filled = 0;
+      }
     }
   }
 
