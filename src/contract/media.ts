@@ -52,7 +52,10 @@ export interface VideoColor {
 /** What the container learns from `ffprobe` about an input. */
 export interface ProbeResult {
   format: string;
+  /** What the content holds (packet times), which the header's duration is checked against. */
   duration_sec: number;
+  /** The header's duration, only when it announces clearly more than the content holds (a file cut short). */
+  header_duration_sec?: number;
   size_bytes: number | null;
   video: {
     codec: string;

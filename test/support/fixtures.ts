@@ -3,7 +3,7 @@
  * ../shared/media being present.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { ROOT, SHARED_MEDIA } from './services.js';
 
@@ -125,6 +125,18 @@ export function generateFixtures(): string {
   once('jfk-antiphase.wav', (path) => {
     // jfk.wav in stereo with the right channel phase-inverted: their average is silence.
     ff(['-i', join(SHARED_MEDIA, 'speech/jfk.wav'), '-af', 'pan=stereo|c0=c0|c1=-1*c0', path]);
+  });
+  once('jfk-cut-short.mp4', (path) => {
+    // jfk.wav under a still picture in a faststart MP4, cut after 60 % of its bytes (an interrupted copy).
+    const whole = `${path}.whole.mp4`;
+    ff([
+      ...['-f', 'lavfi', '-i', 'color=c=gray:size=160x120:rate=5:duration=11'],
+      ...['-i', join(SHARED_MEDIA, 'speech/jfk.wav'), '-shortest', '-movflags', '+faststart'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', whole],
+    ]);
+    const bytes = readFileSync(whole);
+    writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    rmSync(whole);
   });
   once('jfk-on-second-track.mp4', (path) => {
     // A video whose first audio track is digital silence and whose second is jfk.wav.

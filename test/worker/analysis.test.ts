@@ -90,6 +90,18 @@ describe('speech analytics through the pipeline', () => {
     expect(second.warnings).toContainEqual(expect.stringMatching(/analysed from audio track 2$/));
   });
 
+  it('should analyse what a file cut short holds, and say that it was cut short', async () => {
+    const cut = await analyze('generated/jfk-cut-short.mp4', 'jfk-cut.mp4');
+    expect(cut.summary.duration_sec).toBeGreaterThan(3);
+    expect(cut.summary.duration_sec).toBeLessThan(10);
+    expect(cut.transcript.toLowerCase()).toMatch(/^and so,? my fellow americans/);
+    expect(cut.warnings).toContainEqual(
+      expect.stringMatching(/^the file holds less than its header announces \(\d+\.\d s of 11\.0 s\)/),
+    );
+    const whole = await analyze('shared/speech/jfk.wav', 'jfk.wav');
+    expect(whole.warnings?.join(' ') ?? '').not.toMatch(/cut short/);
+  });
+
   it('should say so when a recording is quieter than the VAD gain makes up for', async () => {
     const result = await analyze('generated/jfk-40db-quieter.wav', 'jfk-very-quiet.wav');
     expect(result.warnings).toContainEqual(

@@ -249,7 +249,12 @@ export async function probeFile(
     const probe = parseProbe(JSON.parse(json));
     if (!probe.video && !probe.audio) return probe;
     const measured = await measuring;
-    return { ...probe, duration_sec: contentDuration(probe.duration_sec, measured) };
+    const announced = cutShortFrom(probe.duration_sec, measured);
+    return {
+      ...probe,
+      duration_sec: contentDuration(probe.duration_sec, measured),
+      ...(announced === null ? {} : { header_duration_sec: announced }),
+    };
   } finally {
     beside.abort();
   }
@@ -305,6 +310,18 @@ export function contentDuration(headerSec: number, measuredSec: number | null): 
 }
 /** The header may exceed the last packet's time by about one frame or audio packet; 1 s is generous. */
 const HEADER_SLACK_SEC = 1;
+
+/**
+ * Pure: the header's duration when it announces clearly more than the content holds (past the
+ * slack and 5 % of the content): a file cut short, as an interrupted upload or copy leaves it.
+ * Null otherwise.
+ */
+export function cutShortFrom(headerSec: number, measuredSec: number | null): number | null {
+  if (measuredSec === null || measuredSec <= 0) return null;
+  const slack = Math.max(HEADER_SLACK_SEC, CUT_SHORT_FRACTION * measuredSec);
+  return headerSec > measuredSec + slack ? headerSec : null;
+}
+const CUT_SHORT_FRACTION = 0.05;
 
 interface FfprobeStream {
   codec_type?: string;

@@ -14,7 +14,7 @@ import type { Plan, Step, StepContext } from '../context.js';
 import { concurrentSteps } from '../concurrent.js';
 import { audioStep, storedAudio } from './audio.js';
 import { audioChoiceWarning } from './audio-choice.js';
-import { probeSource, probeStep } from './probe.js';
+import { cutShortWarning, probeSource, probeStep } from './probe.js';
 import {
   asrStep,
   prosody,
@@ -40,6 +40,8 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
   const { analyzeSpeech } = await speechAnalytics();
   const probe = await probeSource(ctx);
   const warnings: string[] = [];
+  const cutShort = cutShortWarning(probe);
+  if (cutShort) warnings.push(cutShort);
   let speech: SpeechSection;
   let speechEngine: AnalysisResult['speech_engine'];
   let language: Pick<AnalysisResult, 'language' | 'language_probability'> = {};

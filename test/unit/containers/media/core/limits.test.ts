@@ -3,7 +3,12 @@
  * plain messages, budgets follow the real duration, ffmpeg's words never reach users.
  */
 import { describe, expect, it } from 'vitest';
-import { contentDuration, FfmpegError, WorkLimitError } from '../../../../../containers/media/core/ffmpeg.js';
+import {
+  contentDuration,
+  cutShortFrom,
+  FfmpegError,
+  WorkLimitError,
+} from '../../../../../containers/media/core/ffmpeg.js';
 import {
   isTransientMediaFailure,
   mediaProblem,
@@ -43,6 +48,20 @@ describe('contentDuration', () => {
   });
   it('should be 0 when there are no packets', () => {
     expect(contentDuration(12, null)).toBe(0);
+  });
+});
+
+describe('cutShortFrom', () => {
+  it("should give the header's duration when it announces clearly more than the content holds", () => {
+    expect(cutShortFrom(8, 4.76)).toBe(8); // a faststart MP4 cut at 60 % of its bytes
+    expect(cutShortFrom(3600, 30)).toBe(3600);
+  });
+  it('should be null when the header agrees, is shorter, is missing, or there is no content', () => {
+    expect(cutShortFrom(5.04, 5.0155)).toBeNull(); // it counts the last frame
+    expect(cutShortFrom(100, 96)).toBeNull(); // within 5 % of the content
+    expect(cutShortFrom(3, 4)).toBeNull();
+    expect(cutShortFrom(0, 2.5)).toBeNull();
+    expect(cutShortFrom(12, null)).toBeNull();
   });
 });
 
