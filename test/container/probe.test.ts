@@ -38,6 +38,13 @@ describe('probe on real media', () => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(
       /not a readable audio or video file/,
     );
+    // An MP4 cut off before its index: named as such.
+    const mp4 = readFileSync(join(dir, 'tone-3s.mp4'));
+    const noIndex = await probe(mp4.subarray(0, mp4.indexOf('moov')), 'cut.mp4');
+    expect(noIndex.status).toBe(422);
+    expect(((await noIndex.json()) as { error: { message: string } }).error.message).toMatch(
+      /^the file is an MP4 or MOV without its index \(moov atom\)/,
+    );
     const empty = await probe(new Uint8Array(0), 'x.mp4');
     expect(empty.status).toBe(400);
   });

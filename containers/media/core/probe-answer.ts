@@ -19,13 +19,22 @@ export async function probeAnswer(probe: Promise<ProbeResult>, limits: MediaLimi
     return problem ? { status: 422, body: { error: problem } } : { status: 200, body: result };
   } catch (err) {
     if (err instanceof FfmpegError && !(err instanceof WorkLimitError)) {
-      return {
-        status: 422,
-        body: {
-          error: { code: 'unreadable_media', message: 'the file is not a readable audio or video file' },
-        },
-      };
+      return { status: 422, body: { error: { code: 'unreadable_media', message: unreadableMessage(err) } } };
     }
     throw err;
   }
+}
+
+/**
+ * Pure: why a file is unreadable, in words. An MP4 or MOV writes its index (the moov atom) last
+ * unless it was made for streaming, so a recording or copy stopped early has none and nothing in
+ * it can be found: that common case is named.
+ */
+export function unreadableMessage(err: FfmpegError): string {
+  if (/moov atom not found/i.test(err.stderrTail))
+    return (
+      'the file is an MP4 or MOV without its index (moov atom), as a recording, upload or copy ' +
+      'that stopped before it finished leaves it: it cannot be read'
+    );
+  return 'the file is not a readable audio or video file';
 }
