@@ -20,7 +20,6 @@ import {
   prosody,
   prosodyStep,
   quietRecordingWarning,
-  recordingLoudLevel,
   speechSegments,
   transcript,
   vadStep,
@@ -69,9 +68,10 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
     };
     speechEngine = { engine: asr.engine, model: asr.model ?? null };
     warnings.push(...(asr.warnings ?? []));
-    const otherAudio = audioChoiceWarning(await storedAudio(ctx));
+    const stored = await storedAudio(ctx);
+    const otherAudio = audioChoiceWarning(stored);
     if (otherAudio) warnings.push(otherAudio);
-    const quiet = quietRecordingWarning(await recordingLoudLevel(ctx));
+    const quiet = quietRecordingWarning(stored.loud_end_dbfs);
     if (quiet) warnings.push(quiet);
     if (asr.words.length === 0) warnings.push('no speech was recognised in the audio');
     else warnings.push(...languageWarnings(language.language));

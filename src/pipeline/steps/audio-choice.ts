@@ -66,7 +66,8 @@ export function audioChoiceWarning(choice: AudioChoice): string | null {
 
 /**
  * The loud end of PCM (`PCM_FORMAT`) that passes by in chunks: the loudest of its
- * `windowSamples`-long windows' `loudLevelDbfs`, as the VAD's pass measures it. Holds one window.
+ * `windowSamples`-long windows' `loudLevelDbfs` (the VAD raises each window by its own). Measured
+ * as the audio is stored, it also decides the quiet-recording warning. Holds one window.
  */
 export class LoudEndMeter {
   private readonly window: Int16Array;

@@ -22,30 +22,32 @@ export const ANALYSIS_WINDOW_SEC = 60;
 /** Where the audio was decoded, for the job's log. */
 export type AudioPath = 'edge' | 'container';
 
-/** The stored audio: where it was decoded, and which of the file's audio it is. */
+/** The stored audio: where it was decoded, which of the file's audio it is, and how loud. */
 export interface StoredAudio extends AudioChoice {
   path: AudioPath;
+  /** Its loud end (`LoudEndMeter`: the loudest 60 s window's `loudLevelDbfs`, dBFS); null for digital silence. */
+  loud_end_dbfs: number | null;
 }
 
 /**
  * Decodes the source's audio and stores it at `audioKey`: the first stream's channels averaged,
  * unless that is too quiet for speech and another candidate is clearly louder (./audio-choice.ts).
  */
-export async function extractAudio(ctx: StepContext): Promise<StoredAudio> {
+async function extractAudio(ctx: StepContext): Promise<StoredAudio> {
   const audio = (await probeSource(ctx)).audio;
   const candidates = audio ? audioCandidates(audio) : [{ stream: 0, mix: 'mid' as const }];
   const loudEnds: number[] = [];
-  let path: AudioPath = 'edge';
+  let last: Awaited<ReturnType<typeof storeAudio>> | null = null;
   for (const candidate of candidates) {
-    const stored = await storeAudio(ctx, candidate);
-    path = stored.path;
-    loudEnds.push(stored.loudEndDbfs);
-    if (!tooQuietForSpeech(stored.loudEndDbfs)) break;
+    last = await storeAudio(ctx, candidate);
+    loudEnds.push(last.loudEndDbfs);
+    if (!tooQuietForSpeech(last.loudEndDbfs)) break;
   }
   const keep = clearestCandidate(loudEnds);
   // The last candidate tried is the one stored.
-  if (keep !== loudEnds.length - 1) path = (await storeAudio(ctx, candidates[keep]!)).path;
-  return { path, ...candidates[keep]! };
+  const kept = keep === loudEnds.length - 1 ? last! : await storeAudio(ctx, candidates[keep]!);
+  const loudEnd = kept.loudEndDbfs;
+  return { path: kept.path, ...candidates[keep]!, loud_end_dbfs: Number.isFinite(loudEnd) ? loudEnd : null };
 }
 
 /**

@@ -7,7 +7,6 @@ import { PCM_FORMAT } from '../../contract/media-protocol.js';
 import {
   detectSpeech,
   isTooQuietForVad,
-  loudLevelDbfs,
   VAD_MAX_GAIN_DB,
   VAD_SPEECH_LEVEL_DBFS,
 } from '../../../wasm/index.js';
@@ -41,35 +40,17 @@ export const vadStep: Step = {
   },
 };
 
-/** One pass of the VAD over the PCM: the speech segments, and the recording's loud end beside them. */
-interface VadPass {
-  segments: TimeSegment[];
-  /** The loudest of the windows' loud ends (`loudLevelDbfs`, dBFS); null for digital silence. */
-  loud_end_dbfs: number | null;
-}
-
-function vadPass(ctx: StepContext): Promise<VadPass> {
-  return ctx.memo('vad-pass', async () => {
-    const segments: TimeSegment[] = [];
-    let loudest = -Infinity;
+export async function speechSegments(ctx: StepContext): Promise<TimeSegment[]> {
+  return ctx.memo('vad', async () => {
+    const all: TimeSegment[] = [];
     for await (const { offsetSec, samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC)) {
-      loudest = Math.max(loudest, loudLevelDbfs(samples));
       const found = await detectSpeech(samples, {
         maxBatch: numberVar(ctx.env.VAD_MAX_BATCH, DEFAULT_VAD_MAX_BATCH),
       });
-      for (const s of found) appendJoined(segments, { start: s.start + offsetSec, end: s.end + offsetSec });
+      for (const s of found) appendJoined(all, { start: s.start + offsetSec, end: s.end + offsetSec });
     }
-    return { segments, loud_end_dbfs: Number.isFinite(loudest) ? loudest : null };
+    return all;
   });
-}
-
-export async function speechSegments(ctx: StepContext): Promise<TimeSegment[]> {
-  return (await vadPass(ctx)).segments;
-}
-
-/** The loud end of the whole recording (`VadPass.loud_end_dbfs`), measured in the VAD's pass. */
-export async function recordingLoudLevel(ctx: StepContext): Promise<number | null> {
-  return (await vadPass(ctx)).loud_end_dbfs;
 }
 
 /**
