@@ -125,6 +125,20 @@ describe('frame times', () => {
   });
 });
 
+describe('frame depth', () => {
+  it('should sample a 10-bit video as 8-bit RGB', async () => {
+    const colours: string[] = [];
+    for await (const f of decodeFrames(path.join(generateFixtures(), 'red-10bit.mov'), {
+      fps: 2,
+      width: 160,
+    })) {
+      expect(f.data.length).toBe(f.width * f.height * 3);
+      colours.push(dominantColour(f.data));
+    }
+    expect(colours).toEqual(['red', 'red']);
+  });
+});
+
 /** 'red' or 'blue': which of the two channels is brighter on average over an RGB frame. */
 function dominantColour(rgb: Uint8Array): string {
   let red = 0,

@@ -63,6 +63,13 @@ export function generateFixtures(): string {
   });
   // 3 s of tone whose video (1 s red, then 1 s blue) starts 1 s in: the picture at 1.0 s is red, at
   // 2.0 s blue. The video is encoded first: an offset given to a lavfi input is lost in the encode.
+  // 1 s of red in 10-bit ProRes 422 (as a camera records; an iPhone's HDR HEVC is 10-bit too).
+  once('red-10bit.mov', (path) =>
+    ff([
+      ...['-f', 'lavfi', '-i', 'color=c=red:size=160x120:rate=10:duration=1'],
+      ...['-c:v', 'prores_ks', '-profile:v', '2', '-pix_fmt', 'yuv422p10le', path],
+    ]),
+  );
   once('late-video.mp4', (path) => {
     const video = `${path}.video.mp4`;
     ff([

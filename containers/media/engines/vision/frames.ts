@@ -122,7 +122,9 @@ const MIN_SOURCE_FRAMES_PER_SAMPLE = 3;
  * sampling interval is not dropped.
  */
 export function frameFilter(fps: number, width: number): string {
-  return `fps=${fps}:eof_action=pass,scale=${width}:-2:flags=bilinear`;
+  // rgb24 said outright: from a source of more than 8 bits (an iPhone's HDR HEVC, ProRes) ffmpeg
+  // would otherwise pick 16-bit PPM (maxval 65535), which the parser below refuses.
+  return `fps=${fps}:eof_action=pass,scale=${width}:-2:flags=bilinear,format=rgb24`;
 }
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
