@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
 import { grayFrame, laplacianVariance, probe } from '../support/media-measures.js';
 import { SHARED_MEDIA } from '../support/services.js';
+import { generateFixtures } from '../support/fixtures.js';
 import { configFrom } from '../../containers/media/core/config.js';
 import { answeringErrors } from '../../containers/media/server/errors.js';
 
@@ -74,6 +75,28 @@ describe('POST /render normalize path', () => {
     expect(r3.status).toBeLessThan(500);
   });
 });
+
+describe('POST /render with a source of two audio tracks', () => {
+  it('should keep both tracks, the speech on the second still there', async () => {
+    // The first track is silence, the second jfk.wav (a screen recording's app sound and microphone).
+    const { res, out } = await render(join(generateFixtures(), 'jfk-on-second-track.mp4'), NO_BLUR);
+    expect(res.status).toBe(200);
+    const audio = probe(out).streams.filter((s: { codec_type: string }) => s.codec_type === 'audio');
+    expect(audio.map((s: { codec_name: string }) => s.codec_name)).toEqual(['aac', 'aac']);
+    expect(maxVolumeDb(out, 0)).toBeLessThan(-60);
+    expect(maxVolumeDb(out, 1)).toBeGreaterThan(-20);
+  });
+});
+
+/** The loudest sample of an output's audio track, dB (ffmpeg volumedetect; -91 for silence). */
+function maxVolumeDb(file: string, track: number): number {
+  const { stderr } = spawnSync(
+    'ffmpeg',
+    ['-hide_banner', '-i', file, '-map', `0:a:${track}`, '-af', 'volumedetect', '-f', 'null', '-'],
+    { encoding: 'utf8' },
+  );
+  return Number(/max_volume: (-?[\d.]+) dB/.exec(stderr)?.[1] ?? NaN);
+}
 
 describe('POST /render with new speech', () => {
   it('should loop the video to a longer speech, duration = speech ± 1 frame, with captions', async () => {

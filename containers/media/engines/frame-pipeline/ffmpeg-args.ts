@@ -48,9 +48,11 @@ export type AudioInput =
   | { kind: 'speech'; path: string }
   /**
    * The source audio, shifted: positive `lagSec` means the audio was late and is pulled earlier.
-   * `codec` is the probe's (AAC that nothing changes is copied: `copiesSourceAudio`).
+   * `codec` is the probe's, of the first track (AAC that nothing changes is copied:
+   * `copiesSourceAudio`). `tracks`: how many of the source's audio tracks the output carries, in
+   * their order (1 when absent; `keptAudioTracks`), each shifted alike.
    */
-  | { kind: 'source'; path: string; lagSec: number; codec: string | null }
+  | { kind: 'source'; path: string; lagSec: number; codec: string | null; tracks?: number }
   /** The source has no audio: a silent AAC track keeps players and the spec happy. */
   | { kind: 'silent' };
 
@@ -100,7 +102,22 @@ export function colorTags(color: RenderPlan['color']): string {
  * as long as the source's, where the re-encoded one is padded to the video's length.
  */
 export const copiesSourceAudio = ({ plan, audio }: Pick<EncodeSpec, 'plan' | 'audio'>): boolean =>
-  audio.kind === 'source' && audio.lagSec === 0 && audio.codec === 'aac' && plan.fit === 'source';
+  audio.kind === 'source' &&
+  audio.lagSec === 0 &&
+  audio.codec === 'aac' &&
+  (audio.tracks ?? 1) === 1 &&
+  plan.fit === 'source';
+
+/**
+ * Most audio tracks of a source an output carries. A screen recording keeps the microphone and the
+ * computer's sound apart, a film its languages; past this many a file is more likely hostile (each
+ * kept track is one more encode).
+ */
+export const MAX_OUTPUT_AUDIO_TRACKS = 8;
+
+/** Pure: how many of a source's `streams` audio tracks an output keeps (at least the first). */
+export const keptAudioTracks = (streams: number | undefined): number =>
+  Math.max(1, Math.min(streams ?? 1, MAX_OUTPUT_AUDIO_TRACKS));
 
 /** Arguments of the single encoding ffmpeg (after spawnFfmpeg's common flags). */
 export function encoderArgs(spec: EncodeSpec): string[] {
@@ -193,13 +210,21 @@ export function encoderArgs(spec: EncodeSpec): string[] {
       : audio.kind === 'source' && audio.lagSec < 0
         ? `adelay=${Math.round(-audio.lagSec * 1000)}:all=1,`
         : '';
+  // Every kept track of the source alike (a multi-track source is never copied: its tracks' codecs
+  // are not probed one by one); new speech and silence are one track.
+  const tracks = audio.kind === 'source' ? (audio.tracks ?? 1) : 1;
+  const audioOuts = Array.from({ length: tracks }, (_, k) => `[aout${k}]`);
   if (!copyAudio)
-    filters.push(
-      `[${audioIndex}:a]${shift}aresample=${AUDIO_RATE_HZ},apad=whole_dur=${plan.durationSec.toFixed(3)}[aout]`,
+    audioOuts.forEach((label, k) =>
+      filters.push(
+        `[${audioIndex}:a:${k}]${shift}aresample=${AUDIO_RATE_HZ},apad=whole_dur=${plan.durationSec.toFixed(3)}${label}`,
+      ),
     );
 
   args.push('-filter_complex', filters.join(';'));
-  args.push('-map', '[vout]', '-map', copyAudio ? `${audioIndex}:a:0` : '[aout]');
+  args.push('-map', '[vout]');
+  if (copyAudio) args.push('-map', `${audioIndex}:a:0`);
+  else for (const label of audioOuts) args.push('-map', label);
   if (captionsIndex !== null) {
     args.push('-map', `${captionsIndex}:s`, '-c:s', 'mov_text', '-metadata:s:s:0', 'language=eng');
   }

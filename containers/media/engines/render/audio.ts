@@ -5,7 +5,7 @@
  * remote lip-sync provider when new speech should drive the mouth.
  */
 import type { RenderReport } from '../../../../src/contract/render.js';
-import type { AudioInput } from '../frame-pipeline/ffmpeg-args.js';
+import { keptAudioTracks, type AudioInput } from '../frame-pipeline/ffmpeg-args.js';
 import { engineFailure } from './errors.js';
 import type { Prepared } from './prepare.js';
 import type { RenderEngines, RenderInput } from './types.js';
@@ -30,7 +30,16 @@ export async function chooseAudio(
     if (wantsSync) log.note('lip_sync_correction: the source has no audio; nothing to align');
     return { audio: { kind: 'silent' }, lipSync: undefined };
   }
-  const audio: AudioInput = { kind: 'source', path: input.sourcePath, lagSec: 0, codec: source.audio.codec };
+  const tracks = keptAudioTracks(source.audio.streams);
+  if ((source.audio.streams ?? 1) > tracks)
+    log.note(`the source has ${source.audio.streams} audio tracks: the output keeps the first ${tracks}`);
+  const audio: AudioInput = {
+    kind: 'source',
+    path: input.sourcePath,
+    lagSec: 0,
+    codec: source.audio.codec,
+    tracks,
+  };
   if (!wantsSync) return { audio, lipSync: undefined };
   if (!engines.estimateAvOffset)
     throw engineFailure('lipsync_unavailable', 'lip_sync_correction: no offset estimator is configured');

@@ -3,6 +3,8 @@ import {
   colorTags,
   decoderArgs,
   encoderArgs,
+  keptAudioTracks,
+  MAX_OUTPUT_AUDIO_TRACKS,
 } from '../../../../../../containers/media/engines/frame-pipeline/ffmpeg-args.js';
 import type { RenderPlan } from '../../../../../../containers/media/engines/frame-pipeline/plan.js';
 
@@ -90,6 +92,32 @@ describe('encoderArgs', () => {
       expect(encoded.slice(encoded.indexOf('-c:a'), encoded.indexOf('-c:a') + 2)).toEqual(['-c:a', 'aac']);
       expect(encoded[encoded.indexOf('-filter_complex') + 1]).toContain('aresample=48000');
     }
+  });
+
+  it('should keep every kept track of the source, each through the same chain, none copied', () => {
+    const file = { kind: 'file' as const, path: 'in.mp4', loop: false };
+    const audio = { kind: 'source' as const, path: 'in.mp4', lagSec: 0.12, codec: 'aac', tracks: 2 };
+    const args = encoderArgs({ ...spec, video: file, mask: { kind: 'none' }, audio });
+    const graph = args[args.indexOf('-filter_complex') + 1];
+    expect(graph).toContain('[0:a:0]atrim=start=0.1200,asetpts=PTS-STARTPTS,aresample=48000');
+    expect(graph).toContain('[0:a:1]atrim=start=0.1200,asetpts=PTS-STARTPTS,aresample=48000');
+    const maps = args.flatMap((a, i) => (a === '-map' ? [args[i + 1]] : []));
+    expect(maps).toEqual(['[vout]', '[aout0]', '[aout1]']);
+    // Unshifted AAC is copied only when it is the one track.
+    const unshifted = encoderArgs({
+      ...spec,
+      video: file,
+      mask: { kind: 'none' },
+      audio: { ...audio, lagSec: 0 },
+    });
+    expect(unshifted.slice(unshifted.indexOf('-c:a'), unshifted.indexOf('-c:a') + 2)).toEqual([
+      '-c:a',
+      'aac',
+    ]);
+  });
+
+  it('should keep at least the first audio track and at most MAX_OUTPUT_AUDIO_TRACKS', () => {
+    expect([undefined, 0, 1, 3, 99].map(keptAudioTracks)).toEqual([1, 1, 1, 3, MAX_OUTPUT_AUDIO_TRACKS]);
   });
 
   it('should refuse a mask on stdin beside raw frames', () => {
