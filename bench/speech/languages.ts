@@ -36,7 +36,7 @@ import { loadSets, type SetClip } from './sets.js';
 import { configFrom } from '../../containers/media/core/config.js';
 import { FasterWhisperEngine } from '../../containers/media/engines/asr/faster-whisper.js';
 import { HESITATION_METHODS } from './methods.js';
-import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/speech.js';
+import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/audio.js';
 import { detectSpeech } from '../../wasm/index.js';
 
 const SAMPLE_RATE_HZ = 16_000;

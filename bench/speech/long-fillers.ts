@@ -19,7 +19,7 @@ import { SILENCE_PACK } from '../../containers/media/engines/asr/faster-whisper.
 import { packSilences, unpackOutput } from '../../containers/media/engines/asr/silence-pack.js';
 import { configFrom } from '../../containers/media/core/config.js';
 import type { AsrOutput, TimeSegment } from '../../src/contract/media.js';
-import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/speech.js';
+import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/audio.js';
 import { detectSpeech } from '../../wasm/index.js';
 import { fillerRates, languageWer, matchHesitations, type FillerMatch } from './score.js';
 import { JOIN_GAP_SEC, joinClips, loadSets, type SetClip } from './sets.js';

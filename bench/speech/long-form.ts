@@ -16,7 +16,7 @@ import { createAsrEngine } from '../../containers/media/engines/asr/index.js';
 import { uncoveredSpeechSec } from '../../containers/media/engines/asr/segments.js';
 import { WORD_TIME_MARGIN_SEC } from '../../containers/media/engines/asr/whisper-filter.js';
 import { configFrom } from '../../containers/media/core/config.js';
-import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/speech.js';
+import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/audio.js';
 import { detectSpeech } from '../../wasm/index.js';
 import { languageWer } from './score.js';
 import { JOIN_GAP_SEC, joinClips, loadSets } from './sets.js';

@@ -12,7 +12,7 @@ import '../support/wasm-modules.mjs';
 import { createAsrEngine } from '../../containers/media/engines/asr/index.js';
 import { configFrom } from '../../containers/media/core/config.js';
 import type { AsrOutput } from '../../src/contract/media.js';
-import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/speech.js';
+import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/audio.js';
 import { detectSpeech } from '../../wasm/index.js';
 import { loadCorpus } from './corpus.js';
 import { languageWer } from './score.js';

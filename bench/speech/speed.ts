@@ -28,7 +28,7 @@ import { createAsrEngine } from '../../containers/media/engines/asr/index.js';
 import { DEFAULT_WHISPER_MODEL_DIR } from '../../containers/media/engines/asr/faster-whisper.js';
 import { configFrom } from '../../containers/media/core/config.js';
 import { venvPython } from '../../containers/media/core/venv.js';
-import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/speech.js';
+import { DEFAULT_VAD_MAX_BATCH } from '../../src/pipeline/steps/audio.js';
 import { detectSpeech } from '../../wasm/index.js';
 import { ffmpeg, speechMp3 } from '../support/media.js';
 import { decodeToPcm } from './corpus.js';

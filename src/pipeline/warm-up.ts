@@ -14,7 +14,7 @@ import type { Env } from '../shared/env.js';
 import { numberVar } from '../shared/env.js';
 import { detectSpeech, PCM_SAMPLE_RATE_HZ } from '../../wasm/index.js';
 import { speechAnalytics } from './steps/analysis.js';
-import { DEFAULT_VAD_MAX_BATCH } from './steps/speech.js';
+import { DEFAULT_VAD_MAX_BATCH } from './steps/audio.js';
 
 let warming: Promise<void> | undefined;
 

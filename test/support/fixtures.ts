@@ -154,6 +154,23 @@ export function generateFixtures(): string {
       ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
     ]);
   });
+  once('jfk-under-tone-track.mp4', (path) => {
+    // A video whose first audio track is a loud tone (a game's or an app's sound, no speech) and
+    // whose second is jfk.wav (the microphone).
+    ff([
+      ...['-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10:duration=11'],
+      ...[
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=220:sample_rate=48000:duration=11',
+        '-i',
+        join(SHARED_MEDIA, 'speech/jfk.wav'),
+      ],
+      ...['-map', '0:v', '-map', '1:a', '-map', '2:a', '-shortest'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
+    ]);
+  });
   once('jfk-3s-into-video.mp4', (path) => {
     // jfk.wav as the audio of a 14 s video, starting 3 s in (a late microphone track).
     ff([

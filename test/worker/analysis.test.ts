@@ -90,6 +90,16 @@ describe('speech analytics through the pipeline', () => {
     expect(second.warnings).toContainEqual(expect.stringMatching(/analysed from audio track 2$/));
   });
 
+  it('should hear the speech on the second audio track when the first is loud but holds none, and say so', async () => {
+    const own = await analyze('shared/speech/jfk.wav', 'jfk.wav');
+    const second = await analyze('generated/jfk-under-tone-track.mp4', 'game-and-mic.mp4');
+    const words = (r: typeof own) => r.transcript.toLowerCase().replace(/[^a-z' ]/g, '');
+    expect(words(second)).toBe(words(own));
+    expect(second.warnings).toContainEqual(
+      'no speech was found on the first audio track: the speech was analysed from audio track 2',
+    );
+  });
+
   it('should analyse what a file cut short holds, and say that it was cut short', async () => {
     const cut = await analyze('generated/jfk-cut-short.mp4', 'jfk-cut.mp4');
     expect(cut.summary.duration_sec).toBeGreaterThan(3);

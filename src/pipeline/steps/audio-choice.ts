@@ -8,7 +8,10 @@
  * - a file whose first audio track is silent and whose speech is on another (a screen recording
  *   with the app's sound on track 1 and the microphone on track 2).
  * The first stream's average is decoded first; only when it is too quiet for speech detection are
- * the other candidates decoded, in order, until one is not; the clearest is kept.
+ * the other candidates decoded, in order, until one is not; the clearest is kept. A file of several
+ * tracks whose kept one is loud but holds no speech (a game's or a film's sound on track 1, the
+ * microphone on track 2) has its later tracks tried too, and the first with speech is kept
+ * (`laterTracks`).
  */
 import type { ProbeResult } from '../../contract/media.js';
 import type { AudioChoice } from '../../contract/media-protocol.js';
@@ -27,6 +30,20 @@ export function audioCandidates(audio: NonNullable<ProbeResult['audio']>): Audio
   for (let stream = 1; stream < streams; stream++) candidates.push({ stream, mix: 'mid' });
   return candidates;
 }
+
+/**
+ * Pure: the tracks after `kept`'s (their channels averaged) that are tried when it holds no speech,
+ * within `MAX_AUDIO_STREAMS_TRIED`.
+ */
+export function laterTracks(audio: NonNullable<ProbeResult['audio']>, kept: AudioChoice): AudioChoice[] {
+  const streams = Math.min(audio.streams ?? 1, MAX_AUDIO_STREAMS_TRIED);
+  const later: AudioChoice[] = [];
+  for (let stream = kept.stream + 1; stream < streams; stream++) later.push({ stream, mix: 'mid' });
+  return later;
+}
+
+/** Why another audio than the first stream's average was kept: the first was too quiet, or held no speech. */
+export type OtherAudioReason = 'quiet' | 'no_speech';
 
 /** Pure: whether audio with this loud end (dBFS) is too quiet to be the speech (digital silence is). */
 export const tooQuietForSpeech = (loudEndDbfs: number): boolean => loudEndDbfs < TOO_QUIET_DBFS;
@@ -50,7 +67,9 @@ export function clearestCandidate(loudEndsDbfs: readonly number[]): number {
 }
 
 /** The result's warning when the analysis heard other audio than the first stream's average; else null. */
-export function audioChoiceWarning(choice: AudioChoice): string | null {
+export function audioChoiceWarning(choice: AudioChoice & { reason?: OtherAudioReason }): string | null {
+  if (choice.stream > 0 && choice.reason === 'no_speech')
+    return `no speech was found on the first audio track: the speech was analysed from audio track ${choice.stream + 1}`;
   if (choice.stream > 0)
     return (
       `the first audio track is silent or nearly so (its loudest sounds below ${TOO_QUIET_DBFS} dBFS): ` +

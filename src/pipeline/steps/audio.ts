@@ -7,11 +7,23 @@
  * native ffmpeg in the media container.
  */
 import { type AudioChoice, PCM_BYTES_PER_SEC, PCM_FORMAT } from '../../contract/media-protocol.js';
-import { EDGE_AUDIO_MAX_BYTES, extractWithEdgeAudio, getSileroSession } from '../../../wasm/index.js';
+import {
+  detectSpeech,
+  EDGE_AUDIO_MAX_BYTES,
+  extractWithEdgeAudio,
+  getSileroSession,
+} from '../../../wasm/index.js';
 import { numberVar } from '../../shared/env.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Step, StepContext } from '../context.js';
-import { audioCandidates, clearestCandidate, LoudEndMeter, tooQuietForSpeech } from './audio-choice.js';
+import {
+  audioCandidates,
+  clearestCandidate,
+  laterTracks,
+  LoudEndMeter,
+  type OtherAudioReason,
+  tooQuietForSpeech,
+} from './audio-choice.js';
 import { probeSource } from './probe.js';
 
 export const audioKey = (ctx: StepContext) => ctx.workKey('audio.pcm');
@@ -19,19 +31,35 @@ export const audioKey = (ctx: StepContext) => ctx.workKey('audio.pcm');
 /** The VAD, prosody and the stored audio's loud end read the PCM in windows of this length. */
 export const ANALYSIS_WINDOW_SEC = 60;
 
+/**
+ * Rows of one batched Silero run (wasm/vad/batch-plan.ts): 1 is the exact sequential pass, 16 the
+ * fastest (−40 % of the inference) with ~4 % of frame decisions moved near the row seams
+ * (wasm/test/vad.test.ts). 8 (default, as in wrangler.toml, which docs/benchmarks.md's speech
+ * figures ran with) sits between: the segments only choose what Whisper decodes, and the
+ * aligner times the words. `VAD_MAX_BATCH` chooses.
+ */
+export const DEFAULT_VAD_MAX_BATCH = 8;
+
+/** The VAD's batch rows for this job's Worker (`VAD_MAX_BATCH`, else the default). */
+export const vadMaxBatch = (ctx: StepContext): number =>
+  numberVar(ctx.env.VAD_MAX_BATCH, DEFAULT_VAD_MAX_BATCH);
+
 /** Where the audio was decoded, for the job's log. */
 export type AudioPath = 'edge' | 'container';
 
 /** The stored audio: where it was decoded, which of the file's audio it is, and how loud. */
 export interface StoredAudio extends AudioChoice {
   path: AudioPath;
+  /** Why it is not the first stream's average, when it is not (absent: `quiet`, as before this field). */
+  reason?: OtherAudioReason;
   /** Its loud end (`LoudEndMeter`: the loudest 60 s window's `loudLevelDbfs`, dBFS); null for digital silence. */
   loud_end_dbfs: number | null;
 }
 
 /**
  * Decodes the source's audio and stores it at `audioKey`: the first stream's channels averaged,
- * unless that is too quiet for speech and another candidate is clearly louder (./audio-choice.ts).
+ * unless that is too quiet for speech and another candidate is clearly louder, or holds no speech
+ * and a later track does (./audio-choice.ts).
  */
 async function extractAudio(ctx: StepContext): Promise<StoredAudio> {
   const audio = (await probeSource(ctx)).audio;
@@ -45,9 +73,41 @@ async function extractAudio(ctx: StepContext): Promise<StoredAudio> {
   }
   const keep = clearestCandidate(loudEnds);
   // The last candidate tried is the one stored.
-  const kept = keep === loudEnds.length - 1 ? last! : await storeAudio(ctx, candidates[keep]!);
-  const loudEnd = kept.loudEndDbfs;
-  return { path: kept.path, ...candidates[keep]!, loud_end_dbfs: Number.isFinite(loudEnd) ? loudEnd : null };
+  let kept = keep === loudEnds.length - 1 ? last! : await storeAudio(ctx, candidates[keep]!);
+  const chosen = stored(candidates[keep]!, kept, keep > 0 ? 'quiet' : undefined);
+  // Only a file of several tracks pays for this look at the speech (the VAD step looks again).
+  if (!audio || (audio.streams ?? 1) < 2 || (await storedHasSpeech(ctx))) return chosen;
+  // Tracks the loudness already found too quiet are not decoded again.
+  const tried = candidates.slice(0, loudEnds.length);
+  const later = laterTracks(audio, chosen).filter(
+    (t) => !tried.some((c) => c.stream === t.stream && c.mix === t.mix),
+  );
+  for (const track of later) {
+    const candidate = await storeAudio(ctx, track);
+    if (!tooQuietForSpeech(candidate.loudEndDbfs) && (await storedHasSpeech(ctx)))
+      return stored(track, candidate, 'no_speech');
+  }
+  // No track has speech: the loudness's choice stands, stored again if another was tried.
+  if (later.length) kept = await storeAudio(ctx, candidates[keep]!);
+  return stored(candidates[keep]!, kept, chosen.reason);
+}
+
+const stored = (
+  choice: AudioChoice,
+  { path, loudEndDbfs }: { path: AudioPath; loudEndDbfs: number },
+  reason: OtherAudioReason | undefined,
+): StoredAudio => ({
+  path,
+  ...choice,
+  ...(reason ? { reason } : {}),
+  loud_end_dbfs: Number.isFinite(loudEndDbfs) ? loudEndDbfs : null,
+});
+
+/** Whether the VAD finds any speech in the stored audio; it reads the windows until it does. */
+async function storedHasSpeech(ctx: StepContext): Promise<boolean> {
+  for await (const { samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC))
+    if ((await detectSpeech(samples, { maxBatch: vadMaxBatch(ctx) })).length > 0) return true;
+  return false;
 }
 
 /**

@@ -12,23 +12,13 @@ import {
 } from '../../../wasm/index.js';
 import { computeProsody } from '../../analytics/speech/prosody.js';
 import type { AsrOutput, ProsodyTrack, TimeSegment } from '../../contract/media.js';
-import { numberVar } from '../../shared/env.js';
 import type { Step, StepContext } from '../context.js';
 import { asrBatches, joinAsrOutputs, pcmRange } from './asr-batches.js';
-import { ANALYSIS_WINDOW_SEC, audioKey, pcmWindows } from './audio.js';
+import { ANALYSIS_WINDOW_SEC, audioKey, pcmWindows, vadMaxBatch } from './audio.js';
 import { probeSource } from './probe.js';
 
 /** Segments touching a seam of the VAD's windows (`ANALYSIS_WINDOW_SEC`) are joined. */
 const SEAM_JOIN_SEC = 0.05;
-/**
- * Rows of one batched Silero run (wasm/vad/batch-plan.ts): 1 is the exact sequential pass, 16 the
- * fastest (−40 % of the inference) with ~4 % of frame decisions moved near the row seams
- * (wasm/test/vad.test.ts). 8 (default, as in wrangler.toml, which docs/benchmarks.md's speech
- * figures ran with) sits between: the segments only choose what Whisper decodes, and the
- * aligner times the words. `VAD_MAX_BATCH` chooses.
- */
-export const DEFAULT_VAD_MAX_BATCH = 8;
-
 const hasAudio = async (ctx: StepContext) => (await probeSource(ctx)).audio !== null;
 
 export const vadStep: Step = {
@@ -44,9 +34,7 @@ export async function speechSegments(ctx: StepContext): Promise<TimeSegment[]> {
   return ctx.memo('vad', async () => {
     const all: TimeSegment[] = [];
     for await (const { offsetSec, samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC)) {
-      const found = await detectSpeech(samples, {
-        maxBatch: numberVar(ctx.env.VAD_MAX_BATCH, DEFAULT_VAD_MAX_BATCH),
-      });
+      const found = await detectSpeech(samples, { maxBatch: vadMaxBatch(ctx) });
       for (const s of found) appendJoined(all, { start: s.start + offsetSec, end: s.end + offsetSec });
     }
     return all;

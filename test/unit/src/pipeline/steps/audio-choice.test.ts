@@ -3,6 +3,7 @@ import {
   audioCandidates,
   audioChoiceWarning,
   clearestCandidate,
+  laterTracks,
   LoudEndMeter,
   MAX_AUDIO_STREAMS_TRIED,
   OTHER_AUDIO_MARGIN_DB,
@@ -74,6 +75,20 @@ describe('which audio the analysis hears', () => {
   it('should say which audio was heard when it is not the first stream averaged', () => {
     expect(audioChoiceWarning({ stream: 0, mix: 'mid' })).toBeNull();
     expect(audioChoiceWarning({ stream: 0, mix: 'side' })).toMatch(/phase-inverted/);
-    expect(audioChoiceWarning({ stream: 1, mix: 'mid' })).toMatch(/analysed from audio track 2$/);
+    expect(audioChoiceWarning({ stream: 1, mix: 'mid' })).toMatch(
+      /^the first audio track is silent.*audio track 2$/,
+    );
+    expect(audioChoiceWarning({ stream: 2, mix: 'mid', reason: 'no_speech' })).toBe(
+      'no speech was found on the first audio track: the speech was analysed from audio track 3',
+    );
+  });
+
+  it('should try the tracks after the kept one, within MAX_AUDIO_STREAMS_TRIED', () => {
+    const audio = { codec: 'aac', sample_rate: 48_000, channels: 2, streams: 9 };
+    expect(laterTracks(audio, { stream: 0, mix: 'side' })).toEqual(
+      Array.from({ length: MAX_AUDIO_STREAMS_TRIED - 1 }, (_, i) => ({ stream: i + 1, mix: 'mid' })),
+    );
+    expect(laterTracks({ ...audio, streams: 2 }, { stream: 1, mix: 'mid' })).toEqual([]);
+    expect(laterTracks({ ...audio, streams: undefined }, { stream: 0, mix: 'mid' })).toEqual([]);
   });
 });
