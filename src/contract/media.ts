@@ -49,6 +49,20 @@ export interface VideoColor {
   primaries: string | null;
 }
 
+/**
+ * Pure: the warning (an analysis's `warnings`, a processing report's `notes`) for a file that holds
+ * less than its header announces; else null. `covers`: what was made of the rest ("the analysis").
+ */
+export function cutShortNote(probe: ProbeResult, covers: string): string | null {
+  const announced = probe.header_duration_sec;
+  if (announced === undefined) return null;
+  const held = `${probe.duration_sec.toFixed(1)} s`;
+  return (
+    `the file holds less than its header announces (${held} of ${announced.toFixed(1)} s): ` +
+    `it may have been cut short in an upload or copy; ${covers} covers the ${held} that could be read`
+  );
+}
+
 /** What the container learns from `ffprobe` about an input. */
 export interface ProbeResult {
   format: string;

@@ -88,6 +88,23 @@ describe('POST /render with a source of two audio tracks', () => {
   });
 });
 
+describe('POST /render of a file cut short', () => {
+  it('should render what it holds and say that it was cut short', async () => {
+    const { res, out, report } = await render(join(generateFixtures(), 'jfk-cut-short.mp4'), NO_BLUR);
+    expect(res.status).toBe(200);
+    const held = Number(probe(out).format.duration);
+    expect(held).toBeGreaterThan(3);
+    expect(held).toBeLessThan(10);
+    expect(report.notes).toContainEqual(
+      expect.stringMatching(
+        /^the file holds less than its header announces \(\d+\.\d s of 11\.0 s\): .*; the output covers the \d+\.\d s that could be read$/,
+      ),
+    );
+    const whole = await render(CLIP, NO_BLUR);
+    expect(whole.report.notes.join(' ')).not.toMatch(/cut short/);
+  });
+});
+
 /** The loudest sample of an output's audio track, dB (ffmpeg volumedetect; -91 for silence). */
 function maxVolumeDb(file: string, track: number): number {
   const { stderr } = spawnSync(

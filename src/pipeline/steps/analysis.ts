@@ -7,6 +7,7 @@ import { analyzeDelivery } from '../../analytics/delivery/index.js';
 import { languageWarnings } from '../../analytics/speech/languages.js';
 import { analyzeVisual } from '../../analytics/visual/index.js';
 import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
+import { cutShortNote } from '../../contract/media.js';
 import type { JobOf } from '../../jobs/state.js';
 import { r2Keys } from '../../shared/r2-keys.js';
 import { storeCaptions } from '../captions.js';
@@ -14,7 +15,7 @@ import type { Plan, Step, StepContext } from '../context.js';
 import { concurrentSteps } from '../concurrent.js';
 import { audioStep, storedAudio } from './audio.js';
 import { audioChoiceWarning } from './audio-choice.js';
-import { cutShortWarning, probeSource, probeStep } from './probe.js';
+import { probeSource, probeStep } from './probe.js';
 import {
   asrStep,
   prosody,
@@ -39,7 +40,7 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
   const { analyzeSpeech } = await speechAnalytics();
   const probe = await probeSource(ctx);
   const warnings: string[] = [];
-  const cutShort = cutShortWarning(probe);
+  const cutShort = cutShortNote(probe, 'the analysis');
   if (cutShort) warnings.push(cutShort);
   let speech: SpeechSection;
   let speechEngine: AnalysisResult['speech_engine'];

@@ -21,19 +21,6 @@ export async function probeSource(ctx: StepContext, { fromRender = false } = {})
   return probe;
 }
 
-/** The result's warning for a file that holds less than its header announces; else null. */
-export function cutShortWarning(probe: ProbeResult): string | null {
-  const announced = probe.header_duration_sec;
-  if (announced === undefined) return null;
-  const held = probe.duration_sec;
-  return (
-    `the file holds less than its header announces (${seconds(held)} of ${seconds(announced)}): ` +
-    `it may have been cut short in an upload or copy; the analysis covers the ${seconds(held)} that could be read`
-  );
-}
-
-const seconds = (sec: number) => `${sec.toFixed(1)} s`;
-
 /** A processing job needs a picture: the probe of a file without one fails the job. */
 export function requireVideo(probe: ProbeResult): ProbeResult {
   if (!probe.video) throw new UnrecoverableError('the file has no video stream to process');

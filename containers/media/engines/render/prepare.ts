@@ -4,7 +4,7 @@
  * output, and from then on bound the render's wall clock by the real output duration.
  */
 import { open } from 'node:fs/promises';
-import { type ProbeResult } from '../../../../src/contract/media.js';
+import { cutShortNote, type ProbeResult } from '../../../../src/contract/media.js';
 import { mediaConfig } from '../../core/config.js';
 import { probeFile } from '../../core/ffmpeg.js';
 import { mediaLimitsFrom, mediaProblem } from '../../core/media-limits.js';
@@ -51,6 +51,8 @@ export async function prepare(input: RenderInput, log: RenderLog): Promise<Prepa
     if (problem) throw badInput(problem.code, problem.message);
     return p;
   });
+  const cutShort = cutShortNote(source, 'the output');
+  if (cutShort) log.note(cutShort);
   const speech = speechProbe ? await speechProbe : null;
   // Synthesized speech names its voice (and any fallback note) inside the WAV: see tts/wav.ts.
   if (speech?.provenance) for (const n of speech.provenance.notes) log.note(n);
