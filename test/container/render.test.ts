@@ -139,6 +139,30 @@ describe('POST /render with new speech', () => {
     expect(report.output.fit).toBe('loop');
   });
 
+  it('should take supplied speech from the track or channel difference that holds it, and say so', async () => {
+    const dir = generateFixtures();
+    // A first track of silence and jfk.wav on the second: the output used to be silent.
+    const twoTracks = await render(CLIP, NO_BLUR, join(dir, 'jfk-on-second-track.mp4'));
+    expect(twoTracks.res.status).toBe(200);
+    expect(maxVolumeDb(twoTracks.out, 0)).toBeGreaterThan(-20);
+    expect(twoTracks.report.notes).toContain(
+      "the speech audio's first track is silent or nearly so: its track 2 is used",
+    );
+    // jfk.wav in stereo with one channel phase-inverted: audible, but its average is silence.
+    const antiphase = await render(CLIP, NO_BLUR, join(dir, 'jfk-antiphase.wav'));
+    expect(antiphase.res.status).toBe(200);
+    expect(maxVolumeDb(antiphase.out, 0)).toBeGreaterThan(-20);
+    expect(antiphase.report.notes).toContainEqual(
+      expect.stringMatching(/phase-inverted\): their difference is used$/),
+    );
+    // Ordinary stereo is read as it is.
+    const stereo = await render(CLIP, NO_BLUR, join(SHARED_MEDIA, 'containers/jfk_44k_stereo.flac'));
+    expect(stereo.report.notes.join(' ')).not.toMatch(/speech audio/);
+    expect(
+      probe(stereo.out).streams.find((s: { codec_type: string }) => s.codec_type === 'audio').channels,
+    ).toBe(2);
+  });
+
   it('should trim the video to a shorter speech', async () => {
     const speech = espeakWav('A short line.', 'short.wav');
     const speechDur = Number(probe(speech).format.duration);

@@ -195,6 +195,14 @@ export function spawnMedia(
 
 const shortName = (bin: string) => bin.split('/').pop() ?? bin;
 
+/**
+ * The side mix: half the first channel less the second, the voice of a stereo file whose second
+ * channel is recorded phase-inverted (their average cancels it). `POST /audio` with
+ * `x-audio-mix: side` and supplied speech (render/speech-audio.ts) use it; the edge decode makes
+ * the same (wasm/ffmpeg/extract-pcm.ts, which imports nothing of ours).
+ */
+export const SIDE_MIX_FILTER = 'pan=mono|c0=0.5*c0-0.5*c1';
+
 /** ffmpeg with the house flags; `-stats` keeps a progress line coming, which the idle timer watches. */
 export const spawnFfmpeg = (args: string[], signal?: AbortSignal, options?: SpawnOptions) =>
   spawnMedia(

@@ -12,7 +12,7 @@ import {
   PCM_FORMAT,
 } from '../../../src/contract/media-protocol.js';
 import { errorBody } from '../core/errors.js';
-import { probeFile, spawnFfmpeg, type FfmpegError } from '../core/ffmpeg.js';
+import { probeFile, SIDE_MIX_FILTER, spawnFfmpeg, type FfmpegError } from '../core/ffmpeg.js';
 import { mediaLimitsFrom, plainMediaError } from '../core/media-limits.js';
 import { probeAnswer } from '../core/probe-answer.js';
 import { waitingJobs } from './admission.js';
@@ -20,13 +20,6 @@ import { abortJob, runningJobs } from '../core/work-scope.js';
 import { forgetRenderSpeech } from '../engines/render/render-speech.js';
 import { hintsFrom, rawPcmInputArgs, requestInput } from '../core/input.js';
 import { checkJobId, removeJobSources, storeJobSource } from '../core/job-sources.js';
-
-/**
- * `x-audio-mix: side`: half the first channel less the second, the voice of a stereo file whose
- * second channel is recorded phase-inverted (the average cancels it). As the edge decode makes it
- * (wasm/ffmpeg/extract-pcm.ts).
- */
-const SIDE_MIX_FILTER = 'pan=mono|c0=0.5*c0-0.5*c1';
 
 /** `x-audio-stream`: a whole number in 0..MAX_AUDIO_STREAM_INDEX, else 0 (the first audio stream). */
 function audioStreamIndex(header: string | undefined): number {

@@ -11,60 +11,17 @@
  * the other candidates decoded, in order, until one is not; the clearest is kept. A file of several
  * tracks whose kept one is loud but holds no speech (a game's or a film's sound on track 1, the
  * microphone on track 2) has its later tracks tried too, and the first with speech is kept
- * (`laterTracks`).
+ * (`laterTracks`). The candidates and the choice among them are src/contract/audio-choice.ts's,
+ * which the media container's render uses for supplied speech too.
  */
-import type { ProbeResult } from '../../contract/media.js';
 import type { AudioChoice } from '../../contract/media-protocol.js';
 import { loudLevelDbfs, TOO_QUIET_DBFS } from '../../../wasm/index.js';
-
-/** Another candidate must be this much louder than the first stream's average to be kept, dB. */
-export const OTHER_AUDIO_MARGIN_DB = 10;
-/** At most this many audio streams are tried (a file may carry hundreds of silent ones). */
-export const MAX_AUDIO_STREAMS_TRIED = 4;
-
-/** Pure: the candidates in the order they are tried, the first stream's average first. */
-export function audioCandidates(audio: NonNullable<ProbeResult['audio']>): AudioChoice[] {
-  const candidates: AudioChoice[] = [{ stream: 0, mix: 'mid' }];
-  if (audio.channels >= 2) candidates.push({ stream: 0, mix: 'side' });
-  const streams = Math.min(audio.streams ?? 1, MAX_AUDIO_STREAMS_TRIED);
-  for (let stream = 1; stream < streams; stream++) candidates.push({ stream, mix: 'mid' });
-  return candidates;
-}
-
-/**
- * Pure: the tracks after `kept`'s (their channels averaged) that are tried when it holds no speech,
- * within `MAX_AUDIO_STREAMS_TRIED`.
- */
-export function laterTracks(audio: NonNullable<ProbeResult['audio']>, kept: AudioChoice): AudioChoice[] {
-  const streams = Math.min(audio.streams ?? 1, MAX_AUDIO_STREAMS_TRIED);
-  const later: AudioChoice[] = [];
-  for (let stream = kept.stream + 1; stream < streams; stream++) later.push({ stream, mix: 'mid' });
-  return later;
-}
 
 /** Why another audio than the first stream's average was kept: the first was too quiet, or held no speech. */
 export type OtherAudioReason = 'quiet' | 'no_speech';
 
 /** Pure: whether audio with this loud end (dBFS) is too quiet to be the speech (digital silence is). */
 export const tooQuietForSpeech = (loudEndDbfs: number): boolean => loudEndDbfs < TOO_QUIET_DBFS;
-
-/**
- * Pure: the index of the candidate to keep, given the loud ends (dBFS, −Infinity for silence) of
- * the first candidates tried: the loudest, another than the first only when it is at least
- * `OTHER_AUDIO_MARGIN_DB` louder; the earlier on a tie.
- */
-export function clearestCandidate(loudEndsDbfs: readonly number[]): number {
-  let best = 0;
-  let bestScore = loudEndsDbfs[0] ?? -Infinity;
-  loudEndsDbfs.forEach((level, i) => {
-    const score = level - OTHER_AUDIO_MARGIN_DB;
-    if (i > 0 && Number.isFinite(level) && score >= bestScore) {
-      best = i;
-      bestScore = score;
-    }
-  });
-  return best;
-}
 
 /** The result's warning when the analysis heard other audio than the first stream's average; else null. */
 export function audioChoiceWarning(choice: AudioChoice & { reason?: OtherAudioReason }): string | null {

@@ -16,14 +16,8 @@ import {
 import { numberVar } from '../../shared/env.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Step, StepContext } from '../context.js';
-import {
-  audioCandidates,
-  clearestCandidate,
-  laterTracks,
-  LoudEndMeter,
-  type OtherAudioReason,
-  tooQuietForSpeech,
-} from './audio-choice.js';
+import { audioCandidates, clearestCandidate, laterTracks } from '../../contract/audio-choice.js';
+import { LoudEndMeter, type OtherAudioReason, tooQuietForSpeech } from './audio-choice.js';
 import { probeSource } from './probe.js';
 
 export const audioKey = (ctx: StepContext) => ctx.workKey('audio.pcm');

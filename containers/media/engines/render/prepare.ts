@@ -11,6 +11,7 @@ import { mediaLimitsFrom, mediaProblem } from '../../core/media-limits.js';
 import { currentScope, workSeconds } from '../../core/work-scope.js';
 import { planRender, type RenderPlan } from '../frame-pipeline/plan.js';
 import { readProvenance } from '../tts/wav.js';
+import { chooseSpeechAudio } from './speech-audio.js';
 import { badInput } from './errors.js';
 import { mediaFailure } from './media-failure.js';
 import type { RenderInput } from './types.js';
@@ -86,7 +87,11 @@ async function probeSpeech(path: string, input: RenderInput, log: RenderLog): Pr
   if (!sp.audio) throw badInput('speech_unreadable', 'the speech audio has no audio stream');
   const problem = mediaProblem(sp, input.limits ?? mediaLimitsFrom(new Headers()));
   if (problem) throw badInput('speech_unreadable', `the speech audio: ${problem.message}`);
-  return { path, durationSec: sp.duration_sec, provenance: await readSpeechProvenance(path) };
+  const audio = await log.time('speech_audio', () =>
+    chooseSpeechAudio(path, sp.audio!, input.workDir, input.signal),
+  );
+  if (audio.note) log.note(audio.note);
+  return { path: audio.path, durationSec: sp.duration_sec, provenance: await readSpeechProvenance(path) };
 }
 
 /** The head of the speech file is enough: the INFO chunk precedes the samples. */

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   audioCandidates,
-  audioChoiceWarning,
   clearestCandidate,
   laterTracks,
-  LoudEndMeter,
   MAX_AUDIO_STREAMS_TRIED,
   OTHER_AUDIO_MARGIN_DB,
+} from '../../../../../src/contract/audio-choice.js';
+import {
+  audioChoiceWarning,
+  LoudEndMeter,
   tooQuietForSpeech,
 } from '../../../../../src/pipeline/steps/audio-choice.js';
 import { loudLevelDbfs, TOO_QUIET_DBFS } from '../../../../../wasm/vad/level.js';
