@@ -24,17 +24,6 @@ export function audioCandidates(audio: NonNullable<ProbeResult['audio']>): Audio
 }
 
 /**
- * Pure: the tracks after `kept`'s (their channels averaged) that are tried when it holds no speech,
- * within `MAX_AUDIO_STREAMS_TRIED`.
- */
-export function laterTracks(audio: NonNullable<ProbeResult['audio']>, kept: AudioChoice): AudioChoice[] {
-  const streams = Math.min(audio.streams ?? 1, MAX_AUDIO_STREAMS_TRIED);
-  const later: AudioChoice[] = [];
-  for (let stream = kept.stream + 1; stream < streams; stream++) later.push({ stream, mix: 'mid' });
-  return later;
-}
-
-/**
  * Pure: the index of the candidate to keep, given the loud ends (dBFS, −Infinity for silence) of
  * the first candidates tried: the loudest, another than the first only when it is at least
  * `OTHER_AUDIO_MARGIN_DB` louder; the earlier on a tie.

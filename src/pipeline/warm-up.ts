@@ -11,10 +11,9 @@
  * loads what it needs.
  */
 import type { Env } from '../shared/env.js';
-import { numberVar } from '../shared/env.js';
 import { detectSpeech, PCM_SAMPLE_RATE_HZ } from '../../wasm/index.js';
 import { speechAnalytics } from './steps/analysis.js';
-import { DEFAULT_VAD_MAX_BATCH } from './steps/audio.js';
+import { vadMaxBatch } from './steps/audio.js';
 
 let warming: Promise<void> | undefined;
 
@@ -27,10 +26,7 @@ export function warmUpIsolate(env: Env): Promise<void> {
 async function warmAll(env: Env): Promise<void> {
   const parts: Record<string, () => Promise<unknown>> = {
     speech_analytics: () => speechAnalytics(),
-    vad: () =>
-      detectSpeech(new Int16Array(PCM_SAMPLE_RATE_HZ), {
-        maxBatch: numberVar(env.VAD_MAX_BATCH, DEFAULT_VAD_MAX_BATCH),
-      }),
+    vad: () => detectSpeech(new Int16Array(PCM_SAMPLE_RATE_HZ), { maxBatch: vadMaxBatch(env) }),
     edge_audio: async () => env.EDGE_AUDIO?.warmUp(),
   };
   const results = await Promise.allSettled(Object.values(parts).map((warm) => warm()));

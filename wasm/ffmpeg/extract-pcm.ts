@@ -168,7 +168,7 @@ export function decodeArgs(
   ];
 }
 
-/** The side mix (as the container's `POST /audio` makes it with `x-audio-mix: side`: containers/media/core/ffmpeg.ts). */
+/** The side mix (as the container's `POST /audio` makes it with `x-audio-mix: side`: containers/media/core/ffmpeg.ts `channelMixFilter`). */
 const SIDE_MIX_FILTER = 'pan=mono|c0=0.5*c0-0.5*c1';
 
 /**

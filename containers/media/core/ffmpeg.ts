@@ -16,6 +16,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import type { ProbeResult } from '../../../src/contract/media.js';
+import type { ChannelMix } from '../../../src/contract/media-protocol.js';
 import { mediaConfig } from './config.js';
 import { lowerPriority } from './priority.js';
 import { videoColor } from './video-color.js';
@@ -196,12 +197,14 @@ export function spawnMedia(
 const shortName = (bin: string) => bin.split('/').pop() ?? bin;
 
 /**
- * The side mix: half the first channel less the second, the voice of a stereo file whose second
- * channel is recorded phase-inverted (their average cancels it). `POST /audio` with
- * `x-audio-mix: side` and supplied speech (render/speech-audio.ts) use it; the edge decode makes
- * the same (wasm/ffmpeg/extract-pcm.ts, which imports nothing of ours).
+ * Pure: the `-af` of one audio candidate, for `POST /audio` and supplied speech
+ * (render/speech-audio.ts). On the file's timeline: an audio stream that starts late is preceded by
+ * silence, so result times are a player's. `side`: half the first channel less the second, the
+ * voice of a stereo file whose second channel is recorded phase-inverted (their average cancels
+ * it). The edge decode makes the same (wasm/ffmpeg/extract-pcm.ts, which imports nothing of ours).
  */
-export const SIDE_MIX_FILTER = 'pan=mono|c0=0.5*c0-0.5*c1';
+export const channelMixFilter = (mix: ChannelMix): string =>
+  mix === 'side' ? 'aresample=first_pts=0,pan=mono|c0=0.5*c0-0.5*c1' : 'aresample=first_pts=0';
 
 /** ffmpeg with the house flags; `-stats` keeps a progress line coming, which the idle timer watches. */
 export const spawnFfmpeg = (args: string[], signal?: AbortSignal, options?: SpawnOptions) =>

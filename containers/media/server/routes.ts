@@ -12,7 +12,7 @@ import {
   PCM_FORMAT,
 } from '../../../src/contract/media-protocol.js';
 import { errorBody } from '../core/errors.js';
-import { probeFile, SIDE_MIX_FILTER, spawnFfmpeg, type FfmpegError } from '../core/ffmpeg.js';
+import { channelMixFilter, probeFile, spawnFfmpeg, type FfmpegError } from '../core/ffmpeg.js';
 import { mediaLimitsFrom, plainMediaError } from '../core/media-limits.js';
 import { probeAnswer } from '../core/probe-answer.js';
 import { waitingJobs } from './admission.js';
@@ -73,12 +73,8 @@ export const coreRoutes = new Hono()
       '-vn',
       '-map',
       `0:a:${audioStreamIndex(c.req.header(MEDIA_HEADERS.audioStream))}`,
-      // On the file's timeline, as the edge decode is (wasm/ffmpeg/extract-pcm.ts `decodeArgs`):
-      // an audio stream that starts late is preceded by silence, so result times are a player's.
       '-af',
-      c.req.header(MEDIA_HEADERS.audioMix) === 'side'
-        ? `aresample=first_pts=0,${SIDE_MIX_FILTER}`
-        : 'aresample=first_pts=0',
+      channelMixFilter(c.req.header(MEDIA_HEADERS.audioMix) === 'side' ? 'side' : 'mid'),
       '-ac',
       String(PCM_FORMAT.channels),
       '-ar',

@@ -11,7 +11,7 @@
  * the other candidates decoded, in order, until one is not; the clearest is kept. A file of several
  * tracks whose kept one is loud but holds no speech (a game's or a film's sound on track 1, the
  * microphone on track 2) has its later tracks tried too, and the first with speech is kept
- * (`laterTracks`). The candidates and the choice among them are src/contract/audio-choice.ts's,
+ * (`extractAudio`). The candidates and the choice among them are src/contract/audio-choice.ts's,
  * which the media container's render uses for supplied speech too.
  */
 import type { AudioChoice } from '../../contract/media-protocol.js';

@@ -6,6 +6,7 @@
  * larger ones, anything ffmpeg.wasm cannot read, or every input when the binding is absent, by
  * native ffmpeg in the media container.
  */
+import type { TimeSegment } from '../../contract/media.js';
 import { type AudioChoice, PCM_BYTES_PER_SEC, PCM_FORMAT } from '../../contract/media-protocol.js';
 import {
   detectSpeech,
@@ -16,7 +17,7 @@ import {
 import { numberVar } from '../../shared/env.js';
 import { iterate, streamToR2 } from '../../storage/r2-upload.js';
 import type { Step, StepContext } from '../context.js';
-import { audioCandidates, clearestCandidate, laterTracks } from '../../contract/audio-choice.js';
+import { audioCandidates, clearestCandidate } from '../../contract/audio-choice.js';
 import { LoudEndMeter, type OtherAudioReason, tooQuietForSpeech } from './audio-choice.js';
 import { probeSource } from './probe.js';
 
@@ -34,9 +35,17 @@ export const ANALYSIS_WINDOW_SEC = 60;
  */
 export const DEFAULT_VAD_MAX_BATCH = 8;
 
-/** The VAD's batch rows for this job's Worker (`VAD_MAX_BATCH`, else the default). */
-export const vadMaxBatch = (ctx: StepContext): number =>
-  numberVar(ctx.env.VAD_MAX_BATCH, DEFAULT_VAD_MAX_BATCH);
+/** The VAD's batch rows for this Worker (`VAD_MAX_BATCH`, else the default). */
+export const vadMaxBatch = (env: StepContext['env']): number =>
+  numberVar(env.VAD_MAX_BATCH, DEFAULT_VAD_MAX_BATCH);
+
+/** The VAD's speech in the stored audio, window by window (`ANALYSIS_WINDOW_SEC`), as it is found. */
+export async function* speechByWindow(
+  ctx: StepContext,
+): AsyncGenerator<{ offsetSec: number; found: TimeSegment[] }> {
+  for await (const { offsetSec, samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC))
+    yield { offsetSec, found: await detectSpeech(samples, { maxBatch: vadMaxBatch(ctx.env) }) };
+}
 
 /** Where the audio was decoded, for the job's log. */
 export type AudioPath = 'edge' | 'container';
@@ -71,11 +80,9 @@ async function extractAudio(ctx: StepContext): Promise<StoredAudio> {
   const chosen = stored(candidates[keep]!, kept, keep > 0 ? 'quiet' : undefined);
   // Only a file of several tracks pays for this look at the speech (the VAD step looks again).
   if (!audio || (audio.streams ?? 1) < 2 || (await storedHasSpeech(ctx))) return chosen;
-  // Tracks the loudness already found too quiet are not decoded again.
-  const tried = candidates.slice(0, loudEnds.length);
-  const later = laterTracks(audio, chosen).filter(
-    (t) => !tried.some((c) => c.stream === t.stream && c.mix === t.mix),
-  );
+  // The tracks the loudness did not reach (it stops at the first loud enough); those it found too
+  // quiet are not decoded again.
+  const later = candidates.slice(loudEnds.length).filter((c) => c.mix === 'mid');
   for (const track of later) {
     const candidate = await storeAudio(ctx, track);
     if (!tooQuietForSpeech(candidate.loudEndDbfs) && (await storedHasSpeech(ctx)))
@@ -99,8 +106,7 @@ const stored = (
 
 /** Whether the VAD finds any speech in the stored audio; it reads the windows until it does. */
 async function storedHasSpeech(ctx: StepContext): Promise<boolean> {
-  for await (const { samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC))
-    if ((await detectSpeech(samples, { maxBatch: vadMaxBatch(ctx) })).length > 0) return true;
+  for await (const { found } of speechByWindow(ctx)) if (found.length > 0) return true;
   return false;
 }
 

@@ -4,17 +4,12 @@
  * prosody (pitch/energy, pure TS). PCM is read from R2 in windows so memory stays bounded.
  */
 import { PCM_FORMAT } from '../../contract/media-protocol.js';
-import {
-  detectSpeech,
-  isTooQuietForVad,
-  VAD_MAX_GAIN_DB,
-  VAD_SPEECH_LEVEL_DBFS,
-} from '../../../wasm/index.js';
+import { isTooQuietForVad, VAD_MAX_GAIN_DB, VAD_SPEECH_LEVEL_DBFS } from '../../../wasm/index.js';
 import { computeProsody } from '../../analytics/speech/prosody.js';
 import type { AsrOutput, ProsodyTrack, TimeSegment } from '../../contract/media.js';
 import type { Step, StepContext } from '../context.js';
 import { asrBatches, joinAsrOutputs, pcmRange } from './asr-batches.js';
-import { ANALYSIS_WINDOW_SEC, audioKey, pcmWindows, vadMaxBatch } from './audio.js';
+import { ANALYSIS_WINDOW_SEC, audioKey, pcmWindows, speechByWindow } from './audio.js';
 import { probeSource } from './probe.js';
 
 /** Segments touching a seam of the VAD's windows (`ANALYSIS_WINDOW_SEC`) are joined. */
@@ -33,10 +28,8 @@ export const vadStep: Step = {
 export async function speechSegments(ctx: StepContext): Promise<TimeSegment[]> {
   return ctx.memo('vad', async () => {
     const all: TimeSegment[] = [];
-    for await (const { offsetSec, samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC)) {
-      const found = await detectSpeech(samples, { maxBatch: vadMaxBatch(ctx) });
+    for await (const { offsetSec, found } of speechByWindow(ctx))
       for (const s of found) appendJoined(all, { start: s.start + offsetSec, end: s.end + offsetSec });
-    }
     return all;
   });
 }

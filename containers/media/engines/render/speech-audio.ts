@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { ProbeResult } from '../../../../src/contract/media.js';
 import type { AudioChoice } from '../../../../src/contract/media-protocol.js';
 import { audioCandidates, clearestCandidate } from '../../../../src/contract/audio-choice.js';
-import { SIDE_MIX_FILTER, spawnFfmpeg } from '../../core/ffmpeg.js';
+import { channelMixFilter, spawnFfmpeg } from '../../core/ffmpeg.js';
 
 /** A candidate whose loudest sample is below this is too quiet to be the speech, dBFS. */
 export const SPEECH_PEAK_FLOOR_DBFS = -40;
@@ -66,7 +66,7 @@ export function speechChoiceNote(choice: AudioChoice): string {
 function candidateArgs(path: string, choice: AudioChoice): string[] {
   return [
     ...['-i', path, '-vn', '-sn', '-dn', '-map', `0:a:${choice.stream}`],
-    ...['-af', choice.mix === 'side' ? `aresample=first_pts=0,${SIDE_MIX_FILTER}` : 'aresample=first_pts=0'],
+    ...['-af', channelMixFilter(choice.mix)],
     ...['-ac', '1'],
   ];
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   audioCandidates,
   clearestCandidate,
-  laterTracks,
   MAX_AUDIO_STREAMS_TRIED,
   OTHER_AUDIO_MARGIN_DB,
 } from '../../../../../src/contract/audio-choice.js';
@@ -83,14 +82,5 @@ describe('which audio the analysis hears', () => {
     expect(audioChoiceWarning({ stream: 2, mix: 'mid', reason: 'no_speech' })).toBe(
       'no speech was found on the first audio track: the speech was analysed from audio track 3',
     );
-  });
-
-  it('should try the tracks after the kept one, within MAX_AUDIO_STREAMS_TRIED', () => {
-    const audio = { codec: 'aac', sample_rate: 48_000, channels: 2, streams: 9 };
-    expect(laterTracks(audio, { stream: 0, mix: 'side' })).toEqual(
-      Array.from({ length: MAX_AUDIO_STREAMS_TRIED - 1 }, (_, i) => ({ stream: i + 1, mix: 'mid' })),
-    );
-    expect(laterTracks({ ...audio, streams: 2 }, { stream: 1, mix: 'mid' })).toEqual([]);
-    expect(laterTracks({ ...audio, streams: undefined }, { stream: 0, mix: 'mid' })).toEqual([]);
   });
 });
