@@ -49,6 +49,17 @@ describe('probe on real media', () => {
     expect(empty.status).toBe(400);
   });
 
+  it('should not take a duration guessed from the bitrate for a header that announces it', async () => {
+    // A whole 14 s VBR MP3 without a Xing header, quiet at first: ffprobe guesses 80 s from its
+    // first frames. Not a file cut short.
+    const dir = generateFixtures();
+    const res = await probe(readFileSync(join(dir, 'jfk-vbr-no-xing.mp3')), 'a.mp3');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as ProbeResult;
+    expect(body.duration_sec).toBeCloseTo(14, 0);
+    expect(body.header_duration_sec).toBeUndefined();
+  });
+
   it('should extract 16 kHz mono PCM', async () => {
     const dir = generateFixtures();
     const res = await app.request('/audio', { method: 'POST', body: readFileSync(join(dir, 'tone-3s.mp4')) });

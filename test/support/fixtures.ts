@@ -145,6 +145,24 @@ export function generateFixtures(): string {
     writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
     rmSync(whole);
   });
+  once('jfk-vbr-no-xing.mp3', (path) => {
+    // 3 s of silence, then jfk.wav, as a variable-bitrate MP3 with no Xing header (as some recorders
+    // and cutters write it): ffprobe can only guess its length from the first frames' bitrate.
+    ff([
+      ...['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono:d=3', '-i', join(SHARED_MEDIA, 'speech/jfk.wav')],
+      ...[
+        '-filter_complex',
+        '[0][1]concat=n=2:v=0:a=1',
+        '-c:a',
+        'libmp3lame',
+        '-q:a',
+        '2',
+        '-write_xing',
+        '0',
+        path,
+      ],
+    ]);
+  });
   once('jfk-on-second-track.mp4', (path) => {
     // A video whose first audio track is digital silence and whose second is jfk.wav.
     ff([

@@ -217,13 +217,30 @@ export const spawnFfmpeg = (args: string[], signal?: AbortSignal, options?: Spaw
 
 /** Runs a process to completion and returns its stdout as text. */
 export async function runToText(bin: string, args: string[], signal?: AbortSignal): Promise<string> {
+  return (await runWithLog(bin, args, signal)).stdout;
+}
+
+/**
+ * Runs a process to completion: its stdout as text, and the start of its diagnostics (stderr, at
+ * most LOG_HEAD_CHARS: ffprobe says what it had to guess while it reads the header, before its answer).
+ */
+export async function runWithLog(
+  bin: string,
+  args: string[],
+  signal?: AbortSignal,
+): Promise<{ stdout: string; log: string }> {
   using proc = spawnMedia(bin, args, signal);
   proc.child.stdin.end();
   const chunks: Buffer[] = [];
+  let log = '';
   proc.child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  proc.child.stderr.on('data', (c: Buffer) => {
+    if (log.length < LOG_HEAD_CHARS) log += c.toString('utf8').slice(0, LOG_HEAD_CHARS - log.length);
+  });
   await proc.done;
-  return Buffer.concat(chunks).toString('utf8');
+  return { stdout: Buffer.concat(chunks).toString('utf8'), log };
 }
+const LOG_HEAD_CHARS = 64 * 1024;
 
 function lastLine(text: string): string {
   const lines = text.trim().split('\n').filter(Boolean);
@@ -252,15 +269,16 @@ export async function probeFile(
   );
   measuring.catch(() => {}); // awaited below when the file has streams
   try {
-    const json = await runToText(
+    const { stdout: json, log } = await runWithLog(
       FFPROBE_BIN,
-      ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs, path],
+      ['-v', 'warning', '-print_format', 'json', '-show_format', '-show_streams', ...inputArgs, path],
       signal,
     );
     const probe = parseProbe(JSON.parse(json));
     if (!probe.video && !probe.audio) return probe;
     const measured = await measuring;
-    const announced = cutShortFrom(probe.duration_sec, measured);
+    // A duration guessed from the bitrate announces nothing: the file has no header that says it.
+    const announced = isBitrateGuess(log) ? null : cutShortFrom(probe.duration_sec, measured);
     return {
       ...probe,
       duration_sec: contentDuration(probe.duration_sec, measured),
@@ -321,6 +339,14 @@ export function contentDuration(headerSec: number, measuredSec: number | null): 
 }
 /** The header may exceed the last packet's time by about one frame or audio packet; 1 s is generous. */
 const HEADER_SLACK_SEC = 1;
+
+/**
+ * Pure: whether ffprobe's log says the duration is its guess from the bitrate: a stream with no
+ * header that counts its frames (an MP3 without a Xing or VBRI header, ADTS AAC, raw AC-3). A
+ * variable-bitrate MP3 that starts quietly is then "80 s" for 14 s of sound, yet whole.
+ * @example isBitrateGuess('[mp3 @ 0x5648] Estimating duration from bitrate, this may be inaccurate\n') // true
+ */
+export const isBitrateGuess = (log: string): boolean => /Estimating duration from bitrate/.test(log);
 
 /**
  * Pure: the header's duration when it announces clearly more than the content holds (past the

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   contentDuration,
   cutShortFrom,
+  isBitrateGuess,
   FfmpegError,
   WorkLimitError,
 } from '../../../../../containers/media/core/ffmpeg.js';
@@ -62,6 +63,16 @@ describe('cutShortFrom', () => {
     expect(cutShortFrom(3, 4)).toBeNull();
     expect(cutShortFrom(0, 2.5)).toBeNull();
     expect(cutShortFrom(12, null)).toBeNull();
+  });
+});
+
+describe('isBitrateGuess', () => {
+  it("should recognise ffprobe's guess of a duration from the bitrate", () => {
+    expect(isBitrateGuess('[mp3 @ 0x5648] Estimating duration from bitrate, this may be inaccurate\n')).toBe(
+      true,
+    );
+    expect(isBitrateGuess('')).toBe(false);
+    expect(isBitrateGuess('[mov,mp4 @ 0x1] stream 0, offset 0x30: partial file\n')).toBe(false);
   });
 });
 
