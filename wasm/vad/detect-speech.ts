@@ -35,7 +35,7 @@ export interface DetectSpeechOptions extends SegmentOptions {
 /**
  * Finds the speech segments (seconds) of mono 16 kHz audio. `Int16Array` input is read as
  * s16 PCM; `Float32Array` input as floats in [-1, 1]. Thresholds and durations default to
- * Silero's (`threshold` 0.5, `minSpeechMs` 250, `minSilenceMs` 100, `padMs` 30).
+ * Silero's (`threshold` 0.5, `minSilenceMs` 100, `padMs` 30) but for `minSpeechMs` 0 (segments.ts).
  *
  * @example
  * const { pcm } = await extractPcm16k(bytes);

@@ -67,6 +67,13 @@ describe('speechSegmentsFromProbabilities', () => {
     expect(segments).toEqual([{ start: 0.576, end: 1.216 }]);
   });
 
+  it('should keep a short burst by default: a word said alone', () => {
+    const pattern = '---' + '#'.repeat(3) + '-'.repeat(20); // 96 ms above the threshold
+    expect(speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, total(pattern), noPad)).toEqual([
+      { start: 0.096, end: 0.192 },
+    ]);
+  });
+
   it('should close a segment still open at the end of the audio', () => {
     const pattern = '-----' + '#'.repeat(20);
     expect(speechSegmentsFromProbabilities(frames(pattern), FRAME_SEC, 0.8, noPad)).toEqual([

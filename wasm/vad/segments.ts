@@ -19,7 +19,12 @@ export interface SegmentOptions {
   threshold?: number;
   /** Probability below which a frame counts as silence. Default `threshold - 0.15` (Silero's). */
   negThreshold?: number;
-  /** Shortest kept segment, before padding. Default 250 ms (Silero's). */
+  /**
+   * Shortest kept segment, before padding. Default 0 (faster-whisper's VAD filter, which also feeds
+   * Whisper; Silero's own `get_speech_timestamps` drops under 250 ms): a short word said alone
+   * ("Help.", "Et") or heard at the threshold ("ask" through an AC-3 broadcast encoder) crosses it
+   * for a frame or a few, and what the VAD drops is never decoded.
+   */
   minSpeechMs?: number;
   /** Silence needed to end a segment; shorter pauses stay inside it. Default 100 ms (Silero's). */
   minSilenceMs?: number;
@@ -27,10 +32,10 @@ export interface SegmentOptions {
   padMs?: number;
 }
 
-/** The defaults, exported so callers and docs can show them. */
+/** The defaults (Silero's, but `minSpeechMs`), exported so callers and docs can show them. */
 export const DEFAULT_SEGMENT_OPTIONS: Required<Omit<SegmentOptions, 'negThreshold'>> = {
   threshold: 0.5,
-  minSpeechMs: 250,
+  minSpeechMs: 0,
   minSilenceMs: 100,
   padMs: 30,
 };

@@ -39,13 +39,25 @@ export const DEFAULT_VAD_MAX_BATCH = 8;
 export const vadMaxBatch = (env: StepContext['env']): number =>
   numberVar(env.VAD_MAX_BATCH, DEFAULT_VAD_MAX_BATCH);
 
-/** The VAD's speech in the stored audio, window by window (`ANALYSIS_WINDOW_SEC`), as it is found. */
+/**
+ * The VAD's speech in the stored audio, window by window (`ANALYSIS_WINDOW_SEC`), as it is found;
+ * `minSpeechMs`: the shortest stretch that counts (default: the VAD's, every burst).
+ */
 export async function* speechByWindow(
   ctx: StepContext,
+  minSpeechMs?: number,
 ): AsyncGenerator<{ offsetSec: number; found: TimeSegment[] }> {
+  const options = { maxBatch: vadMaxBatch(ctx.env), ...(minSpeechMs === undefined ? {} : { minSpeechMs }) };
   for await (const { offsetSec, samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC))
-    yield { offsetSec, found: await detectSpeech(samples, { maxBatch: vadMaxBatch(ctx.env) }) };
+    yield { offsetSec, found: await detectSpeech(samples, options) };
 }
+
+/**
+ * The shortest stretch of the VAD's speech by which a track holds speech, ms (Silero's own shortest
+ * segment). Whisper is handed every burst, but a loud tone's onset or a note crosses the VAD's
+ * threshold for a frame or a few, and a track of only that holds no speech.
+ */
+export const TRACK_SPEECH_MIN_MS = 250;
 
 /** Where the audio was decoded, for the job's log. */
 export type AudioPath = 'edge' | 'container';
@@ -106,7 +118,7 @@ const stored = (
 
 /** Whether the VAD finds any speech in the stored audio; it reads the windows until it does. */
 async function storedHasSpeech(ctx: StepContext): Promise<boolean> {
-  for await (const { found } of speechByWindow(ctx)) if (found.length > 0) return true;
+  for await (const { found } of speechByWindow(ctx, TRACK_SPEECH_MIN_MS)) if (found.length > 0) return true;
   return false;
 }
 
