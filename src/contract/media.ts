@@ -79,6 +79,11 @@ export interface ProbeResult {
     rotation: number;
     /** Absent from probes made before colour was read. */
     color?: VideoColor;
+    /**
+     * A pixel's width over its height as the file says to show it (8/9 for NTSC 4:3 DVD video,
+     * 64/45 for PAL 16:9 DV); absent when square or unsaid (and from probes made before it was read).
+     */
+    sar?: number;
   } | null;
   /** The first audio stream; `streams`: how many the file has (absent from probes made before it was counted). */
   audio: { codec: string; sample_rate: number; channels: number; streams?: number } | null;

@@ -88,6 +88,19 @@ describe('POST /render with a source of two audio tracks', () => {
   });
 });
 
+describe('POST /render of anamorphic video', () => {
+  it('should show the picture as the source is shown: square pixels at its display aspect', async () => {
+    // 120×120 stored, 4:3 shown (DVD, DV): encoded as 120×120 square pixels it played 1:1, squeezed.
+    const source = join(generateFixtures(), 'anamorphic-4x3.mp4');
+    const { res, out, report } = await render(source, NO_BLUR);
+    expect(res.status).toBe(200);
+    const v = probe(out).streams.find((s: { codec_type: string }) => s.codec_type === 'video');
+    expect(v).toMatchObject({ width: 160, height: 120 });
+    expect(v.sample_aspect_ratio ?? '1:1').toBe('1:1');
+    expect(report.output).toMatchObject({ width: 160, height: 120 });
+  });
+});
+
 describe('POST /render of a file cut short', () => {
   it('should render what it holds and say that it was cut short', async () => {
     const { res, out, report } = await render(join(generateFixtures(), 'jfk-cut-short.mp4'), NO_BLUR);

@@ -163,6 +163,14 @@ export function generateFixtures(): string {
       ],
     ]);
   });
+  once('anamorphic-4x3.mp4', (path) => {
+    // 2 s of 120×120 pixels shown 4:3 (each pixel 4/3 as wide as tall), as DVD and DV video store it.
+    ff([
+      ...['-f', 'lavfi', '-i', 'testsrc2=size=120x120:rate=10:duration=2,setsar=4/3'],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
+    ]);
+  });
   once('jfk-on-second-track.mp4', (path) => {
     // A video whose first audio track is digital silence and whose second is jfk.wav.
     ff([

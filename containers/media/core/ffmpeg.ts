@@ -370,6 +370,7 @@ interface FfprobeStream {
   sample_rate?: string;
   channels?: number;
   duration?: string;
+  sample_aspect_ratio?: string;
   tags?: Record<string, string>;
   color_range?: string;
   color_space?: string;
@@ -404,6 +405,7 @@ export function parseProbe(raw: {
             v.tags?.rotate ?? v.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0,
           ),
           color: videoColor(v),
+          ...pixelAspectOf(v.sample_aspect_ratio),
         }
       : null,
     audio: a
@@ -415,6 +417,18 @@ export function parseProbe(raw: {
         }
       : null,
   };
+}
+
+/**
+ * Pure: `{ sar }` of ffprobe's `sample_aspect_ratio` ("8:9"), or nothing when the pixels are square,
+ * unsaid ("0:1", "N/A") or outside 1/4–4 (no camera or disc stretches further; a forged value
+ * would make the render's picture absurdly wide).
+ * @example pixelAspectOf('8:9') // { sar: 0.8888888888888888 }
+ */
+export function pixelAspectOf(ratio: string | undefined): { sar?: number } {
+  const [num, den] = (ratio ?? '').split(':').map(Number);
+  const sar = num / den;
+  return Number.isFinite(sar) && sar !== 1 && sar >= 0.25 && sar <= 4 ? { sar } : {};
 }
 
 function parseRate(rate: string | undefined): number {

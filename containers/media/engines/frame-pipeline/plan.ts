@@ -47,7 +47,10 @@ export function planRender(source: ProbeResult, speechDurationSec: number | null
   const v = source.video;
   if (!v) throw new Error('planRender: source has no video stream');
   const rotated = Math.abs(v.rotation) % 180 === 90;
-  let w = rotated ? v.height : v.width;
+  // Square pixels out, as players show the source: anamorphic video (DV, DVD, broadcast SD) is
+  // stored narrower or wider than it is shown, and the encoder is handed plain pictures.
+  const sar = v.sar ?? 1;
+  let w = rotated ? v.height / sar : v.width * sar;
   let h = rotated ? v.width : v.height;
   const scale = Math.min(1, MAX_OUTPUT_SIDE_PX / Math.max(w, h));
   // x264 with yuv420p needs even sides.

@@ -7,6 +7,7 @@ import {
   contentDuration,
   cutShortFrom,
   isBitrateGuess,
+  pixelAspectOf,
   FfmpegError,
   WorkLimitError,
 } from '../../../../../containers/media/core/ffmpeg.js';
@@ -73,6 +74,14 @@ describe('isBitrateGuess', () => {
     );
     expect(isBitrateGuess('')).toBe(false);
     expect(isBitrateGuess('[mov,mp4 @ 0x1] stream 0, offset 0x30: partial file\n')).toBe(false);
+  });
+});
+
+describe('pixelAspectOf', () => {
+  it("should read ffprobe's sample aspect ratio, square, unsaid and absurd ones as nothing", () => {
+    expect(pixelAspectOf('8:9')).toEqual({ sar: 8 / 9 });
+    expect(pixelAspectOf('64:45')).toEqual({ sar: 64 / 45 });
+    for (const r of ['1:1', '0:1', 'N/A', undefined, '1000:1', '1:0']) expect(pixelAspectOf(r)).toEqual({});
   });
 });
 

@@ -30,3 +30,17 @@ describe('planRender decodeLoad', () => {
     expect(planRender(probe(1280, 720, 0), null).decodeLoad).toBe(1);
   });
 });
+
+describe('planRender geometry of anamorphic video', () => {
+  const anamorphic = (width: number, height: number, sar: number, rotation = 0): ProbeResult => {
+    const p = probe(width, height, 25, rotation);
+    return { ...p, video: { ...p.video!, sar } };
+  };
+  it('should plan square pixels at the display aspect: NTSC 4:3 DVD, PAL 16:9 DV', () => {
+    expect(planRender(anamorphic(720, 480, 8 / 9), null)).toMatchObject({ width: 640, height: 480 });
+    expect(planRender(anamorphic(720, 576, 64 / 45), null)).toMatchObject({ width: 1024, height: 576 });
+  });
+  it('should turn the pixel aspect with a picture shown rotated', () => {
+    expect(planRender(anamorphic(720, 480, 8 / 9, 90), null)).toMatchObject({ width: 540, height: 720 });
+  });
+});
