@@ -139,6 +139,17 @@ describe('frame depth', () => {
   });
 });
 
+describe('frame shape', () => {
+  it('should sample anamorphic video at the aspect it is shown', async () => {
+    // 120×120 pixels shown 4:3 (DVD, DV): sampled 160 wide, 120 high, not 160 × 160.
+    for await (const f of decodeFrames(path.join(generateFixtures(), 'anamorphic-4x3.mp4'), {
+      fps: 1,
+      width: 160,
+    }))
+      expect([f.width, f.height]).toEqual([160, 120]);
+  });
+});
+
 /** 'red' or 'blue': which of the two channels is brighter on average over an RGB frame. */
 function dominantColour(rgb: Uint8Array): string {
   let red = 0,

@@ -123,8 +123,10 @@ const MIN_SOURCE_FRAMES_PER_SAMPLE = 3;
  */
 export function frameFilter(fps: number, width: number): string {
   // rgb24 said outright: from a source of more than 8 bits (an iPhone's HDR HEVC, ProRes) ffmpeg
-  // would otherwise pick 16-bit PPM (maxval 65535), which the parser below refuses.
-  return `fps=${fps}:eof_action=pass,scale=${width}:-2:flags=bilinear,format=rgb24`;
+  // would otherwise pick 16-bit PPM (maxval 65535), which the parser below refuses. The height is
+  // the display aspect's (`dar`: the pixels' own aspect counted), so anamorphic video (DVD, DV) is
+  // seen as it is shown, not stretched.
+  return `fps=${fps}:eof_action=pass,scale=${width}:round(ow/dar/2)*2:flags=bilinear,format=rgb24`;
 }
 
 const round3 = (v: number) => Math.round(v * 1000) / 1000;
