@@ -50,6 +50,7 @@ export {
 } from './gaze.js';
 export { mouthMetrics, smileRatio, type MouthMetrics, type MouthBaseline } from './mouth.js';
 export { topEmotion } from './emotion.js';
+export { visualWarnings } from './warnings.js';
 export { frameFeatures, frameHands, toVisualSample, type FrameFeatures } from './timeline.js';
 export { gestureSummary, postureSummary, frameDurations, sampleInterval } from './summary.js';
 export { framesInEvents, summarizeFrames, wordSync } from './word-sync.js';

@@ -66,7 +66,7 @@ export const RESULT_DESCRIPTIONS: Record<string, string> = {
     '`faster-whisper` (Whisper, the default) or `pocketsphinx` (the fallback when the Whisper weights are not installed; then `warnings` says so).',
   'speech_engine.model': 'The model, e.g. `faster-whisper-base` or `pocketsphinx-en-us`; null when unknown.',
   warnings:
-    'Extension: why a section is thinner than usual (for example no audio stream, no person in view, the fallback speech engine, rough word times when the forced aligner is unavailable, a recording too quiet for speech detection: loudest sounds below -40 dBFS, a stereo recording whose channels cancel when mixed and whose speech was taken from their difference, a first audio track that is silent or holds no speech, whose speech was taken from a later track, a file that holds less than its header announces: cut short, analysed as far as it goes). Absent when there is nothing to report.',
+    'Extension: why a section is thinner than usual (for example no audio stream, no person in view, a body but no face in view (its numbers unmeasured), the fallback speech engine, rough word times when the forced aligner is unavailable, a recording too quiet for speech detection: loudest sounds below -40 dBFS, a stereo recording whose channels cancel when mixed and whose speech was taken from their difference, a first audio track that is silent or holds no speech, whose speech was taken from a later track, a file that holds less than its header announces: cut short, analysed as far as it goes). Absent when there is nothing to report.',
   'Video Section':
     'Marker string `--- Video Section ---`. Present with the other video fields only when `visual_analytics=true`.',
   gesture_summary:

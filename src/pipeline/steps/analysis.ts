@@ -5,7 +5,7 @@
  */
 import { analyzeDelivery } from '../../analytics/delivery/index.js';
 import { languageWarnings } from '../../analytics/speech/languages.js';
-import { analyzeVisual } from '../../analytics/visual/index.js';
+import { analyzeVisual, visualWarnings } from '../../analytics/visual/index.js';
 import type { AnalysisResult, SpeechSection } from '../../contract/result.js';
 import { cutShortNote } from '../../contract/media.js';
 import type { JobOf } from '../../jobs/state.js';
@@ -88,8 +88,7 @@ export async function buildResult(ctx: StepContext<JobOf<'analysis'>>): Promise<
     const visual = analyzeVisual(frames, speechEvents(speech));
     result = { ...result, ...visual };
     deliveryInput = { ...deliveryInput, visual: visual.merged_visual_time_series };
-    if (frames.length > 0 && frames.every((f) => !f.pose && !f.face))
-      warnings.push('no person was detected in the video');
+    warnings.push(...visualWarnings(frames));
   } else if (ctx.job.options.visual_analytics) {
     warnings.push('the file has no video stream: visual analytics were skipped');
   }
