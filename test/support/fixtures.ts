@@ -27,6 +27,9 @@ function once(name: string, make: (path: string) => void): void {
   renameSync(tmp, path);
 }
 
+/** Every video fixture's encoding: H.264 as fast as it goes, in the pixel format players take. */
+const H264_FAST = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'];
+
 /** Makes the small fixtures once; returns their directory. */
 export function generateFixtures(): string {
   mkdirSync(GENERATED, { recursive: true });
@@ -41,12 +44,7 @@ export function generateFixtures(): string {
       'lavfi',
       '-i',
       'sine=frequency=440:duration=3',
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-pix_fmt',
-      'yuv420p',
+      ...H264_FAST,
       '-c:a',
       'aac',
       '-shortest',
@@ -58,7 +56,8 @@ export function generateFixtures(): string {
     ff([
       ...['-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10:duration=4'],
       ...['-itsoffset', '2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
+      ...H264_FAST,
+      ...['-c:a', 'aac', path],
     ]);
   });
   // 3 s of tone whose video (1 s red, then 1 s blue) starts 1 s in: the picture at 1.0 s is red, at
@@ -75,7 +74,8 @@ export function generateFixtures(): string {
     ff([
       ...['-f', 'lavfi', '-i'],
       'color=c=red:size=160x120:rate=10:duration=1[a];color=c=blue:size=160x120:rate=10:duration=1[b];[a][b]concat',
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', video],
+      ...H264_FAST,
+      video,
     ]);
     ff([
       ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', '-itsoffset', '1', '-i', video],
@@ -139,7 +139,8 @@ export function generateFixtures(): string {
     ff([
       ...['-f', 'lavfi', '-i', 'color=c=gray:size=160x120:rate=5:duration=11'],
       ...['-i', join(SHARED_MEDIA, 'speech/jfk.wav'), '-shortest', '-movflags', '+faststart'],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', whole],
+      ...H264_FAST,
+      ...['-c:a', 'aac', whole],
     ]);
     const bytes = readFileSync(whole);
     writeFileSync(path, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
@@ -168,7 +169,8 @@ export function generateFixtures(): string {
     ff([
       ...['-f', 'lavfi', '-i', 'testsrc2=size=120x120:rate=10:duration=2,setsar=4/3'],
       ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2'],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
+      ...H264_FAST,
+      ...['-c:a', 'aac', path],
     ]);
   });
   once('jfk-on-second-track.mp4', (path) => {
@@ -177,7 +179,8 @@ export function generateFixtures(): string {
       ...['-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10:duration=11'],
       ...['-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=stereo', '-i', join(SHARED_MEDIA, 'speech/jfk.wav')],
       ...['-map', '0:v', '-map', '1:a', '-map', '2:a', '-shortest'],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
+      ...H264_FAST,
+      ...['-c:a', 'aac', path],
     ]);
   });
   once('jfk-under-tone-track.mp4', (path) => {
@@ -194,7 +197,8 @@ export function generateFixtures(): string {
         join(SHARED_MEDIA, 'speech/jfk.wav'),
       ],
       ...['-map', '0:v', '-map', '1:a', '-map', '2:a', '-shortest'],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
+      ...H264_FAST,
+      ...['-c:a', 'aac', path],
     ]);
   });
   once('jfk-3s-into-video.mp4', (path) => {
@@ -202,7 +206,8 @@ export function generateFixtures(): string {
     ff([
       ...['-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10:duration=14'],
       ...['-itsoffset', '3', '-i', join(SHARED_MEDIA, 'speech/jfk.wav')],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', path],
+      ...H264_FAST,
+      ...['-c:a', 'aac', path],
     ]);
   });
   once('speech.ogg', (path) => {

@@ -47,7 +47,7 @@ export async function* speechByWindow(
   ctx: StepContext,
   minSpeechMs?: number,
 ): AsyncGenerator<{ offsetSec: number; found: TimeSegment[] }> {
-  const options = { maxBatch: vadMaxBatch(ctx.env), ...(minSpeechMs === undefined ? {} : { minSpeechMs }) };
+  const options = { maxBatch: vadMaxBatch(ctx.env), minSpeechMs };
   for await (const { offsetSec, samples } of pcmWindows(ctx, ANALYSIS_WINDOW_SEC))
     yield { offsetSec, found: await detectSpeech(samples, options) };
 }
