@@ -63,7 +63,8 @@ function innerPauses(db: number[], minSec: number, below = -45): number {
   return runs;
 }
 
-async function transcribe(wavPath: string): Promise<string> {
+/** What the recogniser hears in a WAV: its words and the language it detects. */
+async function hear(wavPath: string): Promise<{ text: string; language: string | null }> {
   const raw = execFileSync(
     'ffmpeg',
     ['-v', 'error', '-i', wavPath, '-ac', '1', '-ar', '16000', '-f', 's16le', 'pipe:1'],
@@ -73,8 +74,10 @@ async function transcribe(wavPath: string): Promise<string> {
   const out = await asr.transcribe(
     new Int16Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + (raw.byteLength & ~1))),
   );
-  return out.words.map((w) => w.word).join(' ');
+  return { text: out.words.map((w) => w.word).join(' '), language: out.language ?? null };
 }
+
+const transcribe = async (wavPath: string): Promise<string> => (await hear(wavPath)).text;
 
 const werOf = (ref: string, hyp: string) => {
   const r = normaliseWords(normalizeText(ref));
@@ -304,6 +307,37 @@ describe('voice_generator 0: the Piper voice en_US-joe-medium', () => {
       expect(wallSec / seconds).toBeLessThan(0.5);
     },
   );
+});
+
+describe('voice_generator 0: a text in another language', () => {
+  it(
+    "should be spoken by espeak-ng's voice of that language, say so, and be heard in it",
+    { timeout: 120_000 },
+    async () => {
+      const text =
+        'Buenos días a todos. Hoy vamos a hablar del cambio climático y de lo que podemos hacer en nuestras ciudades.';
+      const res = await post(answeringErrors(createTtsRoutes()), { generator: 0, text });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-tts-engine')).toBe('espeak-ng');
+      expect(res.headers.get('x-tts-voice')).toBe('es+m3');
+      const notes = JSON.parse(res.headers.get('x-tts-notes')!) as string[];
+      expect(notes).toEqual([expect.stringContaining('the text is in Spanish (es)')]);
+      const path = join(tmp, 'spanish.wav');
+      writeFileSync(path, Buffer.from(await res.arrayBuffer()));
+      const heard = await hear(path);
+      // The English voice reading it was heard as English ("Boy Nostalgia is a to-doce…").
+      expect(heard.language).toBe('es');
+      const r = normaliseWords(text);
+      expect(wordEdits(r, normaliseWords(heard.text)) / r.length).toBeLessThan(0.4);
+    },
+  );
+
+  it('should be read by the English voice, with a note, when no voice speaks its language', async () => {
+    const text = 'Magandang umaga sa inyong lahat, ngayon ay pag-uusapan natin ang panahon.';
+    const res = await createEmbeddedTtsEngine().synthesize({ text });
+    expect(res.engine).toBe('piper');
+    expect(res.notes).toEqual([expect.stringContaining('(tl), which no installed voice speaks')]);
+  });
 });
 
 describe('voice_generator 0 fallback: the voice is not installed', () => {

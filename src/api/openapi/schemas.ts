@@ -138,7 +138,7 @@ export function componentSchemas(): Record<string, Schema> {
       captions:
         'How the caption track of `description` was timed: `alignment` (forced alignment) or `even-split` (fallback). Null without captions.',
       voice:
-        'Present when the speech was synthesized from `description`: the engine and voice that spoke it, e.g. `{engine: "piper", voice_id: "en_US-joe-medium"}` (voice_generator 0\'s neural voice), `espeak-ng` (its fallback, explained in `notes`) or `elevenlabs`.',
+        'Present when the speech was synthesized from `description`: the engine and voice that spoke it, e.g. `{engine: "piper", voice_id: "en_US-joe-medium"}` (voice_generator 0\'s neural voice), `espeak-ng` (its fallback, or the voice of a description in another language, e.g. `es+m3`; explained in `notes`) or `elevenlabs`.',
       output:
         'The output video: size, frame rate, duration, and `fit` (`source`, or `loop`/`trim` to the new speech).',
       notes: 'Plain-language notes, e.g. why a requested option was not applied.',

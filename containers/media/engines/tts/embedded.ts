@@ -4,6 +4,8 @@
  * the Docker image put it in `.venv/models/`, verified), else espeak-ng. A fallback is never
  * silent: the result's `notes` say why espeak-ng spoke, and the render report repeats them.
  * An explicit espeak-ng voice name in `voice_id` (e.g. `en-gb+f3`) still selects espeak-ng.
+ * A text in another language than English (`text-language.ts`) is spoken by espeak-ng's voice of
+ * that language: the neural voice is English and reads any text with English sounds.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +16,7 @@ import { TtsError } from './errors.js';
 import { createEspeakEngine, type EspeakOptions } from './espeak.js';
 import { normalizeText } from './normalize.js';
 import { createPiperEngine, loadPiperVoice, PIPER_DEFAULT_VOICE, type PiperOptions } from './piper.js';
+import { textLanguage } from './text-language.js';
 import { parseWav } from './wav.js';
 
 /** Where install_models.py puts the verified voice: `<repo>/.venv/models/piper-en_US-joe-medium`. */
@@ -57,8 +60,17 @@ export function createEmbeddedTtsEngine({
       ],
     };
   };
-  /** The Piper voice by `viaPiper`, else espeak-ng: asked for by name, or the fallback (with its note). */
-  async function speak<T>(
+  /** espeak-ng's voice of `language` speaks the text as it is (the normalisation is English's), with a note. */
+  const inLanguage = async (req: SynthesisRequest, language: string): Promise<SynthesisResult> => {
+    const result = await espeak.synthesize({ ...req, voiceId: `${language}${ESPEAK_VARIANT}` });
+    const note = `voice_generator 0: the text is in ${languageName(language)}, which the neural voice ${voice} (English) does not speak; espeak-ng (${result.voiceId}) spoke it`;
+    return { ...result, notes: [...(result.notes ?? []), note] };
+  };
+  /**
+   * The Piper voice by `viaPiper`, else espeak-ng: asked for by name, for a text in another
+   * language, or the fallback (with its note).
+   */
+  async function speak<T extends { notes?: string[] }>(
     req: SynthesisRequest,
     viaPiper: () => Promise<T>,
     viaEspeak: (result: Promise<SynthesisResult>) => Promise<T>,
@@ -66,6 +78,19 @@ export function createEmbeddedTtsEngine({
     // Both voices say the same words, so the caption aligner (which normalises too) fits either.
     if (req.voiceId && !PIPER_NAMES.has(req.voiceId))
       return viaEspeak(espeak.synthesize({ ...req, text: normalizeText(req.text) }));
+    const language = await textLanguage(req.text);
+    if (language && espeakSpeaks(language)) return viaEspeak(inLanguage(req, language));
+    const spoken = await inEnglish(req, viaPiper, viaEspeak);
+    if (!language) return spoken;
+    const note = `voice_generator 0: the text looks like ${languageName(language)}, which no installed voice speaks; the English voice read it`;
+    return { ...spoken, notes: [...(spoken.notes ?? []), note] };
+  }
+  /** The Piper voice, else the espeak-ng fallback with its note. */
+  async function inEnglish<T>(
+    req: SynthesisRequest,
+    viaPiper: () => Promise<T>,
+    viaEspeak: (result: Promise<SynthesisResult>) => Promise<T>,
+  ): Promise<T> {
     // Checked per request: installing the voice later needs no restart.
     if (!voiceInstalled(voiceDir, voice)) {
       return viaEspeak(fallback(req, `is not installed (${voiceDir}; run the setup or rebuild the image)`));
@@ -93,6 +118,21 @@ export function createEmbeddedTtsEngine({
         async (result) => wholeAsStream(await result),
       ),
   };
+}
+
+/** The espeak-ng variant every language's voice is given (that of the English fallback, `espeak.ts`). */
+const ESPEAK_VARIANT = '+m3';
+
+/** Languages ELD names that Debian's espeak-ng has no voice (or no dictionary) for. */
+const ESPEAK_LACKS = new Set(['be', 'lo', 'tl', 'yo']);
+
+/** Whether espeak-ng has a voice named by the ISO 639-1 code `language`. */
+const espeakSpeaks = (language: string) => !ESPEAK_LACKS.has(language);
+
+/** A language's English name with its code ("Spanish (es)"), for notes a person reads. */
+export function languageName(code: string): string {
+  const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(code);
+  return name && name !== code ? `${name} (${code})` : code;
 }
 
 /** Pure: a finished result as a one-piece stream (espeak-ng speaks a whole text in one process). */
