@@ -215,6 +215,18 @@ describe('captions of a processing job', () => {
     await expectError(await call(`/api/jobs/${id}/captions.srt`), 404, 'not_found');
   });
 
+  it('should speak a description in another language in it, and caption it with its words', async () => {
+    const script =
+      'Buenos días a todos. Hoy vamos a hablar del cambio climático y de lo que podemos hacer en nuestras ciudades.';
+    const { id, done } = await processed({ description: script, voice_generator: '0' });
+    expect(done.processing_report!.voice).toEqual({ engine: 'espeak-ng', voice_id: 'es+m3' });
+    expect(done.processing_report!.notes.join(' ')).toContain('the text is in Spanish (es)');
+    // Timed by the recogniser (the aligner hears English), worded by the script.
+    const cues = await captionsOf(id, done, 'es');
+    expect(cues.flatMap((c) => c.lines.join(' ').split(' '))).toEqual(script.split(' '));
+    await expectOnSpeech(cues, done);
+  });
+
   it('should caption supplied speech in its own language, transcribed and timed on the output', async () => {
     const { id, done } = await processed({
       voice_generator: '2',

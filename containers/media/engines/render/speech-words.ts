@@ -7,7 +7,8 @@
  * unknown language (the aligner's acoustic model is English), or whose alignment failed is
  * transcribed by the service's recogniser instead: in the voice's language when it is named,
  * else in the language the recogniser detects, as an analysis does (a voice of unknown language
- * heard speaking English gets its script's words after all).
+ * heard speaking English gets its script's words after all). Speech of a script that the
+ * recogniser heard keeps the script's words at the recogniser's times (`script-words.ts`).
  * The output carries the speech from its first sample and is cut at the speech's end
  * (`frame-pipeline/ffmpeg-args.ts`, `plan.ts`), so a time in the speech is the same time in the
  * output; nothing is kept past the output's end.
@@ -20,6 +21,7 @@ import { MAX_ALIGN_SEC } from './align.js';
 import type { CaptionWord } from './captions.js';
 import type { Prepared } from './prepare.js';
 import type { RenderLog } from './render-log.js';
+import { scriptTimedBy } from './script-words.js';
 import type { RenderEngines, RenderInput } from './types.js';
 
 /** Longest new speech transcribed for the caption files: what `POST /asr` takes in one body (`MAX_PCM_BODY_BYTES`). */
@@ -112,7 +114,9 @@ export function timeNewSpeech(
         const own = await fromScript();
         if (own) return own;
       }
-      const words = onOutputTimeline(out.words, plan.durationSec);
+      // Speech of a script: the script's words, at the times the recogniser heard them.
+      const own = script ? scriptTimedBy(script, out.words) : null;
+      const words = onOutputTimeline(own ?? out.words, plan.durationSec);
       if (words.length === 0) return null;
       for (const w of out.warnings ?? []) log.note(`caption files: ${w}`);
       return { timing: 'transcription', language: out.language ?? language ?? 'en', words };

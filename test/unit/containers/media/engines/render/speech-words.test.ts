@@ -53,15 +53,17 @@ describe('timeNewSpeech', () => {
     language,
     words: [{ word: 'Hallo', start: 0.12, end: 0.5, confidence: 0.9 }],
   });
-  const prepared = (engine: string | null, durationSec = 2) =>
+  const prepared = (
+    engine: string | null,
+    durationSec = 2,
+    voiceId = engine === 'piper' ? 'en_US-joe-medium' : 'v1',
+  ) =>
     ({
       source: {},
       speech: {
         path: '/tmp/s.wav',
         durationSec,
-        provenance: engine
-          ? { engine, voice_id: engine === 'piper' ? 'en_US-joe-medium' : 'v1', notes: [] }
-          : null,
+        provenance: engine ? { engine, voice_id: voiceId, notes: [] } : null,
       },
       plan: { durationSec },
     }) as unknown as Prepared;
@@ -105,6 +107,28 @@ describe('timeNewSpeech', () => {
     const german = engines('de');
     const de = await timeNewSpeech(input(SCRIPT), prepared('elevenlabs'), german.e, new RenderLog()).speech;
     expect(de).toMatchObject({ timing: 'transcription', language: 'de' });
+  });
+
+  it("should give speech of another language's voice its script's words at the times heard", async () => {
+    const at = (word: string, start: number, end: number) => ({ word, start, end, confidence: 0.8 });
+    const spanish: RenderEngines = {
+      transcribe: async () => ({
+        engine: 'faster-whisper',
+        language: 'es',
+        words: [at('Ola', 0.1, 0.4), at('a', 0.45, 0.55), at('todos.', 0.6, 0.9)],
+      }),
+    };
+    const speech = await timeNewSpeech(
+      input('Hola a todos.'),
+      prepared('espeak-ng', 2, 'es+m3'),
+      spanish,
+      new RenderLog(),
+    ).speech;
+    expect(speech).toEqual({
+      timing: 'transcription',
+      language: 'es',
+      words: [at('Hola', 0.1, 0.4), at('a', 0.45, 0.55), at('todos.', 0.6, 0.9)],
+    });
   });
 
   it('should transcribe a speech longer than the aligner hears, and time nothing unasked', async () => {
