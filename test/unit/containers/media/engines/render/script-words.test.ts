@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  letterDistance,
   matchWords,
   scriptTimedBy,
   wordKey,
@@ -45,9 +46,39 @@ describe('scriptTimedBy', () => {
     expect(words?.[3].end).toBeCloseTo(2.1);
   });
 
-  it('should keep the transcript (null) when the speech does not say the script', () => {
-    expect(scriptTimedBy('Hello there.', [w('Hallo', 0.1, 0.5)])).toBeNull();
-    expect(scriptTimedBy('one two three four', [w('one', 0, 1), w('five', 1, 2)])).toBeNull();
+  it('should time a script the recogniser heard badly by the words it heard in their place', () => {
+    const words = scriptTimedBy('Добрый день! Сегодня', [
+      w('в', 0, 0.2),
+      w('обыльбе.', 0.2, 0.5),
+      w('Секундно,', 0.9, 1.4),
+    ]);
+    expect(words).toEqual([w('Добрый', 0, 0.2), w('день!', 0.2, 0.5), w('Сегодня', 0.9, 1.4)]);
+  });
+
+  it("should let a word left out at either end share its neighbour's span", () => {
+    expect(scriptTimedBy('hola a todos', [w('ola', 1, 1.4), w('a', 1.4, 1.5), w('todos', 1.5, 1.9)])).toEqual(
+      [w('hola', 1, 1.4), w('a', 1.4, 1.5), w('todos', 1.5, 1.9)],
+    );
+    const tail = scriptTimedBy('vamos a hablar', [w('vamos', 0, 0.4), w('a', 0.4, 0.6)]);
+    expect(tail?.map((x) => [x.word, x.start, x.end])).toEqual([
+      ['vamos', 0, 0.4],
+      ['a', 0.4, 0.5],
+      ['hablar', 0.5, 0.6],
+    ]);
+    const head = scriptTimedBy('pues vamos a', [w('vamos', 0.2, 0.6), w('a', 0.6, 0.8)]);
+    expect(head?.map((x) => [x.word, x.start, x.end])).toEqual([
+      ['pues', 0.2, 0.4],
+      ['vamos', 0.4, 0.6],
+      ['a', 0.6, 0.8],
+    ]);
+  });
+
+  it('should keep the transcript (null) when the word counts are far apart', () => {
+    // A script without spaces is one word; the recogniser's pieces caption it.
+    expect(
+      scriptTimedBy('今日は天気がいいですね。', [w('今日', 0, 0.3), w('は', 0.3, 0.4), w('天気', 0.4, 0.8)]),
+    ).toBeNull();
+    expect(scriptTimedBy('one two three four five', [w('one', 0, 1), w('two', 1, 2)])).toBeNull();
     expect(scriptTimedBy('', heard)).toBeNull();
     expect(scriptTimedBy('hoy', [])).toBeNull();
   });
@@ -58,6 +89,20 @@ describe('matchWords', () => {
     expect(matchWords(['a', 'b', 'c'], ['a', 'x', 'c'])).toEqual([0, 1, 2]);
     expect(matchWords(['a', 'b', 'c'], ['a', 'c'])).toEqual([0, undefined, 1]);
     expect(matchWords(['a', 'c'], ['a', 'b', 'c'])).toEqual([0, 2]);
+  });
+});
+
+describe('letterDistance', () => {
+  it('should give the share of letters that differ', () => {
+    expect(letterDistance('hello', 'hallo')).toBeCloseTo(0.2);
+    expect(letterDistance('abc', 'abc')).toBe(0);
+    expect(letterDistance('abc', 'xyz')).toBe(1);
+    expect(letterDistance('', 'ab')).toBe(1);
+  });
+
+  it('should make matchWords pair a word with the one that sounds like it', () => {
+    expect(matchWords(['hello', 'there'], ['hallo'])).toEqual([0, undefined]);
+    expect(matchWords(['well', 'hello'], ['hallo'])).toEqual([undefined, 0]);
   });
 });
 

@@ -100,13 +100,19 @@ describe('timeNewSpeech', () => {
     expect(asked).toEqual([{ maxSec: 2, language: undefined }]);
   });
 
-  it('should keep the script of a voice of unknown language only when it was heard speaking English', async () => {
+  it('should align the script of a voice of unknown language only when it was heard speaking English', async () => {
     const english = engines('en');
     const en = await timeNewSpeech(input(SCRIPT), prepared('elevenlabs'), english.e, new RenderLog()).speech;
     expect(en?.timing).toBe('alignment');
     const german = engines('de');
     const de = await timeNewSpeech(input(SCRIPT), prepared('elevenlabs'), german.e, new RenderLog()).speech;
     expect(de).toMatchObject({ timing: 'transcription', language: 'de' });
+    // Its words are the script's, at the time heard: 'Hallo' (0.12–0.5 s) for 'Hello', which shares
+    // that span with 'there.' (left out).
+    expect(de?.words).toEqual([
+      { word: 'Hello', start: 0.12, end: 0.31, confidence: 0.9 },
+      { word: 'there.', start: 0.31, end: 0.5, confidence: 0 },
+    ]);
   });
 
   it("should give speech of another language's voice its script's words at the times heard", async () => {
