@@ -71,7 +71,7 @@ export const ProcessFormOptions = z.object({
     .enum(VOICE_GENERATORS)
     .default('0')
     .describe(
-      "0: built-in speech synthesis (a neural English Piper voice, espeak-ng as its fallback; a description in another language is spoken by espeak-ng's voice of that language, detected from the text, and `processing_report.notes` says so); 1: a remote TTS provider when configured; 2: use the supplied `audio`. 2 without `audio` is a 400 `invalid_field` (field audio). Without a description (0 or 1) the original speech is kept.",
+      "0: built-in speech synthesis (a neural English Piper voice, espeak-ng as its fallback; a description in another language is spoken by espeak-ng's voice of that language, detected from the text, and `processing_report.notes` says so; Chinese and Japanese with kanji, which that voice cannot say, fail the job with a message); 1: a remote TTS provider when configured; 2: use the supplied `audio`. 2 without `audio` is a 400 `invalid_field` (field audio). Without a description (0 or 1) the original speech is kept.",
     ),
   ...RenderToggles.shape,
   description: z

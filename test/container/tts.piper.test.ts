@@ -23,6 +23,8 @@ import {
   splitSpeech,
 } from '../../containers/media/engines/tts/index.js';
 import { preloadPiperVoice } from '../../containers/media/engines/tts/embedded.js';
+import { createEspeakEngine } from '../../containers/media/engines/tts/espeak.js';
+import { espeakVoiceOf } from '../../containers/media/engines/tts/espeak-voices.js';
 import { parseWav, readProvenance } from '../../containers/media/engines/tts/wav.js';
 import { frameDb } from '../support/media-measures.js';
 import { SHARED_MEDIA } from '../support/services.js';
@@ -331,6 +333,35 @@ describe('voice_generator 0: a text in another language', () => {
       expect(wordEdits(r, normaliseWords(heard.text)) / r.length).toBeLessThan(0.4);
     },
   );
+
+  it('should have a voice that speaks for every language the detector names, or none', async () => {
+    const { eld } = await import('eld/extrasmall');
+    const languages = Object.values(eld.info().Languages as Record<string, string>);
+    expect(languages.length).toBeGreaterThanOrEqual(60);
+    const espeak = createEspeakEngine();
+    const silent: string[] = [];
+    for (const language of languages.filter((l) => l !== 'en')) {
+      const voiceId = espeakVoiceOf(language);
+      if (!voiceId) {
+        silent.push(language);
+        continue;
+      }
+      const res = await espeak.synthesize({ text: 'a 1', voiceId });
+      expect(res.durationSec, `${language}: ${voiceId}`).toBeGreaterThan(0.1);
+    }
+    expect(silent.sort()).toEqual(['be', 'lo', 'tl', 'yo']);
+  });
+
+  it('should refuse Japanese with kanji, which its Japanese voice reads as "Chinese letter"', async () => {
+    const res = await post(answeringErrors(createTtsRoutes()), {
+      generator: 0,
+      text: '皆さん、こんにちは。今日は天気について話しましょう。',
+    });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('tts_text_unspeakable');
+    expect(body.error.message).toContain('reads kana, not kanji');
+  });
 
   it('should be read by the English voice, with a note, when no voice speaks its language', async () => {
     const text = 'Magandang umaga sa inyong lahat, ngayon ay pag-uusapan natin ang panahon.';

@@ -14,6 +14,7 @@ import { venvModelDir } from '../../core/venv.js';
 import type { SynthesisRequest, SynthesisResult, SynthesisStream, TtsEngine } from './engine.js';
 import { TtsError } from './errors.js';
 import { createEspeakEngine, type EspeakOptions } from './espeak.js';
+import { espeakVoiceOf, languageName, unspeakableBecause } from './espeak-voices.js';
 import { normalizeText } from './normalize.js';
 import { createPiperEngine, loadPiperVoice, PIPER_DEFAULT_VOICE, type PiperOptions } from './piper.js';
 import { textLanguage } from './text-language.js';
@@ -60,9 +61,13 @@ export function createEmbeddedTtsEngine({
       ],
     };
   };
-  /** espeak-ng's voice of `language` speaks the text as it is (the normalisation is English's), with a note. */
-  const inLanguage = async (req: SynthesisRequest, language: string): Promise<SynthesisResult> => {
-    const result = await espeak.synthesize({ ...req, voiceId: `${language}${ESPEAK_VARIANT}` });
+  /** espeak-ng's `voiceId` speaks the text in `language` as it is (the normalisation is English's), with a note. */
+  const inLanguage = async (
+    req: SynthesisRequest,
+    language: string,
+    voiceId: string,
+  ): Promise<SynthesisResult> => {
+    const result = await espeak.synthesize({ ...req, voiceId });
     const note = `voice_generator 0: the text is in ${languageName(language)}, which the neural voice ${voice} (English) does not speak; espeak-ng (${result.voiceId}) spoke it`;
     return { ...result, notes: [...(result.notes ?? []), note] };
   };
@@ -79,7 +84,12 @@ export function createEmbeddedTtsEngine({
     if (req.voiceId && !PIPER_NAMES.has(req.voiceId))
       return viaEspeak(espeak.synthesize({ ...req, text: normalizeText(req.text) }));
     const language = await textLanguage(req.text);
-    if (language && espeakSpeaks(language)) return viaEspeak(inLanguage(req, language));
+    const own = language && espeakVoiceOf(language);
+    if (language && own) {
+      const refusal = unspeakableBecause(language, req.text);
+      if (refusal) throw new TtsError('tts_text_unspeakable', refusal, 422);
+      return viaEspeak(inLanguage(req, language, own));
+    }
     const spoken = await inEnglish(req, viaPiper, viaEspeak);
     if (!language) return spoken;
     const note = `voice_generator 0: the text looks like ${languageName(language)}, which no installed voice speaks; the English voice read it`;
@@ -118,21 +128,6 @@ export function createEmbeddedTtsEngine({
         async (result) => wholeAsStream(await result),
       ),
   };
-}
-
-/** The espeak-ng variant every language's voice is given (that of the English fallback, `espeak.ts`). */
-const ESPEAK_VARIANT = '+m3';
-
-/** Languages ELD names that Debian's espeak-ng has no voice (or no dictionary) for. */
-const ESPEAK_LACKS = new Set(['be', 'lo', 'tl', 'yo']);
-
-/** Whether espeak-ng has a voice named by the ISO 639-1 code `language`. */
-const espeakSpeaks = (language: string) => !ESPEAK_LACKS.has(language);
-
-/** A language's English name with its code ("Spanish (es)"), for notes a person reads. */
-export function languageName(code: string): string {
-  const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(code);
-  return name && name !== code ? `${name} (${code})` : code;
 }
 
 /** Pure: a finished result as a one-piece stream (espeak-ng speaks a whole text in one process). */
