@@ -1,12 +1,13 @@
 /**
  * @module containers/media/engines/render/script-words
- * The script's own words for the caption files of speech synthesized from it in a language the
- * aligner does not hear (its acoustic model is English): the recogniser's transcript gives the
- * times, the script the words. Whisper writes espeak-ng's Spanish "Buenos días a todos" as "Bueno,
- * si asa todos", and espeak-ng's Russian far worse; the user wrote the script, the speech says it,
- * and the caption files should say what it says. The two word lists are matched by edit distance
- * (equal words, then substitutions, which keep the order), each script word takes the times of the
- * word it met, and a script word the recogniser left out shares the gap between its neighbours.
+ * The script's own words for the caption files of speech synthesized from it that the aligner
+ * does not time (its acoustic model is English): the recogniser's transcript gives the times, the
+ * script the words. Whisper writes espeak-ng's Spanish "Buenos días a todos" as "Bueno, si asa
+ * todos", and espeak-ng's Russian far worse; the user wrote the script, the speech says it, and the
+ * caption files should say what it says. The two word lists are matched by edit distance (a
+ * substitution costs the share of letters that differ), each script word takes the times of the
+ * word it met, and a script word the recogniser left out shares the gap between its neighbours, or
+ * a neighbour's span where there is no gap.
  */
 import type { TimedWord } from '../../../../src/contract/media.js';
 

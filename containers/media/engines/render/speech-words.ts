@@ -7,8 +7,8 @@
  * unknown language (the aligner's acoustic model is English), or whose alignment failed is
  * transcribed by the service's recogniser instead: in the voice's language when it is named,
  * else in the language the recogniser detects, as an analysis does (a voice of unknown language
- * heard speaking English gets its script's words after all). Speech of a script that the
- * recogniser heard keeps the script's words at the recogniser's times (`script-words.ts`).
+ * heard speaking English gets its script's words after all). Transcribed speech of a script keeps
+ * the script's words at the recogniser's times (`script-words.ts`).
  * The output carries the speech from its first sample and is cut at the speech's end
  * (`frame-pipeline/ffmpeg-args.ts`, `plan.ts`), so a time in the speech is the same time in the
  * output; nothing is kept past the output's end.

@@ -53,8 +53,18 @@ function loadDetector(): Promise<Detector> {
   return detector;
 }
 
-/** The language of `text` (ISO 639-1), or null for English or unsure; see `languageOfText`. */
+/**
+ * The language of `text` (ISO 639-1), or null for English or unsure; see `languageOfText`. A
+ * detector that does not load (a broken install) leaves every text to the English voice, as
+ * before it existed, and says so in the log; the next text tries again.
+ */
 export async function textLanguage(text: string): Promise<string | null> {
-  const detect = await loadDetector();
-  return languageOfText(text, detect(text));
+  try {
+    const detect = await loadDetector();
+    return languageOfText(text, detect(text));
+  } catch (err) {
+    detector = undefined;
+    console.warn(JSON.stringify({ level: 'warn', tts_text_language_unavailable: String(err) }));
+    return null;
+  }
 }

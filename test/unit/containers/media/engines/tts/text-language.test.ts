@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   languageOfText,
   MIN_SCORE_LEAD,
@@ -40,5 +40,25 @@ describe('textLanguage (ELD)', () => {
       'Hola',
     ])
       expect(await textLanguage(english)).toBeNull();
+  });
+});
+
+describe('textLanguage without its detector', () => {
+  it('should leave the text to the English voice, and say so in the log', async () => {
+    vi.resetModules();
+    vi.doMock('eld/extrasmall', () => {
+      throw new Error('broken install');
+    });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const { textLanguage: fresh } =
+        await import('../../../../../../containers/media/engines/tts/text-language.js');
+      expect(await fresh(SPANISH)).toBeNull();
+      expect(warn.mock.calls.join(' ')).toContain('tts_text_language_unavailable');
+    } finally {
+      warn.mockRestore();
+      vi.doUnmock('eld/extrasmall');
+      vi.resetModules();
+    }
   });
 });
