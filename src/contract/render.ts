@@ -29,7 +29,8 @@ export type RenderOptions = z.output<typeof RenderRequest>;
 
 export const LIP_SYNC_MODES = ['offset', 'embedded', 'remote', 'none'] as const;
 export const OUTPUT_FITS = ['source', 'loop', 'trim'] as const;
-export const CAPTION_TIMINGS = ['alignment', 'even-split'] as const;
+/** How the caption track was timed: aligned to the speech, the recogniser's times for the script's words, or an even split. */
+export const CAPTION_TIMINGS = ['alignment', 'transcription', 'even-split'] as const;
 /** How the new speech's words got their times: aligned to the known script, or recognised. */
 export const SPEECH_TIMINGS = ['alignment', 'transcription'] as const;
 

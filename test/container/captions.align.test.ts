@@ -9,6 +9,7 @@ import { createAsrEngine } from '../../containers/media/engines/asr/engine.js';
 import { alignCaptions, wordsFromTokens } from '../../containers/media/engines/render/align.js';
 import { WORDS_PER_CUE } from '../../containers/media/engines/render/captions.js';
 import { createRenderRoutes } from '../../containers/media/engines/render/index.js';
+import { createEmbeddedTtsEngine } from '../../containers/media/engines/tts/index.js';
 import { SHARED_MEDIA } from '../support/services.js';
 import { configFrom } from '../../containers/media/core/config.js';
 import { answeringErrors } from '../../containers/media/server/errors.js';
@@ -142,6 +143,38 @@ describe('POST /render captions with synthesized speech', () => {
       const report = JSON.parse(res.headers.get('x-render-report')!);
       expect(report.captions.cues_from).toBe('even-split');
       expect(report.notes.join(' ')).toContain('forced alignment failed');
+    },
+  );
+
+  it(
+    "should give a script the aligner cannot read its own words at the recogniser's times",
+    { timeout: 300_000 },
+    async () => {
+      const script = 'Добрый день! Сегодня мы поговорим о погоде и о том, что нас ждёт на этой неделе.';
+      const speech = join(tmp, 'russian.wav');
+      writeFileSync(speech, (await createEmbeddedTtsEngine().synthesize({ text: script })).wav);
+      const fd = new FormData();
+      fd.set('source', new Blob([readFileSync(CLIP)]), 'source.mp4');
+      fd.set('speech', new Blob([readFileSync(speech)]), 'speech.wav');
+      fd.set('options', JSON.stringify({ blur_background: false, captions: script, speech_words: true }));
+      const res = await answeringErrors(createRenderRoutes()).request('/render', {
+        method: 'POST',
+        body: fd,
+      });
+      expect(res.status).toBe(200);
+      const report = JSON.parse(res.headers.get('x-render-report')!);
+      expect(report.captions).toEqual({ cues_from: 'transcription', words: script.split(/\s+/).length });
+      const out = join(tmp, 'russian.mp4');
+      writeFileSync(out, Buffer.from(await res.arrayBuffer()));
+      const vtt = execFileSync('ffmpeg', ['-v', 'error', '-i', out, '-map', '0:s', '-f', 'webvtt', '-'], {
+        encoding: 'utf8',
+      });
+      const cued = vtt
+        .split('\n')
+        .filter((l) => l && !l.includes('-->') && l !== 'WEBVTT')
+        .join(' ')
+        .split(/\s+/);
+      expect(cued).toEqual(script.split(/\s+/));
     },
   );
 

@@ -136,7 +136,7 @@ export function componentSchemas(): Record<string, Schema> {
       lip_sync:
         'Null when lip_sync_correction was not requested. `offset`: the audio was shifted by `audio_shift_ms` (positive: it was late); `embedded`: the mouth was driven from the new speech by the built-in engine; `remote`: by the sync.so-compatible provider; `none`: requested but not applied (see notes).',
       captions:
-        'How the caption track of `description` was timed: `alignment` (forced alignment) or `even-split` (fallback). Null without captions.',
+        "How the caption track of `description` was timed: `alignment` (forced alignment), `transcription` (the description's words at the times the service's recogniser heard them, where the aligner, which hears English, could not align them) or `even-split` (fallback). Null without captions.",
       voice:
         'Present when the speech was synthesized from `description`: the engine and voice that spoke it, e.g. `{engine: "piper", voice_id: "en_US-joe-medium"}` (voice_generator 0\'s neural voice), `espeak-ng` (its fallback, or the voice of a description in another language, e.g. `es+m3`; explained in `notes`) or `elevenlabs`.',
       output:

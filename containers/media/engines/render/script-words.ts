@@ -27,13 +27,16 @@ export const wordKey = (word: string): string =>
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]/gu, '');
 
+/** Pure: the script's words: split at whitespace, without those of no letter or digit ("—"). */
+export const scriptWords = (script: string): string[] => script.split(/\s+/).filter((w) => wordKey(w) !== '');
+
 /**
- * Pure: the script's words (split at whitespace) timed by the recogniser's `heard` words, or
+ * Pure: the script's words (`scriptWords`) timed by the recogniser's `heard` words, or
  * null when the two counts are more than MAX_WORD_COUNT_RATIO apart.
  * @example scriptTimedBy('Buenos días a todos', [{ word: 'Bueno,', start: 0, end: 0.4, confidence: 0.9 }, …]) // [{ word: 'Buenos', start: 0, end: 0.4, … }, …]
  */
 export function scriptTimedBy(script: string, heard: readonly TimedWord[]): TimedWord[] | null {
-  const words = script.split(/\s+/).filter((w) => wordKey(w) !== '');
+  const words = scriptWords(script);
   if (words.length === 0 || heard.length === 0) return null;
   const ratio = words.length / heard.length;
   if (ratio > MAX_WORD_COUNT_RATIO || ratio < 1 / MAX_WORD_COUNT_RATIO) return null;
