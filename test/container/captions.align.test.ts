@@ -143,6 +143,7 @@ describe('POST /render captions with synthesized speech', () => {
       const report = JSON.parse(res.headers.get('x-render-report')!);
       expect(report.captions.cues_from).toBe('even-split');
       expect(report.notes.join(' ')).toContain('forced alignment failed');
+      expect(report.notes).toContain('captions: cue times are an even split of the output');
     },
   );
 
@@ -164,6 +165,8 @@ describe('POST /render captions with synthesized speech', () => {
       expect(res.status).toBe(200);
       const report = JSON.parse(res.headers.get('x-render-report')!);
       expect(report.captions).toEqual({ cues_from: 'transcription', words: script.split(/\s+/).length });
+      expect(report.notes.join(' ')).not.toContain('even split');
+      expect(report.notes.join(' ')).toContain("cue times are those at which the service's recogniser heard");
       const out = join(tmp, 'russian.mp4');
       writeFileSync(out, Buffer.from(await res.arrayBuffer()));
       const vtt = execFileSync('ffmpeg', ['-v', 'error', '-i', out, '-map', '0:s', '-f', 'webvtt', '-'], {

@@ -36,8 +36,15 @@ export async function writeCaptionTrack(
   await writeFile(path, toWebVtt(words));
   log.apply('captions');
   const cuesFrom = aligned?.length ? 'alignment' : heard ? 'transcription' : 'even-split';
+  if (cuesFrom !== 'alignment') log.note(`captions: cue times are ${CUE_TIMES[cuesFrom]}`);
   return { path, report: { cues_from: cuesFrom, words: words.length } };
 }
+
+/** What the caption track's cue times are, when not aligned, for the report's note. */
+const CUE_TIMES = {
+  transcription: "those at which the service's recogniser heard the words",
+  'even-split': 'an even split of the output',
+} as const;
 
 /**
  * The script's words as the caption files have them (the recogniser's times, `script-words.ts`),

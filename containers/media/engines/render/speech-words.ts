@@ -72,9 +72,7 @@ export function timeNewSpeech(
     script && speech && engines.align
       ? log.time('captions_align', () =>
           engines.align!(speech.path, script).catch((err) => {
-            log.note(
-              `captions: forced alignment failed (${(err as Error).message}); cue times are an even split`,
-            );
+            log.note(`captions: forced alignment failed (${(err as Error).message})`);
             return null;
           }),
         )
