@@ -11,12 +11,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { languageOfText } from '../../containers/media/engines/tts/text-language.js';
+import { detectText, languageOfText } from '../../containers/media/engines/tts/text-language.js';
 import { parseManifest, SETS_DIR } from '../speech/sets.js';
 import { HELDOUT_SENTENCES } from './heldout.js';
 import { SENTENCES } from './run.js';
-
-const { eld } = await import('eld/extrasmall');
 
 const referencesOf = (set: string) =>
   parseManifest(readFileSync(join(SETS_DIR, set, 'MANIFEST.tsv'), 'utf8')).map((r) => ({
@@ -46,8 +44,7 @@ for (const [name, sentences] of [
     let alone = 0;
     for (const { language, text } of sentences) {
       const cut = Number.isFinite(words) ? firstWords(text, words) : text;
-      const result = eld.detect(cut);
-      const detection = { language: result.language, scores: result.getScores() };
+      const detection = await detectText(cut);
       const named = languageOfText(cut, detection) ?? 'en';
       if (named === language) own++;
       else if (named === 'en') kept++;

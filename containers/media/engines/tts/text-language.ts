@@ -53,6 +53,11 @@ function loadDetector(): Promise<Detector> {
   return detector;
 }
 
+/** The detector's answer for `text` (ELD, loaded on first use); rejects when it does not load. */
+export async function detectText(text: string): Promise<Detection> {
+  return (await loadDetector())(text);
+}
+
 /**
  * The language of `text` (ISO 639-1), or null for English or unsure; see `languageOfText`. A
  * detector that does not load (a broken install) leaves every text to the English voice, as
@@ -60,8 +65,7 @@ function loadDetector(): Promise<Detector> {
  */
 export async function textLanguage(text: string): Promise<string | null> {
   try {
-    const detect = await loadDetector();
-    return languageOfText(text, detect(text));
+    return languageOfText(text, await detectText(text));
   } catch (err) {
     detector = undefined;
     console.warn(JSON.stringify({ level: 'warn', tts_text_language_unavailable: String(err) }));
