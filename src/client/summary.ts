@@ -5,10 +5,26 @@
  * and gaze. Pure; renders whatever sections are present.
  */
 import type { AnalysisResult } from '../contract/result.js';
+import { bandInLanguage, wordRateRatio } from '../contract/speech-rate.js';
 
 /** Coaching targets the summary compares against. */
 export const TARGET_WPM = [130, 160] as const;
 export const MAX_FILLERS_PER_MIN = 3;
+
+/**
+ * Pure: the pace target for speech in `language`, as the summary words it: English's; scaled to
+ * the language's words where its word rate is known (contract/speech-rate, as the analysis scales
+ * its band); else English's, named as such (the result's warnings say the same).
+ * @example paceTarget('de') // "102–126, English's 130–160 scaled to German words"
+ */
+export function paceTarget(language: string | null | undefined): string {
+  const [low, high] = bandInLanguage(TARGET_WPM, language);
+  const english = `${TARGET_WPM[0]}–${TARGET_WPM[1]}`;
+  if (!language || language === 'en') return english;
+  if (wordRateRatio(language) === null) return `English's ${english}`;
+  const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(language) ?? language;
+  return `${low}–${high}, English's ${english} scaled to ${name} words`;
+}
 
 const n = (v: unknown, digits = 1) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '–');
 const mmss = (sec: number) => `${Math.floor(sec / 60)}:${String(Math.floor(sec % 60)).padStart(2, '0')}`;
@@ -49,22 +65,21 @@ export function formatAnalysis(result: Partial<AnalysisResult> | null | undefine
   const pieces = result.warnings?.some((w) => w.startsWith('summary.words_per_minute:')) ?? false;
   if (s?.words_per_minute !== undefined) {
     const wpm = s.words_per_minute;
+    const [low, high] = bandInLanguage(TARGET_WPM, result.language);
     const verdict =
       pieces && wpm > 0
         ? 'pieces, not words (see warnings)'
         : wpm === 0
           ? 'no speech'
-          : wpm < TARGET_WPM[0]
+          : wpm < low
             ? 'slower than'
-            : wpm > TARGET_WPM[1]
+            : wpm > high
               ? 'faster than'
               : 'within';
-    // The target is English's: another language's result says whose it is (its warnings, too).
-    const whose = result.language && result.language !== 'en' ? "English's " : '';
     row(
       'pace',
       `${n(wpm, 0)} ${pieces ? 'per min' : 'WPM'}`,
-      wpm === 0 || pieces ? verdict : `${verdict} ${whose}${TARGET_WPM[0]}–${TARGET_WPM[1]}`,
+      wpm === 0 || pieces ? verdict : `${verdict} ${paceTarget(result.language)}`,
     );
   }
   const fillers = result.filler_words;

@@ -8,6 +8,7 @@ export * from './options.js';
 export * from './render.js';
 export * from './responses.js';
 export * from './result.js';
+export * from './speech-rate.js';
 export * from './tts.js';
 export * from './lists.js';
 export * from './webhooks.js';

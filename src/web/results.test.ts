@@ -17,8 +17,12 @@ describe('renderResults', () => {
     const html = renderResults(full);
     expect(html).toMatch(/id="card-pace"/);
     expect(html).toMatch(/>target 130–160/);
-    // The target is English's: another language's card says whose it is.
-    expect(renderResults({ ...full, language: 'de' })).toMatch(/>English&#39;s target 130–160/);
+    // Another language's target is English's scaled to its words (contract/speech-rate), on the
+    // card and the timeline's band; one whose word rate is unknown says the target is English's.
+    const de = renderResults({ ...full, language: 'de' });
+    expect(de).toMatch(/>target 102–126 \(English&#39;s 130–160 scaled to its words\)/);
+    expect(de).toMatch(/<title>target 102–126 WPM<\/title>/);
+    expect(renderResults({ ...full, language: 'sv' })).toMatch(/>English&#39;s target 130–160/);
     expect(html).toMatch(/class="card (good|warn)" id="card-fillers"/);
     expect(html).toMatch(/id="card-gaze"[^]*?85<small>%/); // 34 of 40 frames at the camera
     expect(html).toContain('Sample result for rendering tests.');

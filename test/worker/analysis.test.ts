@@ -160,7 +160,9 @@ describe('speech analytics through the pipeline', () => {
     const warnings = result.warnings?.join('\n') ?? '';
     expect(warnings).toMatch(/^pos: German \(de\) is tagged by de-compromise/m);
     expect(warnings).toMatch(/Flesch–Amstad/);
-    expect(warnings).toMatch(/^delivery\.pace\.band_wpm: .*English's conversational norm/m);
+    // German says fewer, longer words a minute: its band is English's scaled by IReST's reading rates.
+    expect(warnings).toMatch(/^delivery\.pace\.band_wpm: .*scaled to the words of German \(de\): 86–133/m);
+    expect(result.delivery?.pace.band_wpm).toEqual([86, 133]);
     // Set by the client (a BCP 47 tag is its language's code): the same language, no probability;
     // an unknown code is a 400 naming the field.
     const forced = await analyze('generated/speech-de.wav', 'speech-de.wav', { language: 'de-DE' });

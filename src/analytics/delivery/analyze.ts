@@ -12,6 +12,7 @@ import { pitchDelivery } from './pitch';
 import { eyeContact, gestureShares } from './presence';
 import { detectRepetitions } from './repetitions';
 import { isWrittenWithoutSpaces } from '../speech/languages';
+import { paceBandFor } from '../speech/style';
 
 export interface DeliveryInput {
   /** Recognised words (as for the speech section). */
@@ -52,7 +53,9 @@ export function analyzeDelivery(input: DeliveryInput): Delivery {
     pitch: pitchDelivery(track, spans),
     loudness: loudnessDelivery(track, spans),
     repetitions: { count: repetitions.length, instances: repetitions },
-    pace: pieces ? { ...paceDelivery(tokens), outside_band: [] } : paceDelivery(tokens),
+    pace: pieces
+      ? { ...paceDelivery(tokens), outside_band: [] }
+      : paceDelivery(tokens, undefined, undefined, paceBandFor(input.language)),
   };
   if (input.visual) {
     delivery.eye_contact = eyeContact(input.visual);

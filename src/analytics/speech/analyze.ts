@@ -18,7 +18,7 @@ import { fleschKincaidGrade, gradeOfEase, readingEase } from './readability';
 import { round, roundTime } from './round';
 import { MAX_SENTENCE_WORDS, splitSentences } from './sentences';
 import { overallValence, sentimentWords } from './sentiment';
-import { classifyStyle, MIN_STYLE_SEC, MIN_STYLE_WORDS } from './style';
+import { classifyStyle, MIN_STYLE_SEC, MIN_STYLE_WORDS, paceBandFor } from './style';
 import { buildTokens } from './tokens';
 import type { SpeechInput, SpeechOptions } from './types';
 
@@ -73,11 +73,13 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
   const enoughSpeech = pace.word_count >= MIN_STYLE_WORDS && pace.speaking_time_sec >= MIN_STYLE_SEC;
   // Words of Chinese, Japanese… are the recogniser's pieces: their rate is no words per minute.
   const comparableRate = isWrittenWithoutSpaces(language) ? null : pace.words_per_minute;
+  const paceBandWpm = paceBandFor(language);
 
   const style = classifyStyle({
     wordCount: pace.word_count,
     speakingTimeSec: pace.speaking_time_sec,
     wordsPerMinute: comparableRate,
+    paceBandWpm,
     pauses: pauses.length,
     longPauses: pauses.filter((p) => p.is_long).length,
     pauseTimeSec: pace.pause_time_sec,
@@ -92,6 +94,7 @@ export function analyzeSpeech(input: SpeechInput, options: SpeechOptions = {}): 
           pitchStdSt: prosody?.pitch_std_st ?? null,
           energyStdDb: prosody?.energy_std_db ?? null,
           wordsPerMinute: enoughSpeech ? comparableRate : null,
+          paceBandWpm,
         });
 
   const instances = fillers.map((f) => ({

@@ -10,7 +10,7 @@
  * - pitch variation (semitone std-dev): ≥ 4 high, < 2 low (same bands as style, Hincks 2005);
  * - loudness variation (std-dev of voiced-frame energy): ≥ 10 dB high, < 4 dB low
  *   (engineering choice, gain-independent; to be calibrated on real recordings);
- * - pace: > 170 WPM high, < 110 low (same bands as style).
+ * - pace: > 170 WPM high, < 110 low (same bands as style, scaled to the language: `paceBandFor`).
  *
  * | | low arousal | medium | high arousal |
  * |---|---|---|---|
@@ -45,6 +45,8 @@ export interface EmotionFeatures {
   energyStdDb: number | null;
   /** Null when there is too little speech to judge pace. */
   wordsPerMinute: number | null;
+  /** The slow and fast ends of the pace band (`paceBandFor` of the language); English's by default. */
+  paceBandWpm?: readonly [number, number];
 }
 
 export type Arousal = 'low' | 'medium' | 'high';
@@ -54,10 +56,11 @@ const vote = (x: number | null, low: number, high: number): number | null =>
 
 /** Arousal from the mean vote of the available cues. */
 export function arousalOf(f: EmotionFeatures): Arousal {
+  const [slowWpm, fastWpm] = f.paceBandWpm ?? [SLOW_WPM, FAST_WPM];
   const votes = [
     vote(f.pitchStdSt, MONOTONE_ST, EXPRESSIVE_ST),
     vote(f.energyStdDb, LOW_ENERGY_STD_DB, HIGH_ENERGY_STD_DB),
-    f.wordsPerMinute === null ? null : f.wordsPerMinute > FAST_WPM ? 1 : f.wordsPerMinute < SLOW_WPM ? -1 : 0,
+    f.wordsPerMinute === null ? null : f.wordsPerMinute > fastWpm ? 1 : f.wordsPerMinute < slowWpm ? -1 : 0,
   ].filter((v): v is number => v !== null);
   if (votes.length === 0) return 'medium';
   const mean = votes.reduce((a, b) => a + b, 0) / votes.length;

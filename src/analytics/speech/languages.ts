@@ -21,7 +21,8 @@
  * mm): spellings like "um" or "em" are real words elsewhere (German "um" = around, Portuguese
  * "em" = in), so no language's list is applied to another.
  */
-import { FAST_WPM, SLOW_WPM } from './style';
+import { ORAL_READING_WPM, wordRateRatio } from '../../contract/speech-rate';
+import { FAST_WPM, paceBandFor, SLOW_WPM } from './style';
 
 /** A readability formula of the Flesch family: `a − b × words/sentence − c × syllables/word`. */
 export interface FleschFormula {
@@ -196,10 +197,7 @@ export function languageWarnings(language: string | null | undefined): string[] 
     out.push(
       `summary.words_per_minute: ${name} is written without spaces: its words are the recogniser's pieces (a character or a few), so the rate counts those, is not comparable with words per minute of other languages, and neither summary.speaking_style, summary.emotion nor delivery.pace.outside_band judges it; delivery.repetitions are not counted (a repeated character is often one word)`,
     );
-  else
-    out.push(
-      `delivery.pace.band_wpm: the pace band (${SLOW_WPM}–${FAST_WPM} words per minute) by which delivery.pace.outside_band, summary.speaking_style and summary.emotion judge the rate is English's conversational norm, applied to ${name} as it is: no band of its own is measured, and a language of longer words says fewer of them per minute at the same pace`,
-    );
+  else out.push(paceBandWarning(language, name));
   if (!isProfiledLanguage(language))
     out.push(
       `filler_words: only the hesitation sounds shared by all languages (hm, mm) are counted in ${name}`,
@@ -210,4 +208,14 @@ export function languageWarnings(language: string | null | undefined): string[] 
       `summary.speaking_style.readability_grade: the ${profile.readability.name} reading ease of the transcript, as a school grade`,
     );
   return out;
+}
+
+/** Pure: the warning on the pace band of speech in `language` (not English, written with spaces). */
+function paceBandWarning(language: string, name: string): string {
+  const judged =
+    'by which delivery.pace.outside_band, summary.speaking_style and summary.emotion judge the rate';
+  if (wordRateRatio(language) === null)
+    return `delivery.pace.band_wpm: the pace band (${SLOW_WPM}–${FAST_WPM} words per minute) ${judged} is English's conversational norm, applied to ${name} as it is: no band of its own is measured, and a language of longer words says fewer of them per minute at the same pace`;
+  const [slow, fast] = paceBandFor(language);
+  return `delivery.pace.band_wpm: the pace band ${judged} is English's conversational ${SLOW_WPM}–${FAST_WPM} words per minute scaled to the words of ${name}: ${slow}–${fast}, as its speakers read the same texts aloud at ${ORAL_READING_WPM[language]} words a minute where English speakers read ${ORAL_READING_WPM.en} (the IReST reading-speed texts); a ratio of reading rates, not a norm measured on conversation`;
 }

@@ -16,11 +16,22 @@
  * | `complex` | Flesch–Kincaid grade > 12 |
  * | `conversational` | none of the above |
  */
+import { bandInLanguage } from '../../contract/speech-rate';
 
 /** Pace bands, WPM. ~150 WPM is average conversational English (NCVS); presentation coaches
  * recommend roughly 110–170 (below sounds laboured, above hard to follow). */
 export const SLOW_WPM = 110;
 export const FAST_WPM = 170;
+
+/**
+ * Pure: the pace band (WPM) for speech in `language`: English's, each end scaled by how many words
+ * the language says for each English word at the same pace (contract/speech-rate: measured oral
+ * reading rates); English's as it is for a language whose rate is unknown.
+ * @example paceBandFor('de') // [86, 133]
+ */
+export function paceBandFor(language?: string | null): [number, number] {
+  return bandInLanguage([SLOW_WPM, FAST_WPM], language);
+}
 /** Pitch-variation bands, semitones (std-dev). Hincks (2005) measured liveliness as the pitch
  * variation quotient (std/mean F0); her monotone speakers sat near 0.1 and lively ones ≥ 0.2,
  * i.e. about 1.7 and 3.2 semitones. We round to 2 and 4. */
@@ -53,6 +64,8 @@ export interface StyleFeatures {
   speakingTimeSec: number;
   /** Null when the rate is not comparable across languages (a language written without spaces). */
   wordsPerMinute: number | null;
+  /** The slow and fast ends of the pace band (`paceBandFor` of the language); English's by default. */
+  paceBandWpm?: readonly [number, number];
   pauses: number;
   longPauses: number;
   pauseTimeSec: number;
@@ -68,8 +81,9 @@ export function classifyStyle(f: StyleFeatures): StyleLabel {
   const pausesPerMin = f.pauses / minutes;
   const longPerMin = f.longPauses / minutes;
   const pauseFraction = f.pauseTimeSec / f.speakingTimeSec;
-  const fast = f.wordsPerMinute !== null && f.wordsPerMinute > FAST_WPM;
-  const slow = f.wordsPerMinute !== null && f.wordsPerMinute < SLOW_WPM;
+  const [slowWpm, fastWpm] = f.paceBandWpm ?? [SLOW_WPM, FAST_WPM];
+  const fast = f.wordsPerMinute !== null && f.wordsPerMinute > fastWpm;
+  const slow = f.wordsPerMinute !== null && f.wordsPerMinute < slowWpm;
   if (fast && pausesPerMin < RUSHED_PAUSES_PER_MIN) return 'rushed';
   if (longPerMin >= HESITANT_LONG_PAUSES_PER_MIN || (slow && pauseFraction >= HESITANT_PAUSE_FRACTION)) {
     return 'hesitant';

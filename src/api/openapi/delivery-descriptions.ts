@@ -46,7 +46,8 @@ export const DELIVERY_DESCRIPTIONS: Record<string, string> = {
     'Words per minute in sliding windows (same rate as `summary.words_per_minute`), and the stretches outside the band.',
   'delivery.pace.window_sec': 'Window length, seconds (15).',
   'delivery.pace.step_sec': 'Step between window starts, seconds (5).',
-  'delivery.pace.band_wpm': 'The comfortable band, WPM: [110, 170], as for the speaking style.',
+  'delivery.pace.band_wpm':
+    "The comfortable band, WPM, as for the speaking style: [110, 170] for English; for ar, de, el, es, fi, fr, he, it, nl, pl and pt English's band scaled by the language's oral reading rate over English's on the same texts (IReST; German [86, 133]); English's for any other language (a warning says so).",
   'delivery.pace.windows':
     'Every window over the speaking time; speech shorter than one window is one window.',
   'delivery.pace.windows[].start': 'Window start, seconds.',

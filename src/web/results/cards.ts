@@ -10,8 +10,8 @@ import {
   MAX_FILLERS_PER_MIN,
   MAX_LONG_PAUSES_PER_MIN,
   MIN_GAZE_AT_CAMERA,
-  TARGET_WPM_HIGH,
-  TARGET_WPM_LOW,
+  paceTargetText,
+  paceTargetWpm,
 } from './targets.js';
 
 /** The summary cards of a result, those of its `delivery` extension among them. */
@@ -42,21 +42,21 @@ export function cards(r: any, duration: number, tokens: Token[]): string {
       ),
     );
   } else if (wpm !== null) {
-    const ok = wpm >= TARGET_WPM_LOW && wpm <= TARGET_WPM_HIGH;
-    // The target is English's: another language's card says whose it is (its warnings, too).
-    const whose = r.language && r.language !== 'en' ? "English's " : '';
+    // Another language's target is English's scaled to its words, or English's named as such.
+    const [low, high] = paceTargetWpm(r.language);
+    const ok = wpm >= low && wpm <= high;
     out.push(
       card(
         'pace',
         'Pace',
         `${fmt(wpm, 0)} <small>WPM</small>`,
-        `${whose}target ${TARGET_WPM_LOW}–${TARGET_WPM_HIGH}`,
+        paceTargetText(r.language),
         wpm === 0 ? 'info' : ok ? 'good' : 'warn',
         wpm === 0
           ? 'no speech recognised'
-          : wpm < TARGET_WPM_LOW
+          : wpm < low
             ? 'a little slow'
-            : wpm > TARGET_WPM_HIGH
+            : wpm > high
               ? 'a little fast'
               : 'comfortable',
       ),

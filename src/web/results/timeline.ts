@@ -8,7 +8,7 @@ import type { Token } from './align.js';
 import { deliveryLine } from './delivery.js';
 import { clock, esc, fmt } from './format.js';
 import { paceSeries } from './pace.js';
-import { TARGET_WPM_HIGH, TARGET_WPM_LOW } from './targets.js';
+import { paceTargetWpm } from './targets.js';
 
 const W = 1000;
 const LABEL_W = 110;
@@ -27,10 +27,11 @@ export function timeline(r: any, duration: number, tokens: Token[]): string {
   if (pace.length) {
     const maxWpm = Math.max(220, ...pace.map((p) => p[1]));
     const y = (y0: number, v: number) => (y0 + LANE_H - 4 - (v / maxWpm) * (LANE_H - 8)).toFixed(1);
+    const [low, high] = paceTargetWpm(r.language);
     lanes.push({
       label: 'Pace (WPM)',
       body: (y0) =>
-        `<rect class="band" x="${LABEL_W}" y="${y(y0, TARGET_WPM_HIGH)}" width="${plotW}" height="${(((TARGET_WPM_HIGH - TARGET_WPM_LOW) / maxWpm) * (LANE_H - 8)).toFixed(1)}"><title>target ${TARGET_WPM_LOW}–${TARGET_WPM_HIGH} WPM</title></rect>` +
+        `<rect class="band" x="${LABEL_W}" y="${y(y0, high)}" width="${plotW}" height="${(((high - low) / maxWpm) * (LANE_H - 8)).toFixed(1)}"><title>target ${low}–${high} WPM</title></rect>` +
         `<polyline class="pace" points="${pace.map(([t, v]) => `${x(t)},${y(y0, v)}`).join(' ')}"/>`,
     });
   }

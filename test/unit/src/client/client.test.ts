@@ -393,8 +393,12 @@ describe('CLI pieces', () => {
     const text = formatAnalysis(sampleResult());
     expect(text).toMatch(/duration\s+20\.0 s \(0:20\)/);
     expect(text).toMatch(/pace\s+\d+ WPM\s+\((slower than|within|faster than) 130–160\)/);
-    // The target is English's: another language's summary says whose it is.
+    // Another language's target is English's scaled to its words where its word rate is known
+    // (contract/speech-rate), else English's, named as such.
     expect(formatAnalysis({ ...sampleResult(), language: 'de' })).toMatch(
+      /pace\s+\d+ WPM\s+\((slower than|within|faster than) 102–126, English's 130–160 scaled to German words\)/,
+    );
+    expect(formatAnalysis({ ...sampleResult(), language: 'sv' })).toMatch(
       /pace\s+\d+ WPM\s+\((slower than|within|faster than) English's 130–160\)/,
     );
     expect(text).toMatch(/fillers\s+4 \(12\.0\/min\)/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyStyle, type StyleFeatures } from '../../../../../src/analytics/speech/style';
+import { classifyStyle, paceBandFor, type StyleFeatures } from '../../../../../src/analytics/speech/style';
 import { arousalOf, classifyEmotion } from '../../../../../src/analytics/speech/emotion';
 
 const base: StyleFeatures = {
@@ -27,6 +27,25 @@ describe('classifyStyle', () => {
     expect(classifyStyle({ ...base, wordsPerMinute: 95 })).toBe('slow');
     expect(classifyStyle({ ...base, pitchStdSt: 5 })).toBe('expressive');
     expect(classifyStyle({ ...base, readabilityGrade: 14 })).toBe('complex');
+  });
+  it("should judge another language's rate by its own band", () => {
+    // 100 WPM is slow English but an ordinary German pace (German's band: 86–133, contract/speech-rate).
+    expect(paceBandFor('de')).toEqual([86, 133]);
+    expect(classifyStyle({ ...base, wordsPerMinute: 100 })).toBe('slow');
+    expect(classifyStyle({ ...base, wordsPerMinute: 100, paceBandWpm: paceBandFor('de') })).toBe(
+      'conversational',
+    );
+    expect(classifyStyle({ ...base, wordsPerMinute: 140, paceBandWpm: paceBandFor('de') })).toBe('fast');
+    expect(arousalOf({ valence: 0, pitchStdSt: null, energyStdDb: null, wordsPerMinute: 100 })).toBe('low');
+    expect(
+      arousalOf({
+        valence: 0,
+        pitchStdSt: null,
+        energyStdDb: null,
+        wordsPerMinute: 100,
+        paceBandWpm: paceBandFor('de'),
+      }),
+    ).toBe('medium');
   });
   it('should judge without prosody', () => {
     expect(classifyStyle({ ...base, pitchStdSt: null })).toBe('conversational');

@@ -99,8 +99,14 @@ describe('analyzeSpeech in another language', () => {
       'summary.speaking_style.readability_grade',
     ]);
     expect(de.join(' ')).toMatch(/German \(de\) is tagged by de-compromise.*Flesch–Amstad/s);
-    // The pace band is English's, and says so; a rate of pieces has no band at all (below).
-    expect(de.join(' ')).toMatch(/band \(110–170 words per minute\).*English's conversational norm/);
+    // The pace band is English's scaled to German's longer words, and says how; a language whose
+    // word rate is unknown keeps English's and says so; a rate of pieces has no band at all (below).
+    expect(de.join(' ')).toMatch(
+      /English's conversational 110–170 words per minute scaled to the words of German \(de\): 86–133, .*179 .*228/,
+    );
+    expect(languageWarnings('sv').join(' ')).toMatch(
+      /band \(110–170 words per minute\).*English's conversational norm/,
+    );
     expect(languageWarnings('it')[0]).toMatch(/^pos: no part-of-speech tagger for Italian/);
     expect(languageWarnings('ja').map((w) => w.split(':')[0])).toEqual([
       'pos',
